@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Installs everything parlour needs into .venv (and, as root, the Debian packages the
+# browser and PostgreSQL tests use). Safe to run again: it only adds what is missing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+extras="${PARLOUR_EXTRAS:-dev,rl,ray,postgres}"
+
+if [ "${PARLOUR_SYSTEM_PACKAGES:-1}" = "1" ] && [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null; then
+  need=()
+  command -v chromium >/dev/null || need+=(chromium)
+  [ -x /usr/lib/postgresql/*/bin/postgres ] 2>/dev/null || ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 || need+=(postgresql)
+  if [ ${#need[@]} -gt 0 ]; then
+    echo "setup: installing Debian packages: ${need[*]}"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
+  fi
+fi
+
+python3 -m venv .venv 2>/dev/null || true
+[ -x .venv/bin/pip ] || python3 -m venv .venv
+stamp=".venv/.parlour-installed-$(cat pyproject.toml | sha256sum | cut -c1-16)-${extras//,/_}"
+if [ ! -f "$stamp" ]; then
+  .venv/bin/python -m pip install -q --upgrade pip
+  .venv/bin/python -m pip install -q -e ".[${extras}]"
+  rm -f .venv/.parlour-installed-*
+  touch "$stamp"
+fi

@@ -1,0 +1,62 @@
+"""The bot interface and registry."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+from ..game import Move
+from ..games import get_game
+
+
+class Bot:
+    """A computer player: ``choose(view)`` returns one of ``view.legal``.
+
+    Bots are seeded, so the same seed and the same views give the same moves.
+    """
+
+    name = "bot"
+
+    def __init__(self, game: str, seed: int | None = 0) -> None:
+        self.game = get_game(game)
+        self.rng = random.Random(seed)
+
+    def choose(self, view: Any) -> Move:
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.game.name}>"
+
+
+BotFactory = Callable[[str, int | None], Bot]
+BOTS: dict[str, dict[str, BotFactory]] = {}
+"""``BOTS[name][game]`` makes that bot for that game."""
+
+
+def register(name: str, game: str) -> Callable[[type[Bot]], type[Bot]]:
+    def deco(cls: type[Bot]) -> type[Bot]:
+        BOTS.setdefault(name, {})[game] = cls
+        cls.name = name
+        return cls
+    return deco
+
+
+def bot_names(game: str | None = None) -> list[str]:
+    _load()
+    return [n for n, per in BOTS.items() if game is None or get_game(game).name in per]
+
+
+def make_bot(name: str, game: str, seed: int | None = 0) -> Bot:
+    """A bot by name (``random``, ``greedy``, ...) for a game, seeded."""
+    _load()
+    g = get_game(game).name
+    key = name.strip().lower()
+    if key not in BOTS or g not in BOTS[key]:
+        raise ValueError(f"unknown bot {name!r} for {g}; choose one of: "
+                         f"{', '.join(bot_names(g))}")
+    return BOTS[key][g](g, seed)
+
+
+def _load() -> None:
+    from . import greedy, random_bot  # noqa: F401  (registration side effects)

@@ -1,0 +1,164 @@
+"""Playing cards: integer codes, bit masks, parsing and formatting (RULINGS C-1).
+
+A card is an ``int`` from 0 to 51: ``suit * 13 + rank``, where ``rank`` is 0 for the
+Ace up to 12 for the King and suits run clubs, diamonds, hearts, spades (C, D, H, S).
+A set of cards is an ``int`` bit mask with bit ``card`` set for every card in it, so
+hands, tables and piles are single integers and set operations are one instruction.
+
+>>> from parlour import cards
+>>> cards.parse("7D")
+19
+>>> cards.code(cards.parse("t♥"))
+'10H'
+>>> cards.codes(cards.mask_of([cards.parse("AS"), cards.parse("2C")]))
+['2C', 'AS']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+Card = int
+"""A card, 0..51 (``suit * 13 + rank``)."""
+
+Mask = int
+"""A set of cards as a 52-bit integer."""
+
+RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+SUITS = ("C", "D", "H", "S")
+SUIT_SYMBOLS = ("♣", "♦", "♥", "♠")
+SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
+RANK_NAMES = (
+    "Ace", "2", "3", "4", "5", "6", "7", "8", "9", "10", "Jack", "Queen", "King",
+)
+
+CLUBS, DIAMONDS, HEARTS, SPADES = range(4)
+ACE, JACK, QUEEN, KING = 0, 10, 11, 12
+
+DECK_SIZE = 52
+FULL_DECK: Mask = (1 << DECK_SIZE) - 1
+SUIT_MASKS: tuple[Mask, ...] = tuple(((1 << 13) - 1) << (13 * s) for s in range(4))
+
+ALL_CODES: tuple[str, ...] = tuple(r + s for s in SUITS for r in RANKS)
+"""Canonical codes of cards 0..51, in card order."""
+
+_CODE_TO_CARD = {c: i for i, c in enumerate(ALL_CODES)}
+_SYMBOL_TO_SUIT = {"♣": "C", "♦": "D", "♥": "H", "♠": "S"}
+
+
+def card(rank: int, suit: int) -> Card:
+    """The card of ``rank`` (0 = Ace .. 12 = King) and ``suit`` (0..3)."""
+    return suit * 13 + rank
+
+
+def rank_of(c: Card) -> int:
+    return c % 13
+
+
+def suit_of(c: Card) -> int:
+    return c // 13
+
+
+def code(c: Card) -> str:
+    """Canonical code of a card: rank then suit, e.g. ``"10D"``."""
+    return ALL_CODES[c]
+
+
+def from_code(text: str) -> Card:
+    """Card of a canonical code, exactly as records hold it (``"10H"``, not ``"TH"``).
+
+    Raises ``ValueError`` for anything else.
+    """
+    try:
+        return _CODE_TO_CARD[text]
+    except (KeyError, TypeError):
+        raise ValueError(f"not a card code: {text!r}") from None
+
+
+def parse(text: str) -> Card:
+    """Card from what a person types: ``10h``, ``Th``, ``t♥``, ``7D``, ``q♠``.
+
+    Raises ``ValueError`` with the reason when the text is not a card.
+    """
+    s = text.strip()
+    for sym, letter in _SYMBOL_TO_SUIT.items():
+        s = s.replace(sym, letter)
+    s = s.replace("\ufe0f", "").upper()  # emoji variation selector, as in "♠️"
+    if s.startswith("T"):
+        s = "10" + s[1:]
+    if s in _CODE_TO_CARD:
+        return _CODE_TO_CARD[s]
+    raise ValueError(
+        f"not a card: {text!r} (write rank then suit, e.g. 7D, 10H, TH, q♠)"
+    )
+
+
+def bit(c: Card) -> Mask:
+    return 1 << c
+
+
+def mask_of(cs: Iterable[Card]) -> Mask:
+    m = 0
+    for c in cs:
+        m |= 1 << c
+    return m
+
+
+def iter_cards(m: Mask) -> Iterator[Card]:
+    """The cards of a mask in ascending card order."""
+    while m:
+        low = m & -m
+        yield low.bit_length() - 1
+        m ^= low
+
+
+def cards_of(m: Mask) -> list[Card]:
+    return list(iter_cards(m))
+
+
+def count(m: Mask) -> int:
+    return m.bit_count()
+
+
+def codes(m: Mask) -> list[str]:
+    """Canonical codes of a mask's cards, in card order."""
+    return [ALL_CODES[c] for c in iter_cards(m)]
+
+
+def mask_from_codes(cs: Iterable[str]) -> Mask:
+    return mask_of(from_code(c) for c in cs)
+
+
+def sort_key_by_suit(c: Card) -> tuple[int, int]:
+    """Sort a hand by suit, then rank (the order people hold cards in)."""
+    return (suit_of(c), rank_of(c))
+
+
+# --- Fanti names (RULINGS FA-1) -------------------------------------------------
+
+FANTI_RANK_NAMES = {JACK: "Guardian", QUEEN: "Mystic", KING: "Scout"}
+FANTI_RANK_LETTERS = {JACK: "G", QUEEN: "M", KING: "S"}
+FANTI_SUIT_NAMES = {CLUBS: "Leaf", DIAMONDS: "Star", HEARTS: "hearts", SPADES: "spades"}
+FANTI_SUIT_SYMBOLS = {CLUBS: "🍃", DIAMONDS: "★", HEARTS: "♥", SPADES: "♠"}
+
+
+def fanti_name(c: Card) -> str:
+    """Display name of a card in Fanti: ``Leaf 2``, ``Star 10``, ``Guardian ♥``."""
+    r, s = rank_of(c), suit_of(c)
+    if r in FANTI_RANK_NAMES:
+        return f"{FANTI_RANK_NAMES[r]} {FANTI_SUIT_SYMBOLS[s]}"
+    name = RANK_NAMES[r] if r == ACE else RANKS[r]
+    if s in (CLUBS, DIAMONDS):
+        return f"{FANTI_SUIT_NAMES[s]} {name}"
+    return f"{name} {FANTI_SUIT_SYMBOLS[s]}"
+
+
+def fanti_short(c: Card) -> str:
+    """Short Fanti label: rank letter (G/M/S for J/Q/K) and suit mark, e.g. ``G★``."""
+    r, s = rank_of(c), suit_of(c)
+    return FANTI_RANK_LETTERS.get(r, RANKS[r]) + FANTI_SUIT_SYMBOLS[s]
+
+
+def symbol(c: Card) -> str:
+    """Short label with the suit symbol, e.g. ``10♦``."""
+    return RANKS[rank_of(c)] + SUIT_SYMBOLS[suit_of(c)]

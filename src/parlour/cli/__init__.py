@@ -1,0 +1,5 @@
+"""The ``parlour`` command line."""
+
+from .app import app, main
+
+__all__ = ["app", "main"]

@@ -1,0 +1,367 @@
+"""Fan Tan (Sevens, Parliament): the rules engine.
+
+Rows grow out from the 7s (FT-2, FT-3). The state keeps one mask of *playable*
+cards -- the 7s of unstarted rows and the next card beyond each end of every started
+row -- updated in constant time per play, so the legal plays of a seat are just
+``hand & playable``.
+
+Rule options (RULINGS FT-4, FT-5, FT-7, FT-9):
+
+``rounds``   number of rounds, default the number of players;
+``opening``  ``"seven-of-diamonds"`` (its holder leads) or ``"any-seven"``;
+``ace``      ``"low"`` (A 2 .. K) or ``"high"`` (2 .. K A);
+``stakes``   ``"points"`` (penalty points, lowest total wins) or ``"chips"``;
+``strict``   ``true`` (pass only when nothing fits) or ``false`` (withholding allowed,
+             and fined at the end of the round, FT-8).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from . import cards
+from .cards import Card, Mask
+from .game import PASS, Game, Move, Round, check_deck
+from .options import Option, OptionSet
+
+SEVEN = 6
+SEVENS: Mask = cards.mask_of(cards.card(SEVEN, s) for s in range(4))
+SEVEN_OF_DIAMONDS: Card = cards.card(SEVEN, cards.DIAMONDS)
+
+
+def _neighbours(ace_high: bool) -> tuple[list[int], list[int]]:
+    """For every card, the card directly below and above it in its row (-1: none)."""
+    order = list(range(1, 13)) + [0] if ace_high else list(range(13))
+    down, up = [-1] * 52, [-1] * 52
+    for s in range(4):
+        for i, r in enumerate(order):
+            c = cards.card(r, s)
+            if i > 0:
+                down[c] = cards.card(order[i - 1], s)
+            if i < 12:
+                up[c] = cards.card(order[i + 1], s)
+    return down, up
+
+
+def _unlocks(ace_high: bool) -> list[Mask]:
+    """The cards that become playable when a card is played (FT-3).
+
+    A 7 opens both directions; any other card opens the next card further out.
+    """
+    down, up = _neighbours(ace_high)
+    order = list(range(1, 13)) + [0] if ace_high else list(range(13))
+    pos = {r: i for i, r in enumerate(order)}
+    out = []
+    for c in range(52):
+        r = cards.rank_of(c)
+        nxt = [down[c], up[c]] if r == SEVEN else [down[c] if pos[r] < pos[SEVEN] else up[c]]
+        out.append(cards.mask_of(n for n in nxt if n >= 0))
+    return out
+
+
+UNLOCKS = {False: _unlocks(False), True: _unlocks(True)}
+NEIGHBOURS = {False: _neighbours(False), True: _neighbours(True)}
+
+
+@dataclass(frozen=True)
+class Withholding:
+    """A pass made while holding a legal card (only under ``strict: false``, FT-8).
+
+    ``sevens`` lists each withheld legal 7 with the holders of its 6 and 8 at that pass.
+    """
+
+    seat: int
+    sevens: tuple[tuple[Card, int, int], ...]
+
+
+@dataclass(frozen=True)
+class FanTanView:
+    """What one seat sees (FT-10): own hand, the table, every count and pass."""
+
+    seat: int
+    players: int
+    dealer: int
+    rules: dict[str, Any]
+    hand: Mask
+    table: Mask
+    hand_counts: tuple[int, ...]
+    passes: tuple[int, ...]
+    history: tuple[tuple[int, Move], ...]
+    current_player: int
+    legal: tuple[Move, ...]
+    score: tuple[int, ...] | None
+    winner: int
+
+    game = "fantan"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "seat": self.seat,
+            "players": self.players,
+            "dealer": self.dealer,
+            "rules": self.rules,
+            "hand": cards.codes(self.hand),
+            "table": cards.codes(self.table),
+            "rows": rows_json(self.table, self.rules["ace"] == "high"),
+            "hand_counts": list(self.hand_counts),
+            "passes": list(self.passes),
+            "moves": [{"seat": s, **FANTAN.move_to_json(m)} for s, m in self.history],
+            "current_player": self.current_player,
+            "legal": [FANTAN.move_to_json(m) for m in self.legal],
+            "score": list(self.score) if self.score is not None else None,
+            "winner": self.winner if self.winner >= 0 else None,
+        }
+
+
+def rows_json(table: Mask, ace_high: bool) -> dict[str, list[str]]:
+    """Each suit's row on the table, lowest card first."""
+    order = list(range(1, 13)) + [0] if ace_high else list(range(13))
+    return {
+        cards.SUITS[s]: [cards.code(cards.card(r, s)) for r in order
+                         if table >> cards.card(r, s) & 1]
+        for s in range(4)
+    }
+
+
+class FanTanRound(Round):
+    """A round of Fan Tan in play."""
+
+    __slots__ = (
+        "players", "dealer", "rules", "deck", "history", "hands", "table", "playable",
+        "turn", "passes", "withholdings", "winner", "_unlock", "_strict", "_any_seven",
+        "_chips",
+    )
+
+    def __init__(self, rules: dict[str, Any], players: int, dealer: int,
+                 deck: Sequence[Card]) -> None:
+        self.players = players
+        self.dealer = dealer
+        self.rules = rules
+        self.deck = check_deck(deck)
+        self.history: list[tuple[int, Move]] = []
+        hands = [0] * players
+        for i, c in enumerate(self.deck):  # FT-1: card i to seat dealer+1+i
+            hands[(dealer + 1 + i) % players] |= 1 << c
+        self.hands = hands
+        self.table: Mask = 0
+        self.playable: Mask = SEVENS
+        self._unlock = UNLOCKS[rules["ace"] == "high"]
+        self._strict = rules["strict"]
+        self._any_seven = rules["opening"] == "any-seven"
+        self._chips = rules["stakes"] == "chips"
+        self.passes = [0] * players
+        self.withholdings: list[Withholding] = []
+        self.winner = -1
+        if self._any_seven:
+            self.turn = (dealer + 1) % players
+        else:  # FT-4: the holder of 7D leads
+            self.turn = next(s for s in range(players) if hands[s] >> SEVEN_OF_DIAMONDS & 1)
+
+    # --- Round interface ------------------------------------------------------------
+
+    @property
+    def current_player(self) -> int:
+        return self.turn
+
+    @property
+    def is_over(self) -> bool:
+        return self.winner >= 0
+
+    def _legal_mask(self) -> Mask:
+        if self.table == 0 and not self._any_seven:
+            return 1 << SEVEN_OF_DIAMONDS & self.hands[self.turn]
+        return self.hands[self.turn] & self.playable
+
+    def _may_pass(self, legal: Mask) -> bool:
+        if legal == 0:
+            return True
+        if self.table == 0 and not self._any_seven:
+            return False  # FT-4: the opening 7D is never a pass
+        return not self._strict
+
+    def legal_moves(self) -> list[Move]:
+        if self.winner >= 0:
+            return []
+        legal = self._legal_mask()
+        moves = list(cards.iter_cards(legal))
+        if self._may_pass(legal):
+            moves.append(PASS)
+        return moves
+
+    def why_illegal(self, move: Move) -> str | None:
+        if self.winner >= 0:
+            return "the round is over"
+        legal = self._legal_mask()
+        if move == PASS:
+            if self._may_pass(legal):
+                return None
+            if self.table == 0 and not self._any_seven:
+                return "7D opens the round: it must be played now (FT-4)"
+            return (f"cannot pass while holding a playable card "
+                    f"({', '.join(cards.codes(legal))}) (FT-5)")
+        if type(move) is not int or not 0 <= move < 52:
+            return "not a Fan Tan move (play a card or pass)"
+        if not self.hands[self.turn] >> move & 1:
+            return f"{cards.code(move)} is not in seat {self.turn}'s hand"
+        if legal >> move & 1:
+            return None
+        if self.table == 0 and not self._any_seven:
+            return "the round opens with 7D (FT-4)"
+        return f"{cards.code(move)} does not fit on the table (FT-3)"
+
+    def _apply(self, move: Move) -> None:
+        seat = self.turn
+        self.history.append((seat, move))
+        if move == PASS:
+            self.passes[seat] += 1
+            legal = self._legal_mask()
+            if legal:  # withholding (FT-8): remember the 7s and who waits for them
+                self.withholdings.append(Withholding(seat, self._withheld_sevens(seat, legal)))
+            self.turn = (seat + 1) % self.players
+            return
+        bit = 1 << move
+        hand = self.hands[seat] ^ bit
+        self.hands[seat] = hand
+        self.table |= bit
+        self.playable = (self.playable ^ bit) | self._unlock[move]
+        if hand == 0:  # FT-6
+            self.winner = seat
+            self.turn = -1
+        else:
+            self.turn = (seat + 1) % self.players
+
+    def _withheld_sevens(self, seat: int, legal: Mask) -> tuple[tuple[Card, int, int], ...]:
+        down, up = NEIGHBOURS[self.rules["ace"] == "high"]
+        out = []
+        for c in cards.iter_cards(legal & SEVENS):
+            holders = []
+            for n in (down[c], up[c]):
+                holders.append(next(s for s in range(self.players) if self.hands[s] >> n & 1))
+            out.append((c, holders[0], holders[1]))
+        return tuple(out)
+
+    def score(self) -> list[int] | None:
+        """FT-7 and FT-8: penalty points, or net chips."""
+        if self.winner < 0:
+            return None
+        n, w = self.players, self.winner
+        left = [h.bit_count() for h in self.hands]
+        fines = [0] * n
+        for wh in self.withholdings:
+            fines[wh.seat] += 1
+        if not self._chips:
+            return [0 if s == w else self.passes[s] + left[s] + 3 * fines[s] for s in range(n)]
+        dealt = [len(range((s - self.dealer - 1) % n, 52, n)) for s in range(n)]
+        most = max(dealt)
+        delta = [0] * n
+        pot = 0
+        for s in range(n):
+            paid = 1 + (dealt[s] < most) + self.passes[s] + 3 * fines[s]
+            delta[s] -= paid
+            pot += paid
+            if s != w:
+                delta[s] -= left[s]
+                delta[w] += left[s]
+        delta[w] += pot
+        for wh in self.withholdings:
+            for _seven, h6, h8 in wh.sevens:
+                for holder in (h6, h8):
+                    if holder != wh.seat:
+                        delta[wh.seat] -= 5
+                        delta[holder] += 5
+        return delta
+
+    def hand(self, seat: int) -> Mask:
+        return self.hands[seat]
+
+    def locations(self) -> list[Mask]:
+        return [*self.hands, self.table]
+
+    def view(self, seat: int) -> FanTanView:
+        score = self.score()
+        return FanTanView(
+            seat=seat,
+            players=self.players,
+            dealer=self.dealer,
+            rules=dict(self.rules),
+            hand=self.hands[seat],
+            table=self.table,
+            hand_counts=tuple(h.bit_count() for h in self.hands),
+            passes=tuple(self.passes),
+            history=tuple(self.history),
+            current_player=self.turn,
+            legal=tuple(self.legal_moves()) if seat == self.turn else (),
+            score=tuple(score) if score is not None else None,
+            winner=self.winner,
+        )
+
+    def copy(self) -> FanTanRound:
+        new = FanTanRound.__new__(FanTanRound)
+        new.players = self.players
+        new.dealer = self.dealer
+        new.rules = self.rules
+        new.deck = self.deck
+        new.history = self.history.copy()
+        new.hands = self.hands.copy()
+        new.table = self.table
+        new.playable = self.playable
+        new.turn = self.turn
+        new.passes = self.passes.copy()
+        new.withholdings = self.withholdings.copy()
+        new.winner = self.winner
+        new._unlock = self._unlock
+        new._strict = self._strict
+        new._any_seven = self._any_seven
+        new._chips = self._chips
+        return new
+
+
+class FanTan(Game):
+    """Fan Tan: 3 to 8 players shed cards onto four rows that grow from the 7s."""
+
+    name = "fantan"
+    title = "Fan Tan"
+    min_players = 3
+    max_players = 8
+    options = OptionSet(
+        Option("rounds", int, lambda players: players, minimum=1,
+               help="rounds in a game; default: the number of players (FT-9)"),
+        Option("opening", str, "seven-of-diamonds", ("seven-of-diamonds", "any-seven"),
+               help="who opens the round (FT-4)"),
+        Option("ace", str, "low", ("low", "high"), help="ace below the 2 or above the K (FT-2)"),
+        Option("stakes", str, "points", ("points", "chips"), help="penalty points or chips (FT-7)"),
+        Option("strict", bool, True, (True, False),
+               help="pass only when nothing fits; false allows fined withholding (FT-5, FT-8)"),
+    )
+
+    def new_round(self, rules: dict[str, Any], players: int, dealer: int,
+                  deck: Sequence[Card]) -> FanTanRound:
+        return FanTanRound(rules, players, dealer, deck)
+
+    def lower_wins(self, rules: dict[str, Any]) -> bool:
+        return rules["stakes"] == "points"
+
+    def move_to_json(self, move: Move) -> dict[str, Any]:
+        return {"pass": True} if move == PASS else {"play": cards.code(move)}
+
+    def move_from_json(self, data: dict[str, Any]) -> Move:
+        keys = set(data)
+        if keys == {"pass"}:
+            if data["pass"] is not True:
+                raise ValueError('"pass" must be true')
+            return PASS
+        if keys == {"play"}:
+            return cards.from_code(data["play"])
+        raise ValueError(f'a Fan Tan move is {{"play": CARD}} or {{"pass": true}}, '
+                         f"not keys {sorted(keys)}")
+
+    def format_move(self, move: Move) -> str:
+        return "pass" if move == PASS else f"play {cards.code(move)}"
+
+
+FANTAN = FanTan()
+FanTanRound.game = FANTAN
+

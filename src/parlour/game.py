@@ -1,0 +1,201 @@
+"""The one interface both games implement, and everything else speaks to.
+
+A :class:`Game` describes a card game: its name, its player range, its rule options,
+and how to start a round from a deal. A :class:`Round` is the state of one round in
+play, in the style of OpenSpiel: ``current_player``, ``legal_moves()``, ``apply()``,
+``is_over``, ``score()``, and ``view(seat)`` -- what one seat may see. Bots, the
+command line, the server, the research environments and the record reader use only
+these, so a third game is one new module implementing them.
+
+Moves are plain integers (fast to generate, hash and compare):
+
+* bits 0-5: the card played (0..51), or :data:`PASS` (52);
+* bits 6 and up: the mask of table cards it collects (Fanti; 0 for a discard).
+
+So a Fan Tan move is simply its card, or :data:`PASS`, which is also its action id
+in the research environments. Use :func:`play`, :func:`move_card`, :func:`move_take`
+rather than the bit layout.
+
+The deal is explicit: a round is created from the deck order and the dealer, and it
+never holds a random generator, so copying a state cannot leak future draws.
+"""
+
+from __future__ import annotations
+
+import abc
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+from . import cards
+from .cards import Card, Mask
+from .options import OptionSet
+
+Move = int
+PASS: Move = 52
+
+
+def play(card: Card, take: Mask = 0) -> Move:
+    """The move that plays ``card`` and collects the table cards in ``take``."""
+    return card | (take << 6)
+
+
+def move_card(move: Move) -> Card:
+    """The card a move plays (:data:`PASS` for a pass)."""
+    return move & 63
+
+
+def move_take(move: Move) -> Mask:
+    """The table cards a move collects, as a mask."""
+    return move >> 6
+
+
+def is_pass(move: Move) -> bool:
+    return move == PASS
+
+
+class IllegalMove(ValueError):
+    """A move the rules do not allow at this point. The state is left unchanged."""
+
+
+class Round(abc.ABC):
+    """One round in play. Subclasses keep their state in slots of plain ints and lists."""
+
+    game: ClassVar[Game]
+
+    players: int
+    dealer: int
+    rules: dict[str, Any]
+    deck: tuple[Card, ...]
+    history: list[tuple[int, Move]]
+    """Every move of the round so far, as ``(seat, move)``; all of it is public."""
+
+    @property
+    @abc.abstractmethod
+    def current_player(self) -> int:
+        """The seat to move, or -1 when the round is over."""
+
+    @property
+    @abc.abstractmethod
+    def is_over(self) -> bool: ...
+
+    @abc.abstractmethod
+    def legal_moves(self) -> list[Move]:
+        """The moves the current player may make, in a fixed order ([] when over)."""
+
+    @abc.abstractmethod
+    def why_illegal(self, move: Move) -> str | None:
+        """Why ``move`` is not legal now, or None when it is."""
+
+    @abc.abstractmethod
+    def _apply(self, move: Move) -> None:
+        """Apply a move already known to be legal."""
+
+    @abc.abstractmethod
+    def score(self) -> list[int] | None:
+        """The round's score per seat once it is over, else None."""
+
+    @abc.abstractmethod
+    def hand(self, seat: int) -> Mask:
+        """The cards in a seat's hand (hidden information: not for other seats)."""
+
+    @abc.abstractmethod
+    def view(self, seat: int) -> Any:
+        """What ``seat`` may see (FT-10, FA-7): a game-specific view with ``to_json()``."""
+
+    @abc.abstractmethod
+    def copy(self) -> Round:
+        """An independent copy, cheap enough for search."""
+
+    @abc.abstractmethod
+    def locations(self) -> list[Mask]:
+        """Where every card is: a list of disjoint masks whose union is the full deck."""
+
+    def apply(self, move: Move) -> None:
+        """Play ``move`` for the current player.
+
+        Raises :class:`IllegalMove` with the reason, leaving the state unchanged.
+        """
+        reason = self.why_illegal(move)
+        if reason is not None:
+            raise IllegalMove(reason)
+        self._apply(move)
+
+    def moves_json(self) -> list[dict[str, Any]]:
+        return [{"seat": s, **self.game.move_to_json(m)} for s, m in self.history]
+
+    def _key(self) -> tuple:
+        return (self.game.name, self.players, self.dealer, self.deck,
+                tuple(sorted(self.rules.items())), tuple(self.history))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Round) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return (f"<{type(self).__name__} players={self.players} dealer={self.dealer} "
+                f"moves={len(self.history)} over={self.is_over}>")
+
+
+class Game(abc.ABC):
+    """A card game: its identity, options and rules of play."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    options: ClassVar[OptionSet]
+    lower_is_better: ClassVar[bool] = False
+
+    def check_players(self, players: int) -> None:
+        if type(players) is not int or not self.min_players <= players <= self.max_players:
+            raise ValueError(
+                f"{self.title} takes {self.min_players} to {self.max_players} players, "
+                f"not {players}"
+            )
+
+    def rules(self, players: int, given: dict[str, Any] | None = None) -> dict[str, Any]:
+        """Every option for this player count: defaults overlaid with ``given``."""
+        self.check_players(players)
+        return self.options.resolve(players, given)
+
+    @abc.abstractmethod
+    def new_round(self, rules: dict[str, Any], players: int, dealer: int,
+                  deck: Sequence[Card]) -> Round:
+        """The round dealt by ``dealer`` from ``deck`` (52 cards, first dealt first)."""
+
+    def lower_wins(self, rules: dict[str, Any]) -> bool:
+        """Whether the lowest total wins under these rules."""
+        return self.lower_is_better
+
+    def winners(self, rules: dict[str, Any], totals: Sequence[int]) -> list[int]:
+        """Seats with the best total, ascending (several on a tie)."""
+        best = min(totals) if self.lower_wins(rules) else max(totals)
+        return [s for s, t in enumerate(totals) if t == best]
+
+    # --- moves as JSON and as text -------------------------------------------------
+
+    @abc.abstractmethod
+    def move_to_json(self, move: Move) -> dict[str, Any]:
+        """The move's keys in a record (without ``seat``)."""
+
+    @abc.abstractmethod
+    def move_from_json(self, data: dict[str, Any]) -> Move:
+        """A move from its record keys (without ``seat``); ValueError if malformed."""
+
+    @abc.abstractmethod
+    def format_move(self, move: Move) -> str:
+        """A short human description, e.g. ``play 7D`` or ``play 5C take 6H``."""
+
+    def card_name(self, card: Card) -> str:
+        """How this game names a card to people."""
+        return cards.symbol(card)
+
+
+def check_deck(deck: Sequence[Card]) -> tuple[Card, ...]:
+    """A deck as a tuple, after checking it is a permutation of the 52 cards."""
+    t = tuple(deck)
+    if len(t) != 52 or cards.mask_of(t) != cards.FULL_DECK:
+        raise ValueError("the deck must hold each of the 52 cards exactly once")
+    return t
