@@ -274,6 +274,12 @@ class FanTanRound(Round):
                         delta[holder] += 5
         return delta
 
+    def pot(self) -> int:
+        """Chips in the pot now (FT-7): the antes and one per pass; fines come at the end."""
+        n = self.players
+        dealt = [len(range((s - self.dealer - 1) % n, 52, n)) for s in range(n)]
+        return sum(1 + (d < max(dealt)) for d in dealt) + sum(self.passes)
+
     def hand(self, seat: int) -> Mask:
         return self.hands[seat]
 
@@ -339,10 +345,22 @@ class FanTan(Game):
 
     def new_round(self, rules: dict[str, Any], players: int, dealer: int,
                   deck: Sequence[Card]) -> FanTanRound:
+        self.check_deal(players, dealer)
         return FanTanRound(rules, players, dealer, deck)
 
     def lower_wins(self, rules: dict[str, Any]) -> bool:
         return rules["stakes"] == "points"
+
+    def game_winners(self, rules: dict[str, Any], rounds: Sequence[Round],
+                     totals: Sequence[int]) -> list[int]:
+        """FT-9: best totals; with ``rounds: 1`` the round's winner, whatever the chips say.
+
+        (Under chips with withholding fines a round's winner can end below a player
+        who was paid the 5-chip fines; the ruling still gives the game to the winner.)
+        """
+        if rules["rounds"] == 1 and len(rounds) == 1 and isinstance(rounds[0], FanTanRound):
+            return [rounds[0].winner]
+        return self.winners(rules, totals)
 
     def move_to_json(self, move: Move) -> dict[str, Any]:
         return {"pass": True} if move == PASS else {"play": cards.code(move)}

@@ -175,17 +175,19 @@ class FantiRound(Round):
                 else:
                     moves.append(c)  # FA-6: discard only when nothing can be collected
             self._legal = moves
-        return self._legal
+        return list(self._legal)  # a copy: callers may sort or trim it
 
     def why_illegal(self, move: Move) -> str | None:
         if self.over:
             return "the round is over"
-        if type(move) is not int or move < 0:
+        if type(move) is not int or move < 0 or move >> (6 + 52):
             return "not a Fanti move"
         c, take = move_card(move), move_take(move)
         if c >= 52:
             return "Fanti has no pass: play a card (FA-4)"
-        if move in self.legal_moves():
+        if self._legal is None:
+            self.legal_moves()
+        if move in self._legal:
             return None
         if not self.hands[self.turn] >> c & 1:
             return f"{cards.code(c)} is not in seat {self.turn}'s hand"
@@ -309,6 +311,7 @@ class Fanti(Game):
 
     def new_round(self, rules: dict[str, Any], players: int, dealer: int,
                   deck: Sequence[Card]) -> FantiRound:
+        self.check_deal(players, dealer)
         return FantiRound(rules, players, dealer, deck)
 
     def move_to_json(self, move: Move) -> dict[str, Any]:

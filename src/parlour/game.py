@@ -174,6 +174,21 @@ class Game(abc.ABC):
         best = min(totals) if self.lower_wins(rules) else max(totals)
         return [s for s, t in enumerate(totals) if t == best]
 
+    def game_winners(self, rules: dict[str, Any], rounds: Sequence[Round],
+                     totals: Sequence[int]) -> list[int]:
+        """The winners of a finished game, given its rounds and totals.
+
+        By default the best totals (:meth:`winners`); a game whose rules name the
+        winner another way in some case overrides this (Fan Tan, FT-9).
+        """
+        return self.winners(rules, totals)
+
+    def check_deal(self, players: int, dealer: int) -> None:
+        """Raise ``ValueError`` unless ``players`` is in range and ``dealer`` is a seat."""
+        self.check_players(players)
+        if type(dealer) is not int or not 0 <= dealer < players:
+            raise ValueError(f"the dealer must be a seat from 0 to {players - 1}, not {dealer!r}")
+
     # --- moves as JSON and as text -------------------------------------------------
 
     @abc.abstractmethod

@@ -143,7 +143,7 @@ class Match:
         """The winning seats once the game is over (several on a tie), else None."""
         if not self.is_over:
             return None
-        return self.game.winners(self.rules, self.totals)
+        return self.game.game_winners(self.rules, self.rounds, self.totals)
 
     def play_out(self, agents: Sequence[Any], shuffler: Shuffler) -> Match:
         """Play to the end with one agent per seat (anything with ``choose(view)``)."""

@@ -167,8 +167,10 @@ def _check(data: Any) -> Match:
     match = Match(game, rules, list(seats), first if _is_int(first) else 0,
                   meta=data.get("meta"))
     for i, rd in enumerate(rounds):
-        if match.current is not None:
-            raise RecordError("a round follows an unfinished round", round=i)
+        if (r := match.current) is not None:
+            raise RecordError(f"round {i + 1} follows, but this round's moves do not finish it "
+                              f"(seat {r.current_player} is to move)",
+                              round=i, move=len(r.history) + 1)
         _check_round(match, rd, i)
     finished = match.is_over
     for key in ("totals", "winners"):
@@ -249,7 +251,7 @@ def _check_round(match: Match, rd: Any, i: int) -> None:
         if "score" in rd:
             raise RecordError(f"score given, but the moves do not finish the round "
                               f"({len(moves)} moves; seat {r.current_player} is to move)",
-                              round=k)
+                              round=k, move=len(moves) + 1)
     else:
         if "score" not in rd:
             raise RecordError("the moves finish the round, but its score is missing", round=k)
@@ -269,9 +271,9 @@ def _check_commit(rd: dict, order: list[int], k: int) -> Commit | None:
     c = rd["commit"]
     if not isinstance(c, str) or not _HEX64.fullmatch(c):
         raise RecordError("commit must be 64 lowercase hex digits (SHA-256)", round=k)
-    salt = rd.get("salt")
-    if salt is None:
+    if "salt" not in rd:
         return Commit(c)
+    salt = rd["salt"]
     if not isinstance(salt, str) or not _HEX.fullmatch(salt):
         raise RecordError("salt must be a hex string of at least 32 characters", round=k)
     if commitment(order, salt) != c:

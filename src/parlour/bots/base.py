@@ -42,16 +42,32 @@ def register(name: str, game: str) -> Callable[[type[Bot]], type[Bot]]:
     return deco
 
 
+def register_factory(name: str, game: str, factory: BotFactory) -> None:
+    """Register a function ``factory(game, seed) -> Bot`` under ``name``."""
+    BOTS.setdefault(name, {})[game] = factory
+
+
 def bot_names(game: str | None = None) -> list[str]:
     _load()
     return [n for n, per in BOTS.items() if game is None or get_game(game).name in per]
 
 
 def make_bot(name: str, game: str, seed: int | None = 0) -> Bot:
-    """A bot by name (``random``, ``greedy``, ...) for a game, seeded."""
+    """A bot by name for a game, seeded.
+
+    Names: ``random``, ``greedy``, ``heuristic``, ``pimc``, ``ismcts``, the levels
+    ``easy``, ``medium``, ``hard``, ``expert``, and search bots with an explicit
+    iteration budget such as ``pimc:500`` (see :mod:`parlour.bots.levels`).
+    """
     _load()
     g = get_game(game).name
     key = name.strip().lower()
+    if ":" in key:
+        from .levels import parse_search_name
+
+        bot = parse_search_name(key, g, seed)
+        if bot is not None:
+            return bot
     if key not in BOTS or g not in BOTS[key]:
         raise ValueError(f"unknown bot {name!r} for {g}; choose one of: "
                          f"{', '.join(bot_names(g))}")
@@ -59,4 +75,10 @@ def make_bot(name: str, game: str, seed: int | None = 0) -> Bot:
 
 
 def _load() -> None:
-    from . import greedy, random_bot  # noqa: F401  (registration side effects)
+    from . import (  # noqa: F401  (registration side effects)
+        greedy,
+        heuristic_fantan,
+        heuristic_fanti,
+        levels,
+        random_bot,
+    )

@@ -13,6 +13,22 @@ app = typer.Typer(
 )
 
 
+def _version(value: bool) -> None:
+    if value:
+        from .. import __version__
+
+        typer.echo(f"parlour {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: bool = typer.Option(False, "--version", is_eager=True, callback=_version,
+                                 help="Print the version and exit."),
+) -> None:
+    """Fanti and Fan Tan: play, simulate, check and replay games."""
+
+
 def main() -> None:
     from . import commands  # noqa: F401  (registers the commands)
 

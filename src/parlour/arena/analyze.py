@@ -1,0 +1,255 @@
+"""Variant balance report for game designers.
+
+For each rule variant, the same seeded deals are played by the same bots (the
+``heuristic`` bot in every seat by default), one round per deal, and the report
+measures, with 95% confidence intervals where they apply:
+
+* **seat advantage**: the win rate of each position counted from the dealer
+  (position 1 sits after the dealer; in Fanti and with ``opening: any-seven`` it
+  moves first), against the fair share 1/N;
+* **first-player advantage**: the win rate of whoever made the round's first move
+  (in Fan Tan with ``opening: seven-of-diamonds``, the holder of 7D);
+* **round length**: moves per round, and passes per round in Fan Tan;
+* **ties deciding bonuses** (Fanti): how often the +2 for most cards and the +1 for
+  most Leaf cards are tied (FA-9: nobody gets them under ``ties: none``, every tied
+  player under ``ties: shared``), and how often the round's win is shared;
+* **score distributions**: every seat's round score, per variant.
+
+Rounds are independent deals, so each deal is its own cluster in the intervals.
+"""
+
+from __future__ import annotations
+
+import statistics
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..bots import make_bot
+from ..fanti import LEAVES
+from ..game import PASS
+from ..games import get_game
+from ..match import Shuffler
+from . import stats
+from .backends import Progress, run_local, run_ray
+from .lineup import bot_seed, deal_seed
+
+
+@dataclass(frozen=True)
+class BalanceJob:
+    """Play one deal of one variant."""
+
+    game: str
+    players: int
+    rules: tuple[tuple[str, Any], ...]
+    bots: tuple[str, ...]
+    seed: int
+    deal: int
+
+
+@dataclass
+class RoundFacts:
+    """What the report needs from one round."""
+
+    deal: int
+    dealer: int
+    first: int
+    moves: int
+    passes: int
+    scores: list[int]
+    winners: list[int]
+    cards_tied: bool
+    leaves_tied: bool
+
+
+def run_balance_job(job: BalanceJob) -> RoundFacts:
+    """Play one round of a variant with the job's bots."""
+    game = get_game(job.game)
+    rules = dict(job.rules)
+    n = job.players
+    shuffler = Shuffler(deal_seed(job.seed, job.deal))
+    dealer = shuffler.seat(n)
+    r = game.new_round(rules, n, dealer, shuffler.deck())
+    agents = [make_bot(b, job.game, bot_seed(job.seed, job.deal, s))
+              for s, b in enumerate(job.bots)]
+    while not r.is_over:
+        p = r.current_player
+        r.apply(agents[p].choose(r.view(p)))
+    score = r.score()
+    assert score is not None
+    cards_tied = leaves_tied = False
+    if game.name == "fanti":
+        counts = [p.bit_count() for p in r.piles]  # type: ignore[attr-defined]
+        leaves = [(p & LEAVES).bit_count() for p in r.piles]  # type: ignore[attr-defined]
+        cards_tied = counts.count(max(counts)) > 1
+        leaves_tied = leaves.count(max(leaves)) > 1
+    return RoundFacts(
+        deal=job.deal, dealer=dealer, first=r.history[0][0], moves=len(r.history),
+        passes=sum(1 for _, m in r.history if m == PASS) if game.name == "fantan" else 0,
+        scores=list(score), winners=game.winners(rules, score),
+        cards_tied=cards_tied, leaves_tied=leaves_tied)
+
+
+def variant_summary(game: str, players: int, facts: list[RoundFacts]) -> dict[str, Any]:
+    """The balance figures of one variant."""
+    n = players
+    positions = []
+    for pos in range(n):
+        clusters = []
+        for f in facts:
+            seat = (f.dealer + 1 + pos) % n
+            clusters.append((stats.win_shares(f.winners, n)[seat], 1.0))
+        rate, ci = stats.clustered_ci(clusters)
+        positions.append({"position": pos + 1, "win_rate": rate, "ci95": list(ci)})
+    first_rate, first_ci = stats.clustered_ci(
+        (stats.win_shares(f.winners, n)[f.first], 1.0) for f in facts)
+    moves = [f.moves for f in facts]
+    scores = [s for f in facts for s in f.scores]
+    out: dict[str, Any] = {
+        "rounds": len(facts),
+        "positions": positions,
+        "first_player": {"win_rate": first_rate, "ci95": list(first_ci)},
+        "moves": {"mean": statistics.fmean(moves), "sd": _sd(moves)},
+        "scores": {"mean": statistics.fmean(scores), "sd": _sd(scores),
+                   "min": min(scores), "max": max(scores)},
+        "shared_wins": sum(1 for f in facts if len(f.winners) > 1) / len(facts),
+        "score_values": scores,
+    }
+    if game == "fantan":
+        passes = [f.passes for f in facts]
+        out["passes"] = {"mean": statistics.fmean(passes), "sd": _sd(passes)}
+    else:
+        out["cards_tied"] = sum(f.cards_tied for f in facts) / len(facts)
+        out["leaves_tied"] = sum(f.leaves_tied for f in facts) / len(facts)
+    return out
+
+
+def _sd(xs: list[int]) -> float:
+    return statistics.stdev(xs) if len(xs) > 1 else 0.0
+
+
+def analyze(game: str, players: int, deals: int, rules: dict[str, Any],
+            compare: tuple[str, list[Any]] | None = None, bots: list[str] | None = None,
+            seed: int = 0, workers: int = 1, backend: str = "local",
+            address: str | None = None, progress: Progress | None = None
+            ) -> dict[str, Any]:
+    """Play every variant on the same deals and summarise each (see the module doc)."""
+    g = get_game(game)
+    names = list(bots or ["heuristic"])
+    names = names + [names[-1]] * (players - len(names))
+    variants: list[tuple[str, dict[str, Any]]] = []
+    values = compare[1] if compare else [None]
+    for v in values:
+        given = {"rounds": 1, **rules}
+        if compare:
+            given[compare[0]] = v
+        label = f"{compare[0]}={_show(v)}" if compare else "rules as given"
+        variants.append((label, g.rules(players, given)))
+    jobs = [BalanceJob(g.name, players, tuple(sorted(full.items())), tuple(names), seed, d)
+            for _, full in variants for d in range(deals)]
+    if backend == "ray":
+        facts = run_ray(jobs, address, workers, progress, fn=run_balance_job)
+    else:
+        facts = run_local(jobs, workers, progress, fn=run_balance_job)
+    report = {"game": g.name, "players": players, "deals": deals, "seed": seed,
+              "bots": names, "variants": []}
+    for i, (label, full) in enumerate(variants):
+        part = facts[i * deals:(i + 1) * deals]
+        report["variants"].append({"label": label, "rules": full,
+                                   **variant_summary(g.name, players, part)})
+    return report
+
+
+def _show(v: Any) -> str:
+    return str(v).lower() if isinstance(v, bool) else str(v)
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def _ci(c: list[float]) -> str:
+    return f"{_pct(c[0])} - {_pct(c[1])}"
+
+
+def markdown(report: dict[str, Any], charts: list[str] | None = None) -> str:
+    """The report as Markdown: one column per variant."""
+    vs = report["variants"]
+    n = report["players"]
+    head = "| | " + " | ".join(v["label"] for v in vs) + " |"
+    sep = "|---|" + "---|" * len(vs)
+    lines = [f"# Balance report: {report['game']}, {n} players",
+             "",
+             f"{report['deals']} deals per variant (seed {report['seed']}), one round each, "
+             f"played by {', '.join(report['bots'])}. Win rates with 95% confidence "
+             f"intervals; fair share {_pct(1 / n)}.",
+             "", head, sep]
+
+    def row(name: str, cells: list[str]) -> None:
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
+
+    for p in range(n):
+        label = f"position {p + 1} after the dealer" + (" (the dealer)" if p == n - 1 else "")
+        row(label, [f"{_pct(v['positions'][p]['win_rate'])} ({_ci(v['positions'][p]['ci95'])})"
+                    for v in vs])
+    row("first player wins", [f"{_pct(v['first_player']['win_rate'])} "
+                              f"({_ci(v['first_player']['ci95'])})" for v in vs])
+    row("moves per round", [f"{v['moves']['mean']:.1f} ± {v['moves']['sd']:.1f}" for v in vs])
+    if report["game"] == "fantan":
+        row("passes per round", [f"{v['passes']['mean']:.1f} ± {v['passes']['sd']:.1f}"
+                                 for v in vs])
+    else:
+        row("most cards tied", [_pct(v["cards_tied"]) for v in vs])
+        row("most Leaf cards tied", [_pct(v["leaves_tied"]) for v in vs])
+    row("shared round wins", [_pct(v["shared_wins"]) for v in vs])
+    row("round score (all seats)", [f"{v['scores']['mean']:.2f} ± {v['scores']['sd']:.2f} "
+                                    f"[{v['scores']['min']}, {v['scores']['max']}]"
+                                    for v in vs])
+    for c in charts or []:
+        lines += ["", f"![{Path(c).stem}]({Path(c).name})"]
+    return "\n".join(lines) + "\n"
+
+
+def write_charts(report: dict[str, Any], out: Path) -> list[Path]:
+    """Seat advantage per variant (with CI bars) and score distributions."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    vs = report["variants"]
+    n = report["players"]
+    x = np.arange(n)
+    width = 0.8 / len(vs)
+    fig, ax = plt.subplots(figsize=(max(5, 1.2 * n + 2), 4))
+    for i, v in enumerate(vs):
+        rates = [p["win_rate"] for p in v["positions"]]
+        err = [[r - p["ci95"][0] for r, p in zip(rates, v["positions"], strict=True)],
+               [p["ci95"][1] - r for r, p in zip(rates, v["positions"], strict=True)]]
+        ax.bar(x + i * width, rates, width, yerr=err, capsize=3, label=v["label"])
+    ax.axhline(1 / n, color="black", linestyle="--", linewidth=1, label="fair share")
+    ax.set_xticks(x + width * (len(vs) - 1) / 2, [str(p + 1) for p in range(n)])
+    ax.set_xlabel("position after the dealer")
+    ax.set_ylabel("round win rate (95% CI)")
+    ax.legend(fontsize="small")
+    fig.tight_layout()
+    p1 = out / "seat_advantage.png"
+    fig.savefig(p1, dpi=100)
+    plt.close(fig)
+
+    fig, ax = plt.subplots(figsize=(6, 4))
+    lo = min(min(v["score_values"]) for v in vs)
+    hi = max(max(v["score_values"]) for v in vs)
+    bins = np.arange(lo - 0.5, hi + 1.5, max(1, (hi - lo + 1) // 30))
+    for v in vs:
+        ax.hist(v["score_values"], bins=bins, histtype="step", linewidth=1.5,
+                density=True, label=v["label"])
+    ax.set_xlabel("round score")
+    ax.set_ylabel("share of seat-rounds")
+    ax.legend(fontsize="small")
+    fig.tight_layout()
+    p2 = out / "score_distribution.png"
+    fig.savefig(p2, dpi=100)
+    plt.close(fig)
+    return [p1, p2]

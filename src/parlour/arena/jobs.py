@@ -1,0 +1,83 @@
+"""One game of a tournament: a deal played with one seat rotation.
+
+A :class:`Job` is plain data, so it can go to a worker process or a Ray task, and
+:func:`run_job` is a pure function of it: the same job gives the same
+:class:`GameResult` anywhere.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from .. import __version__, record
+from ..bots import make_bot
+from ..games import get_game
+from ..match import Match, Shuffler
+from .lineup import bot_seed, deal_seed, seat_entries
+
+
+@dataclass(frozen=True)
+class Job:
+    """Play deal ``deal`` with rotation ``rotation`` of the line-up ``bots``."""
+
+    game: str
+    players: int
+    rules: tuple[tuple[str, Any], ...]
+    bots: tuple[str, ...]
+    seed: int
+    deal: int
+    rotation: int
+
+
+@dataclass
+class GameResult:
+    """What one game produced: who sat where and how it went."""
+
+    deal: int
+    rotation: int
+    entries: list[int]
+    """The line-up entry in each seat."""
+    bots: list[str]
+    """The bot in each seat."""
+    totals: list[int]
+    winners: list[int]
+    round_scores: list[list[int]]
+    moves: list[int]
+    """Moves in each round."""
+    first_players: list[int]
+    """The seat that moved first in each round."""
+    seconds: float
+    record: str = field(repr=False)
+    """The game record, one line of JSON (``parlour-record/1``)."""
+
+
+def run_job(job: Job) -> GameResult:
+    """Play one game of a tournament."""
+    game = get_game(job.game)
+    entries = seat_entries(job.players, job.rotation)
+    seats = [job.bots[e] for e in entries]
+    seeds = [bot_seed(job.seed, job.deal, s) for s in range(job.players)]
+    agents = [make_bot(name, job.game, sd) for name, sd in zip(seats, seeds, strict=True)]
+    ds = deal_seed(job.seed, job.deal)
+    meta = {"arena": {"parlour": __version__, "seed": job.seed, "deal": job.deal,
+                      "deal_seed": ds, "rotation": job.rotation, "bots": seats,
+                      "bot_seeds": seeds}}
+    started = time.perf_counter()
+    m = Match.new(game, job.players, dict(job.rules), seats=seats, shuffler=Shuffler(ds),
+                  meta=meta, deal=False)
+    m.play_out(agents, Shuffler(derive_deck_seed(ds)))
+    seconds = time.perf_counter() - started
+    return GameResult(
+        deal=job.deal, rotation=job.rotation, entries=entries, bots=seats,
+        totals=m.totals, winners=list(m.winners or []),
+        round_scores=m.scores(), moves=[len(r.history) for r in m.rounds],
+        first_players=[r.history[0][0] for r in m.rounds],
+        seconds=seconds, record=record.dumps(m),
+    )
+
+
+def derive_deck_seed(ds: int) -> int:
+    """The seed of the decks of a deal (apart from the seed of its first dealer)."""
+    return ds ^ 0x5DEECE66D

@@ -1,0 +1,166 @@
+"""A duplicate-deal tournament between bots.
+
+``deals`` deals are drawn from the seed; each is played once per seat rotation
+(:mod:`.lineup`), so a tournament of ``K`` deals at ``N`` players is ``K * N``
+*games*. A game is one deal played with one seat rotation: as many rounds as the
+rules' ``rounds``, which the tournament sets to 1 unless ``--rule rounds=K`` is
+given. The summary does not depend on the backend or the number of workers.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..games import get_game
+from . import stats
+from .backends import Progress, run_local, run_ray
+from .jobs import GameResult, Job
+from .lineup import lineup
+
+
+@dataclass
+class Tournament:
+    """What to play: a game, a line-up and a set of duplicate deals."""
+
+    game: str
+    players: int
+    bots: list[str]
+    deals: int
+    seed: int = 0
+    rules: dict[str, Any] | None = None
+
+    def __post_init__(self) -> None:
+        g = get_game(self.game)
+        self.game = g.name
+        given = {"rounds": 1, **(self.rules or {})}
+        self.rules = g.rules(self.players, given)
+        self.bots = lineup(self.bots, self.players)
+        if self.deals < 1:
+            raise ValueError("a tournament needs at least one deal")
+        from ..bots import make_bot
+
+        for name in dict.fromkeys(self.bots):
+            make_bot(name, self.game, 0)  # fail early on an unknown bot
+
+    def jobs(self) -> list[Job]:
+        """Every game, deal by deal, rotation by rotation."""
+        assert self.rules is not None
+        rules = tuple(sorted(self.rules.items()))
+        return [Job(self.game, self.players, rules, tuple(self.bots), self.seed, d, r)
+                for d in range(self.deals) for r in range(self.players)]
+
+    def run(self, backend: str = "local", workers: int = 1, address: str | None = None,
+            progress: Progress | None = None) -> TournamentResult:
+        jobs = self.jobs()
+        if backend == "local":
+            results = run_local(jobs, workers, progress)
+        elif backend == "ray":
+            results = run_ray(jobs, address, workers, progress)
+        else:
+            raise ValueError(f"backend must be local or ray, not {backend!r}")
+        return TournamentResult(self, results)
+
+
+@dataclass
+class TournamentResult:
+    """The games of a tournament, in job order, and their summary."""
+
+    tournament: Tournament
+    games: list[GameResult]
+
+    @property
+    def lower_wins(self) -> bool:
+        t = self.tournament
+        assert t.rules is not None
+        return get_game(t.game).lower_wins(t.rules)
+
+    def names(self) -> list[str]:
+        """The distinct bots, in line-up order."""
+        return list(dict.fromkeys(self.tournament.bots))
+
+    def scores_by_bot(self) -> dict[str, list[int]]:
+        out: dict[str, list[int]] = defaultdict(list)
+        for g in self.games:
+            for s, b in enumerate(g.bots):
+                out[b].append(g.totals[s])
+        return out
+
+    def summary(self) -> dict[str, Any]:
+        """The tournament's results as one JSON object (see docs/arena.md)."""
+        t = self.tournament
+        n = t.players
+        per_bot: dict[str, dict[int, list[float]]] = {b: defaultdict(lambda: [0.0, 0.0])
+                                                       for b in self.names()}
+        per_seat: list[dict[int, list[float]]] = [defaultdict(lambda: [0.0, 0.0])
+                                                  for _ in range(n)]
+        for g in self.games:
+            shares = stats.win_shares(g.winners, n)
+            for s, b in enumerate(g.bots):
+                cell = per_bot[b][g.deal]
+                cell[0] += shares[s]
+                cell[1] += 1
+                seat = per_seat[s][g.deal]
+                seat[0] += shares[s]
+                seat[1] += 1
+        rated = stats.ratings((g.bots, stats.ranks(g.totals, self.lower_wins))
+                              for g in self.games)
+        scores = self.scores_by_bot()
+        bots = []
+        for b in self.names():
+            clusters = [tuple(v) for v in per_bot[b].values()]
+            rate, ci = stats.clustered_ci(clusters)
+            mu, sigma = rated[b]
+            bots.append({
+                "name": b,
+                "games": int(sum(v[1] for v in clusters)),
+                "wins": round(sum(v[0] for v in clusters), 6),
+                "win_rate": round(rate, 6),
+                "ci95": [round(ci[0], 6), round(ci[1], 6)],
+                "mean_score": round(sum(scores[b]) / len(scores[b]), 6),
+                "rating": round(mu, 4),
+                "rating_sigma": round(sigma, 4),
+            })
+        per_entry: list[dict[int, list[float]]] = [defaultdict(lambda: [0.0, 0.0])
+                                                   for _ in range(n)]
+        for g in self.games:
+            shares = stats.win_shares(g.winners, n)
+            for s, e in enumerate(g.entries):
+                cell = per_entry[e][g.deal]
+                cell[0] += shares[s]
+                cell[1] += 1
+        entries = []
+        for e in range(n):
+            clusters = [tuple(v) for v in per_entry[e].values()]
+            rate, ci = stats.clustered_ci(clusters)
+            entries.append({"entry": e, "bot": t.bots[e], "win_rate": round(rate, 6),
+                            "ci95": [round(ci[0], 6), round(ci[1], 6)]})
+        seats = []
+        for s in range(n):
+            clusters = [tuple(v) for v in per_seat[s].values()]
+            rate, ci = stats.clustered_ci(clusters)
+            seats.append({
+                "seat": s,
+                "games": int(sum(v[1] for v in clusters)),
+                "wins": round(sum(v[0] for v in clusters), 6),
+                "win_rate": round(rate, 6),
+                "ci95": [round(ci[0], 6), round(ci[1], 6)],
+            })
+        return {
+            "game": t.game,
+            "players": n,
+            "deals": t.deals,
+            "games": len(self.games),
+            "seed": t.seed,
+            "rules": t.rules,
+            "lineup": list(t.bots),
+            "fair_share": round(1 / n, 6),
+            "bots": bots,
+            "seats": seats,
+            "entries": entries,
+        }
+
+    def records(self) -> Sequence[str]:
+        return [g.record for g in self.games]

@@ -1,0 +1,90 @@
+"""Fan Tan determinizer: deal the unseen cards consistently with the table and passes.
+
+What a seat knows (FT-10): its own hand, the table, every hand's size, and the whole
+history of plays and passes. From the history it rebuilds, pass by pass, the cards
+that were playable at that moment. Under ``strict: true`` a pass proves the passer
+held none of them (FT-5), and hands only shrink, so that *void* lasts all round.
+Under ``strict: false`` a pass may be a withholding, so it proves nothing.
+
+The unseen cards are then shared among the other seats with exactly their hand
+sizes and none of their void cards (:func:`.determinize.sample_hands`), each seat's
+starting hand is that plus the cards it has played, and the deck is arranged so the
+FT-1 deal gives those hands.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from .. import cards
+from ..cards import Mask
+from ..fantan import FANTAN, SEVENS, UNLOCKS, FanTanRound, FanTanView
+from ..game import PASS
+from .determinize import deck_for_hands, sample_hands
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """What the public history proves about the hidden hands."""
+
+    played: tuple[Mask, ...]
+    """The cards each seat has played."""
+    voids: tuple[Mask, ...]
+    """Cards each seat cannot hold (from strict passes); empty without ``strict``."""
+
+
+def evidence(view: FanTanView) -> Evidence:
+    """Replay the public history on the table alone to collect plays and pass voids."""
+    n = view.players
+    unlock = UNLOCKS[view.rules["ace"] == "high"]
+    strict = view.rules["strict"]
+    played, voids = [0] * n, [0] * n
+    table, playable = 0, SEVENS
+    for seat, move in view.history:
+        if move == PASS:
+            if strict:
+                voids[seat] |= playable  # held nothing that fitted (FT-5)
+            continue
+        played[seat] |= 1 << move
+        table |= 1 << move
+        playable = (playable ^ (1 << move)) | unlock[move]
+    return Evidence(tuple(played), tuple(voids))
+
+
+class FanTanDeterminizer:
+    """Deals Fan Tan worlds consistent with a view (see the module docstring)."""
+
+    def __init__(self) -> None:
+        self._last: tuple[Any, Evidence] | None = None
+
+    def evidence(self, view: FanTanView) -> Evidence:
+        """:func:`evidence`, remembered for the last view asked about."""
+        if self._last is None or self._last[0] is not view:
+            self._last = (view, evidence(view))
+        return self._last[1]
+
+    def unseen(self, view: FanTanView) -> Mask:
+        return cards.FULL_DECK & ~(view.hand | view.table)
+
+    def hands(self, view: FanTanView, rng: random.Random) -> list[Mask]:
+        """Current hands of every seat in one sampled world (mine as it is)."""
+        ev = self.evidence(view)
+        others = [s for s in range(view.players) if s != view.seat]
+        unseen = self.unseen(view)
+        hidden = sample_hands(cards.cards_of(unseen), others,
+                              [view.hand_counts[s] for s in others],
+                              [ev.voids[s] for s in others], rng)
+        out = [0] * view.players
+        out[view.seat] = view.hand
+        for s, h in zip(others, hidden, strict=True):
+            out[s] = h
+        return out
+
+    def deal(self, view: Any, rng: random.Random) -> FanTanRound:
+        ev = self.evidence(view)
+        now = self.hands(view, rng)
+        start = [now[s] | ev.played[s] for s in range(view.players)]
+        deck = deck_for_hands(view.players, view.dealer, start)
+        return FANTAN.new_round(view.rules, view.players, view.dealer, deck)

@@ -1,0 +1,57 @@
+"""Move hints: every legal move with its estimated value, for people and servers.
+
+>>> from parlour.bots.hints import hints, suggest
+>>> hints("fantan", round.view(seat), level="hard", seed=0)   # doctest: +SKIP
+[(19, 0.41), (32, 0.37), (52, 0.0)]
+
+The value of a move is the estimated **probability that this seat wins the round**
+after playing it (a shared win counts as its share: 1/2 for a two-way tie), as
+measured by the PIMC search (:mod:`.pimc`) over worlds consistent with the view, with
+the level's budget:
+
+=======  ==========================================================
+level    search budget per call
+=======  ==========================================================
+easy     200 iterations
+medium   600 iterations
+hard     :data:`.levels.HARD` iterations, at most 1 s
+expert   :data:`.levels.EXPERT` iterations, at most 3 s
+=======  ==========================================================
+
+With an iteration budget only (easy, medium) the values are reproducible from the
+seed; hard and expert are also cut by wall time, so under load they may differ.
+The list is best first; it is empty when the seat has no move to make (not its
+turn, or the round is over). Only the view is used: hints never see hidden cards.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from ..game import Move
+from ..games import get_game
+from .budget import Budget
+from .levels import EXPERT, HARD
+from .pimc import Pimc
+
+BUDGETS = {"easy": lambda g: Budget(200), "medium": lambda g: Budget(600),
+           "hard": lambda g: Budget(HARD[g], 1.0), "expert": lambda g: Budget(EXPERT[g], 3.0)}
+
+
+def hints(game_name: str, view: Any, level: str = "hard",
+          seed: int = 0) -> list[tuple[Move, float]]:
+    """Every legal move of ``view`` with its estimated win probability, best first."""
+    game = get_game(game_name).name
+    if level not in BUDGETS:
+        raise ValueError(f"level must be one of {', '.join(BUDGETS)}, not {level!r}")
+    if not view.legal:
+        return []
+    engine = Pimc(game, BUDGETS[level](game))
+    return [(e.move, e.value) for e in engine.estimates(view, random.Random(seed))]
+
+
+def suggest(game_name: str, view: Any, level: str = "hard", seed: int = 0) -> Move | None:
+    """The best move for ``view`` by :func:`hints`, or None when there is none to make."""
+    ranked = hints(game_name, view, level, seed)
+    return ranked[0][0] if ranked else None

@@ -1,0 +1,109 @@
+"""What search needs to know about a game: its determinizer, playout policy and rewards.
+
+A :class:`SearchModel` binds one game to the generic engines in :mod:`.pimc`,
+:mod:`.ismcts` and :mod:`.solver`. The engines themselves only use the
+:class:`~parlour.game.Round` interface.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass
+from typing import Any
+
+from ..game import Move, Round
+from ..games import get_game
+from . import heuristic_fantan, heuristic_fanti
+from .determinize import Determinizer, Policy
+from .determinize_fantan import FanTanDeterminizer
+from .determinize_fanti import FantiDeterminizer
+
+
+@dataclass(frozen=True)
+class SearchModel:
+    """One game as the search engines see it.
+
+    ``policy`` plays a move in a world (a round the searcher owns) for whoever is to
+    move: the game's heuristic. ``key`` identifies a state for the exact solver's
+    transposition table. ``late`` says when a world is small enough to solve exactly.
+    ``infer`` says whether worlds are weighted by the opponent model by default.
+    """
+
+    game: str
+    determinizer: Callable[[], Determinizer]
+    policy: Policy
+    key: Callable[[Round], Hashable]
+    late: Callable[[Round], bool]
+    infer: bool
+    horizon: Callable[[Round], Callable[[Round], list[float] | None] | None] = (
+        lambda r: None)
+    """For a world about to be solved, the solver's horizon function (or None)."""
+
+
+def win_shares(r: Round) -> list[float]:
+    """Each seat's share of the round's win (1 alone, 1/k in a k-way tie, else 0)."""
+    game = r.game
+    score = r.score()
+    assert score is not None
+    winners = game.winners(r.rules, score)
+    share = 1.0 / len(winners)
+    return [share if s in winners else 0.0 for s in range(r.players)]
+
+
+def noisy(policy: Policy, epsilon: float) -> Callable[[Round, random.Random], Move]:
+    """``policy``, but a uniformly random legal move with probability ``epsilon``."""
+    if epsilon <= 0:
+        return policy
+
+    def play(r: Round, rng: random.Random) -> Move:
+        if rng.random() < epsilon:
+            moves = r.legal_moves()
+            return moves[rng.randrange(len(moves))]
+        return policy(r, rng)
+
+    return play
+
+
+def _fantan_late(r: Any) -> bool:
+    return sum(h.bit_count() for h in r.hands) <= 2 * r.players + 2
+
+
+def _fanti_late(r: Any) -> bool:
+    return sum(h.bit_count() for h in r.hands) <= 8
+
+
+def _fanti_horizon(start: Any) -> Callable[[Round], list[float] | None] | None:
+    """Solve Fanti to the end of the current deal, then judge the piles.
+
+    The leaf value of seat ``s`` is the heuristic worth of its pile minus the best
+    other pile's (:func:`.heuristic_fanti.value`); in the last deal the search runs
+    to the end of the round and uses the true win shares instead.
+    """
+    if start.dealt >= 52:
+        return None
+    dealt = start.dealt
+
+    def leaf(r: Any) -> list[float] | None:
+        if r.dealt == dealt:
+            return None
+        v = [heuristic_fanti.value(p) for p in r.piles]
+        return [x - max(v[:i] + v[i + 1:]) for i, x in enumerate(v)]
+
+    return leaf
+
+
+MODELS: dict[str, SearchModel] = {
+    "fantan": SearchModel(
+        "fantan", FanTanDeterminizer, heuristic_fantan.round_policy,
+        key=lambda r: (tuple(r.hands), r.turn), late=_fantan_late, infer=True),
+    "fanti": SearchModel(
+        "fanti", FantiDeterminizer, heuristic_fanti.light_policy,
+        key=lambda r: (tuple(r.hands), tuple(r.piles), r.table, r.turn, r.last_collector,
+                       r.dealt),
+        late=_fanti_late, infer=False, horizon=_fanti_horizon),
+}
+
+
+def model_for(game: str) -> SearchModel:
+    return MODELS[get_game(game).name]

@@ -1,0 +1,120 @@
+"""PIMC: Perfect Information Monte Carlo over determinized worlds.
+
+For one decision: deal a pool of worlds consistent with the view
+(:mod:`.determinize`), weighted by how likely the game's heuristic makes the other
+seats' observed plays (tempered, Fan Tan by default). Then, world after world,
+evaluate *every* legal move in it -- the same world and the same
+playout seed for each move (common random numbers), so the comparison between moves
+is paired and much less noisy than independent samples. Each world counts with its
+importance weight. Worlds are revisited with fresh playout noise while budget
+remains; a world solved exactly is not revisited, and when every world of the pool
+is solved a new pool is dealt. A move is evaluated by a
+playout with the heuristic for every seat (with a little random noise), or, once the
+world is small enough (:attr:`.models.SearchModel.late`), by the exact max^n solver
+(:mod:`.solver`). A move's value is its mean share of the round's win (a win
+probability, ties split).
+
+One iteration is one evaluated (world, move) pair. Strategy fusion -- choosing as if
+the hidden cards were known -- is PIMC's known weakness; in these games hands are
+small or quickly constrained, and it measures stronger than tree search at the same
+time budget (see docs/bots.md).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from ..game import Move
+from .budget import Budget
+from .determinize import world_pool
+from .models import model_for, noisy, win_shares
+from .solver import TooBig, solve
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A legal move with its estimated value (mean win share) and sample count."""
+
+    move: Move
+    value: float
+    samples: int
+
+
+class Pimc:
+    """PIMC search for one game (see the module docstring).
+
+    ``worlds`` is the size of the world pool, ``epsilon`` the playout noise,
+    ``infer`` turns the opponent-model weighting on or off (default: the game's),
+    ``exact`` the late-game solver.
+    """
+
+    def __init__(self, game: str, budget: Budget, worlds: int = 48, epsilon: float = 0.1,
+                 infer: bool | None = None, exact: bool = True) -> None:
+        self.model = model_for(game)
+        self.budget = budget
+        self.worlds = worlds
+        self.playout = noisy(self.model.policy, epsilon)
+        self.infer = self.model.infer if infer is None else infer
+        self.exact = exact
+        self.determinizer = self.model.determinizer()
+
+    def estimates(self, view: Any, rng: random.Random) -> list[Estimate]:
+        """Every legal move with its value, best first."""
+        legal = list(view.legal)
+        clock = self.budget.clock()
+        me = view.seat
+        sums = [0.0] * len(legal)
+        mass = 0.0
+        samples = 0
+        while not clock.over:
+            pool = world_pool(self.determinizer, view, self.worlds, rng,
+                              self.model.policy if self.infer else None)
+            solved: dict[int, list[float]] = {}
+            while not clock.over and len(solved) < len(pool):
+                for i, world in enumerate(pool):
+                    if i in solved:
+                        continue  # an exact value: a second visit would add nothing
+                    values = None
+                    if self.exact and self.model.late(world.round):
+                        values = self._solve(world.round, legal, me)
+                        if values is not None:
+                            solved[i] = values
+                    if values is None:
+                        values = self._playouts(world.round, legal, me, rng.getrandbits(64))
+                    for j, v in enumerate(values):
+                        sums[j] += world.weight * v
+                    mass += world.weight
+                    samples += 1
+                    clock.spend(len(legal))
+                    if clock.over:
+                        break
+        out = [Estimate(m, sums[j] / mass, samples) for j, m in enumerate(legal)]
+        out.sort(key=lambda e: -e.value)
+        return out
+
+    def _playouts(self, world: Any, legal: list[Move], me: int, seed: int) -> list[float]:
+        values = []
+        for m in legal:
+            r = world.copy()
+            r._apply(m)
+            prng = random.Random(seed)  # the same noise for every move: paired samples
+            while not r.is_over:
+                r._apply(self.playout(r, prng))
+            values.append(win_shares(r)[me])
+        return values
+
+    def _solve(self, world: Any, legal: list[Move], me: int) -> list[float] | None:
+        memo: dict = {}
+        horizon = self.model.horizon(world)
+        try:
+            values = []
+            for m in legal:
+                r = world.copy()
+                r._apply(m)
+                values.append(solve(r, win_shares, self.model.key, self.model.policy,
+                                    memo, horizon=horizon)[me])
+            return values
+        except TooBig:
+            return None

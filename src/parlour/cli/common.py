@@ -1,0 +1,107 @@
+"""What the commands share: one-line errors, and checking a game, its players, rules and bots.
+
+Every check turns a bad value into :class:`UsageError`, which a command prints as one
+line on standard error before exiting with status 2 (bad usage), instead of a traceback.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from typing import Any, NoReturn
+
+import typer
+from rich.console import Console
+
+from ..bots import bot_names
+from ..game import Game
+from ..games import GAMES, get_game
+from ..options import OptionError
+
+DEFAULT_PLAYERS = {"fanti": 2, "fantan": 4}
+"""Player counts used when ``--players`` is not given (Fan Tan is best with four to six)."""
+
+
+def game_argument(verb: str) -> Any:
+    """The ``GAME`` argument every game command takes (``fanti`` or ``fantan``)."""
+    return typer.Argument(metavar="GAME", help=f"The game to {verb}: {' or '.join(GAMES)}.")
+
+
+class UsageError(ValueError):
+    """A bad command-line value; the message is the whole explanation."""
+
+
+def stdout() -> Console:
+    """A Rich console on standard output (made per call, so test runners can redirect it)."""
+    return Console(highlight=False, soft_wrap=False)
+
+
+def stderr() -> Console:
+    return Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+def fail(message: str, code: int = 2) -> NoReturn:
+    """Print ``error: message`` on one line of standard error and exit with ``code``."""
+    stderr().print(f"[bold red]error:[/] {message}", markup=True)
+    raise typer.Exit(code)
+
+
+@contextlib.contextmanager
+def usage_errors(code: int = 2) -> Iterator[None]:
+    """Turn :class:`UsageError`, option and value errors raised inside into one-line exits."""
+    try:
+        yield
+    except (UsageError, OptionError) as e:
+        fail(str(e), code)
+
+
+def resolve_game(name: str) -> Game:
+    try:
+        return get_game(name)
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+
+
+def resolve_players(game: Game, players: int | None) -> int:
+    n = DEFAULT_PLAYERS.get(game.name, game.min_players) if players is None else players
+    try:
+        game.check_players(n)
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+    return n
+
+
+def resolve_rules(game: Game, players: int, pairs: list[str] | None) -> dict[str, Any]:
+    """Every rule option: the defaults for ``players`` overlaid with ``--rule KEY=VALUE`` pairs."""
+    try:
+        given = game.options.parse_pairs(pairs)
+        return game.rules(players, given)
+    except ValueError as e:  # OptionError is a ValueError
+        raise UsageError(str(e)) from None
+
+
+def default_bot(game: Game, prefer: tuple[str, ...] = ("medium", "greedy")) -> str:
+    """The first of ``prefer`` that the bot registry has for ``game`` (else its first bot)."""
+    names = bot_names(game.name)
+    for name in prefer:
+        if name in names:
+            return name
+    return names[0]
+
+
+def resolve_bots(game: Game, spec: str | None, seats: int, default: str) -> list[str]:
+    """Bot names for ``seats`` seats from ``--bots``: one name for all, or one per seat."""
+    names = [s.strip().lower() for s in spec.split(",")] if spec else [default]
+    if any(not n for n in names):
+        raise UsageError(f"--bots {spec!r} has an empty name")
+    known = bot_names(game.name)
+    for n in names:
+        if n not in known:
+            raise UsageError(f"unknown bot {n!r} for {game.name}; choose from: {', '.join(known)}")
+    if len(names) == 1:
+        return names * seats
+    if len(names) != seats:
+        raise UsageError(f"--bots needs one name, or {seats} names (one per computer seat), "
+                         f"not {len(names)}")
+    return names
+

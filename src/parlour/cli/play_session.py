@@ -1,0 +1,172 @@
+"""The interactive loop of ``parlour play``: one person against computer players.
+
+:class:`PlaySession` deals the rounds of a :class:`~parlour.match.Match`, asks the
+person for a move at their turn, lets each bot choose from its own view, and prints
+what happens. The person sees only their own view (FT-10, FA-7). Reading input is a
+function passed in, so tests can script it; end of input raises ``EOFError`` and
+Ctrl-C ``KeyboardInterrupt``, both left to the caller (which saves the record).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from rich.console import Console
+from rich.text import Text
+
+from .. import render
+from ..fantan import SEVENS
+from ..game import PASS, Move
+from ..match import Match, Shuffler
+from .move_input import HELP_WORDS, QUIT_WORDS, BadInput, help_line, read_move
+
+HintsFn = Callable[..., list[tuple[Move, float]]]
+
+
+class QuitGame(Exception):
+    """The person asked to stop (``q``)."""
+
+
+def pass_note(view: Any) -> str:
+    """What a pass costs now, as the menu states it (FT-5, FT-7, FT-8); Fanti has no pass."""
+    if "stakes" not in view.rules:
+        return ""
+    chips = view.rules["stakes"] == "chips"
+    cost = "1 chip to the pot" if chips else "1 penalty point"
+    plays = [m for m in view.legal if m != PASS]
+    if not plays:
+        return cost
+    fine = "3 chips" if chips else "3 penalty points"
+    note = f"{cost} now, and a fine of {fine} at the round's end for withholding (FT-8)"
+    if chips and any(1 << m & SEVENS for m in plays):
+        note += "; withholding a 7 also pays 5 chips to each holder of its 6 and 8"
+    return note
+
+
+class PlaySession:
+    """A whole game at the terminal. ``human`` is the person's seat; ``bots[s]`` plays seat s."""
+
+    def __init__(self, match: Match, human: int, bots: Sequence[Any], shuffler: Shuffler,
+                 console: Console, read: Callable[[str], str],
+                 hints: HintsFn | None = None, hint_seed: int = 0) -> None:
+        self.match = match
+        self.game = match.game.name
+        self.human = human
+        self.bots = bots
+        self.shuffler = shuffler
+        self.out = console
+        self.read = read
+        self.hints = hints
+        self.hint_seed = hint_seed
+        self.names = match.seats
+
+    # --- the game ------------------------------------------------------------------
+
+    def run(self) -> None:
+        """Play to the end of the game (or until the person quits or input ends)."""
+        m = self.match
+        while not m.is_over:
+            if m.needs_deal:
+                m.deal(self.shuffler.deck())
+            r = m.rounds[-1]
+            if not r.history:
+                self._round_start(len(m.rounds))
+            while not r.is_over:
+                seat = r.current_player
+                before = r.view(seat)
+                move = self._human_move(r) if seat == self.human else self._bot_move(r, seat)
+                r.apply(move)
+                self._after_move(before, move, r)
+            self._round_end(r)
+        self._game_end()
+
+    def _round_start(self, number: int) -> None:
+        m = self.match
+        r = m.rounds[-1]
+        self.out.print()
+        self.out.rule(f"Round {number} of {m.rules['rounds']} · dealer: {self.names[r.dealer]}")
+
+    def _bot_move(self, r: Any, seat: int) -> Move:
+        move = self.bots[seat].choose(r.view(seat))
+        self.out.print(Text(f"{self.names[seat]} ", style="bold")
+                       .append_text(render.move_text(self.game, move)))
+        return move
+
+    def _after_move(self, before: Any, move: Move, r: Any) -> None:
+        for note in render.move_notes(self.game, before, move, r.view(self.human), self.names):
+            self.out.print(note)
+
+    def _round_end(self, r: Any) -> None:
+        m = self.match
+        view = r.view(self.human)
+        self.out.print()
+        self.out.print(render.round_summary(self.game, view, self.names))
+        self.out.print(render.score_sheet(self.game, m.rules, self.names, m.scores(),
+                                          m.winners))
+
+    def _game_end(self) -> None:
+        m = self.match
+        self.out.print(render.winners_text(self.names, m.winners or [], m.totals))
+
+    # --- the person's turn -----------------------------------------------------------
+
+    def _human_move(self, r: Any) -> Move:
+        view = r.view(self.human)
+        self.out.print()
+        self.out.print(render.table_view(self.game, view, self.names))
+        self.out.print(Text("Your hand: ", style="bold").append_text(
+            render.hand_text(self.game, view.hand)))
+        if list(view.legal) == [PASS]:
+            self.out.print(Text(f"Nothing in your hand fits: you pass ({pass_note(view)}).",
+                                style="yellow"))
+            return PASS
+        values, best = self._hint_values(view, len(r.history))
+        self.out.print(render.moves_table(self.game, view.legal, values, best, pass_note(view)))
+        while True:
+            text = self.read("Your move: ")
+            low = text.strip().lower()
+            if low in QUIT_WORDS:
+                raise QuitGame
+            if low in HELP_WORDS:
+                self.out.print(help_line(self.game))
+                continue
+            try:
+                move = read_move(self.game, view, text)
+            except BadInput as e:
+                self._reject(str(e))
+                continue
+            reason = r.why_illegal(move)
+            if reason is None:
+                self.out.print(Text("You ", style="bold").append_text(
+                    render.move_text(self.game, move, you=True)))
+                return move
+            self._reject(reason)
+
+    def _reject(self, reason: str) -> None:
+        self.out.print(Text("✗ ", style="bold red").append(reason))
+
+    def _hint_values(self, view: Any, ply: int) -> tuple[dict[Move, float] | None, Move | None]:
+        if self.hints is None:
+            return None, None
+        try:
+            ranked = self.hints(self.game, view, level="hard",
+                                seed=self.hint_seed + 1000 * len(self.match.rounds) + ply)
+        except Exception as e:  # a failing helper must not end the person's game
+            self.out.print(Text(f"(hints unavailable: {e}; playing on without them)",
+                                style="dim"))
+            self.hints = None
+            return None, None
+        if not ranked:
+            return None, None
+        best = ranked[0][0]
+        self.out.print(Text("Hint: ", style="bold yellow").append_text(
+            render.option_text(self.game, best)).append(f"  (value {ranked[0][1]:+.2f})"))
+        return {m: v for m, v in ranked}, best
+
+
+def describe_seats(names: Sequence[str], human: int, bot_names: Sequence[str | None]) -> str:
+    """``You are seat 0. Opponents: Bot 1 (greedy), Bot 2 (random).``"""
+    others = [f"{names[s]} ({b})" for s, b in enumerate(bot_names) if s != human]
+    return f"You are seat {human}. Opponents: {', '.join(others)}."
+

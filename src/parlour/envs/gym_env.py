@@ -1,0 +1,144 @@
+"""Gymnasium single-agent environments: one learning seat against parlour bots.
+
+Registered on ``import parlour.envs`` as ``parlour/FanTan-v0`` and ``parlour/Fanti-v0``:
+
+>>> import gymnasium as gym, parlour.envs
+>>> env = gym.make("parlour/FanTan-v0", players=4, opponents="greedy", strict=False)
+>>> obs, info = env.reset(seed=7)
+>>> obs, reward, terminated, truncated, info = env.step(
+...     env.action_space.sample(info["action_mask"]))
+
+Parameters: ``players``; ``seat`` (the learner's seat, or ``None`` to draw it at every
+reset); ``opponents`` (a bot name for every other seat, or a list of names in seat
+order skipping the learner; any name :func:`parlour.bots.make_bot` knows);
+``episode``, ``reward`` (:mod:`parlour.envs.session`); ``illegal_action``:
+``"terminate"`` (default: the episode ends with ``illegal_reward``, -1, and
+``info["illegal_action"] = True``) or ``"raise"`` (``ValueError``); rule options as
+keywords.
+
+Observation: the learner's vector of :mod:`parlour.envs.observation`; the legal
+actions are ``info["action_mask"]`` (``int8``). One ``step`` is one action of the
+learner, then the bots play until it is the learner's turn again or the game ends;
+the reward is everything the learner earned meanwhile. The same reset seed gives the
+same deals as the engine's ``Shuffler(seed)``; the bots' seeds and a drawn seat come
+from the environment's ``np_random``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from ..bots import make_bot
+from ..match import Match, Shuffler
+from .render import render_text
+from .session import Session
+
+
+class ParlourGymEnv(gymnasium.Env):
+    """One seat of a parlour game against bots; subclassed per game."""
+
+    game_name: ClassVar[str]
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "render_fps": 1}
+
+    def __init__(self, players: int = 4, seat: int | None = 0,
+                 opponents: str | Sequence[str] = "random", episode: str = "game",
+                 reward: str = "result", illegal_action: str = "terminate",
+                 illegal_reward: float = -1.0, render_mode: str | None = None,
+                 **rules: Any) -> None:
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        if illegal_action not in ("terminate", "raise"):
+            raise ValueError('illegal_action must be "terminate" or "raise"')
+        self.session = Session(self.game_name, players, rules, episode, reward)
+        if seat is not None and not 0 <= seat < players:
+            raise ValueError(f"seat must be 0 to {players - 1} or None, not {seat}")
+        names = [opponents] * (players - 1) if isinstance(opponents, str) else list(opponents)
+        if len(names) != players - 1:
+            raise ValueError(f"{players} players need {players - 1} opponents, not {len(names)}")
+        for name in names:
+            make_bot(name, self.game_name, 0)  # fail now on an unknown name
+        self.players = players
+        self.fixed_seat = seat
+        self.opponent_names = names
+        self.illegal_action = illegal_action
+        self.illegal_reward = float(illegal_reward)
+        self.render_mode = render_mode
+        self.observation_space = spaces.Box(0.0, 1.0, (self.session.encoder.size,), np.float32)
+        self.action_space = spaces.Discrete(self.session.codec.num_actions)
+        self.seat = seat if seat is not None else 0
+        self.bots: dict[int, Any] = {}
+        self._shuffler: Shuffler | None = None
+        self._done = True
+
+    @property
+    def match(self) -> Match | None:
+        """The :class:`parlour.match.Match` underneath (its record: ``record.dump``)."""
+        return self.session.match
+
+    def _info(self) -> dict[str, Any]:
+        return {"action_mask": self.session.action_mask(self.seat), "seat": self.seat}
+
+    def _bots_play(self) -> float:
+        """Let the bots move until the learner is to act or the game ends."""
+        s = self.session
+        earned = 0.0
+        while not s.is_over and s.current_seat != self.seat:
+            seat = s.current_seat
+            move = self.bots[seat].choose(s.round.view(seat))
+            earned += s.apply_move(move)[self.seat]
+        return earned
+
+    def reset(self, *, seed: int | None = None,
+              options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
+        super().reset(seed=seed)
+        if seed is not None or self._shuffler is None:
+            self._shuffler = Shuffler(seed if seed is not None
+                                      else int(self.np_random.integers(2**63)))
+        if self.fixed_seat is None:
+            self.seat = int(self.np_random.integers(self.players))
+        others = [s for s in range(self.players) if s != self.seat]
+        self.bots = {s: make_bot(name, self.game_name, int(self.np_random.integers(2**63)))
+                     for s, name in zip(others, self.opponent_names, strict=True)}
+        self.session.reset(self._shuffler)
+        self._bots_play()  # nothing is scored before the learner's first move
+        self._done = self.session.is_over
+        return self.session.observe(self.seat), self._info()
+
+    def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        if self._done:
+            raise RuntimeError("the episode is over: call reset()")
+        s = self.session
+        try:
+            reward = s.step(int(action))[self.seat]
+        except ValueError:
+            if self.illegal_action == "raise":
+                raise
+            self._done = True
+            info = self._info()
+            info["illegal_action"] = True
+            return s.observe(self.seat), self.illegal_reward, True, False, info
+        reward += self._bots_play()
+        self._done = s.is_over
+        return s.observe(self.seat), float(reward), self._done, False, self._info()
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        return render_text(self.session.match, self.seat)
+
+
+class FanTanEnv(ParlourGymEnv):
+    """``parlour/FanTan-v0``: Fan Tan, ``Discrete(53)`` (cards, then pass)."""
+
+    game_name = "fantan"
+
+
+class FantiEnv(ParlourGymEnv):
+    """``parlour/Fanti-v0``: Fanti, ``Discrete(105)`` (card, then collection steps)."""
+
+    game_name = "fanti"

@@ -1,0 +1,144 @@
+"""OpenSpiel games ``python_fantan`` and ``python_fanti``, registered on import.
+
+>>> import pyspiel
+>>> import parlour.envs.openspiel
+>>> game = pyspiel.load_game("python_fantan", {"players": 4, "strict": False})
+>>> state = game.new_initial_state()        # chance: first dealer, then 52 cards
+
+Game parameters: ``players`` (Fan Tan default 4, Fanti 2), every rule option of the
+game (``rounds`` 0 = the rules' default for the player count), and for Fan Tan
+``turn_limit`` (:mod:`.spiel_state`). Chance, actions, observers and returns:
+:mod:`.spiel_state`, :mod:`.encoding`, :mod:`.spiel_observer`; returns are the
+zero-sum game result of :func:`parlour.envs.session.game_result`, at the end only.
+
+Search: use OpenSpiel's *Python* bots (``open_spiel.python.algorithms.ismcts``,
+``mcts``) with :func:`parlour.envs.spiel_bots.ismcts_bot`, which installs the
+resampler of :mod:`.resample`. OpenSpiel's C++ MCTS and ISMCTS bots crash on games
+written in Python (OpenSpiel's own ``python_tic_tac_toe`` too) and the C++ ISMCTS
+cannot take a Python resampler, so they are not for these games.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pyspiel
+
+from ..fantan import FANTAN
+from ..fanti import FANTI
+from ..game import Game
+from .encoding import FANTAN_ACTIONS, FANTI_ACTIONS
+from .spiel_observer import ParlourObserver
+from .spiel_state import Spec, SpielCore
+
+DEFAULT_TURN_LIMIT = 1000
+
+
+def _params(game: Game, players: int, extra: dict[str, Any]) -> dict[str, Any]:
+    params: dict[str, Any] = {"players": players}
+    for opt in game.options:
+        params[opt.name] = 0 if opt.name == "rounds" else opt.default_for(players)
+    params.update(extra)
+    return params
+
+
+def _game_type(game: Game, short_name: str, players: int, extra: dict[str, Any]
+               ) -> pyspiel.GameType:
+    return pyspiel.GameType(
+        short_name=short_name,
+        long_name=f"Python {game.title} (parlour)",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.ZERO_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=game.max_players,
+        min_num_players=game.min_players,
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=_params(game, players, extra),
+    )
+
+
+class ParlourSpielGame(pyspiel.Game):
+    """A parlour game as an OpenSpiel game; subclassed per game."""
+
+    game: Game
+    game_type: pyspiel.GameType
+    num_actions: int
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        params = dict(params or {})
+        full = {**{k: v for k, v in self.game_type.parameter_specification.items()}, **params}
+        self.spec = Spec.make(self.game.name, full)
+        n = self.spec.players
+        info = pyspiel.GameInfo(
+            num_distinct_actions=self.num_actions,
+            max_chance_outcomes=52,
+            num_players=n,
+            min_utility=-1.0 / (n - 1),
+            max_utility=1.0,
+            utility_sum=0.0,
+            max_game_length=self.spec.max_game_length,
+        )
+        super().__init__(self.game_type, info, params)
+
+    def new_initial_state(self) -> ParlourSpielState:
+        return ParlourSpielState(self)
+
+    def max_chance_nodes_in_history(self) -> int:
+        return self.spec.max_chance_nodes
+
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> ParlourObserver:
+        return ParlourObserver(self.spec, iig_obs_type, params)
+
+
+class ParlourSpielState(pyspiel.State):
+    """An OpenSpiel state; all of it lives in ``self.core`` (a :class:`SpielCore`)."""
+
+    def __init__(self, game: ParlourSpielGame) -> None:
+        super().__init__(game)
+        self.core = SpielCore(game.spec)
+
+    def current_player(self) -> int:
+        return self.core.current_player()
+
+    def _legal_actions(self, player: int) -> list[int]:
+        return self.core.legal_actions()
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        return self.core.chance_outcomes()
+
+    def _apply_action(self, action: int) -> None:
+        self.core.apply(int(action))
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        return self.core.action_to_string(player, action)
+
+    def is_terminal(self) -> bool:
+        return self.core.is_terminal()
+
+    def returns(self) -> list[float]:
+        return self.core.returns()
+
+    def __str__(self) -> str:
+        return str(self.core)
+
+
+class FanTanSpielGame(ParlourSpielGame):
+    game = FANTAN
+    num_actions = FANTAN_ACTIONS
+    game_type = _game_type(FANTAN, "python_fantan", 4, {"turn_limit": DEFAULT_TURN_LIMIT})
+
+
+class FantiSpielGame(ParlourSpielGame):
+    game = FANTI
+    num_actions = FANTI_ACTIONS
+    game_type = _game_type(FANTI, "python_fanti", 2, {})
+
+
+for _cls in (FanTanSpielGame, FantiSpielGame):
+    if _cls.game_type.short_name not in pyspiel.registered_names():
+        pyspiel.register_game(_cls.game_type, _cls)

@@ -1,0 +1,160 @@
+"""Deals consistent with what one seat knows, for search (ISMCTS) to sample from.
+
+:func:`resample_deck` takes a round in play and a seat and returns a new deck order
+for that round that the seat could not tell apart from the real one:
+
+* the seat's own cards stay where they were dealt;
+* every card already played, on the table or in a pile stays with the seat that
+  played it, in the same deal (Fanti's redeals, FA-3);
+* every other seat holds as many cards as it really does (FT-10, FA-7);
+* under Fan Tan ``strict: true`` no seat is given a card it is known not to hold
+  because it passed while that card fitted (:mod:`.knowledge`, FT-5);
+* the unseen cards are otherwise spread at random (the undealt Fanti deck too).
+
+Replaying the round's moves on the new deck is then legal move for move. The draw is
+near uniform over the consistent deals, not exactly uniform: cards are placed most
+constrained first, each seat chosen in proportion to its free places, and a rare dead
+end falls back to an exact matching.
+"""
+
+from __future__ import annotations
+
+import random
+
+from .. import cards
+from ..fanti import HAND_SIZE, TABLE_START
+from ..game import PASS, Round
+from .knowledge import fantan_voids
+
+
+def deal_seat(game: str, players: int, dealer: int, position: int) -> int:
+    """The seat that deck card ``position`` goes to (-1: Fanti's opening table)."""
+    if game == "fantan":
+        return (dealer + 1 + position) % players  # FT-1
+    if position < TABLE_START:
+        return -1  # FA-3
+    return (dealer + 1 + (position - TABLE_START) % (HAND_SIZE * players)) % players
+
+
+def deal_batch(game: str, players: int, position: int) -> int:
+    """Which deal a deck position belongs to (Fanti redeals; 0 for Fan Tan)."""
+    if game == "fantan" or position < TABLE_START:
+        return 0
+    return (position - TABLE_START) // (HAND_SIZE * players)
+
+
+def assign(unknown: list[int], need: dict[int, int], forbidden: dict[int, int],
+           rng: random.Random) -> dict[int, list[int]]:
+    """Give each seat ``need[seat]`` of the ``unknown`` cards, none of ``forbidden[seat]``.
+
+    The counts must add up to ``len(unknown)`` and some assignment must exist.
+    """
+    seats = list(need)
+    for _ in range(20):
+        got = _greedy(unknown, need, forbidden, seats, rng)
+        if got is not None:
+            return got
+    return _matching(unknown, need, forbidden, seats, rng)
+
+
+def _allowed(c: int, seats: list[int], forbidden: dict[int, int]) -> list[int]:
+    return [s for s in seats if not forbidden.get(s, 0) >> c & 1]
+
+
+def _greedy(unknown: list[int], need: dict[int, int], forbidden: dict[int, int],
+            seats: list[int], rng: random.Random) -> dict[int, list[int]] | None:
+    free = dict(need)
+    order = sorted(unknown, key=lambda c: (len(_allowed(c, seats, forbidden)), rng.random()))
+    out: dict[int, list[int]] = {s: [] for s in seats}
+    for c in order:
+        options = [s for s in _allowed(c, seats, forbidden) if free[s] > 0]
+        if not options:
+            return None
+        s = rng.choices(options, weights=[free[x] for x in options])[0]
+        free[s] -= 1
+        out[s].append(c)
+    return out
+
+
+def _matching(unknown: list[int], need: dict[int, int], forbidden: dict[int, int],
+              seats: list[int], rng: random.Random) -> dict[int, list[int]]:
+    """An assignment by augmenting paths (always finds one when one exists)."""
+    slots = [s for s in seats for _ in range(need[s])]
+    rng.shuffle(slots)
+    slot_card: list[int | None] = [None] * len(slots)
+
+    def place(c: int, seen: set[int]) -> bool:
+        for i, s in enumerate(slots):
+            if i in seen or forbidden.get(s, 0) >> c & 1:
+                continue
+            seen.add(i)
+            other = slot_card[i]
+            if other is None or place(other, seen):
+                slot_card[i] = c
+                return True
+        return False
+
+    cards_order = list(unknown)
+    rng.shuffle(cards_order)
+    for c in cards_order:
+        if not place(c, set()):
+            raise ValueError("no deal is consistent with the public information")
+    out: dict[int, list[int]] = {s: [] for s in seats}
+    for i, c in enumerate(slot_card):
+        assert c is not None
+        out[slots[i]].append(c)
+    return out
+
+
+def resample_deck(rnd: Round, seat: int, rng: random.Random) -> list[int]:
+    """A deck for ``rnd`` that ``seat`` cannot tell from the real one (module doc)."""
+    game, n, dealer = rnd.game.name, rnd.players, rnd.dealer
+    deck = list(rnd.deck)
+    # Cards each seat played, per deal, in order (a seat plays 4 per Fanti deal).
+    played: dict[tuple[int, int], list[int]] = {}
+    count = [0] * n
+    for s, m in rnd.history:
+        if m == PASS and game == "fantan":
+            continue
+        batch = 0 if game == "fantan" else count[s] // HAND_SIZE
+        played.setdefault((s, batch), []).append(m & 63)
+        count[s] += 1
+    dealt = 52 if game == "fantan" else rnd.dealt
+    current = deal_batch(game, n, dealt - 1)
+    seen = rnd.hand(seat)
+    for (_s, _b), cs in played.items():
+        seen |= cards.mask_of(cs)
+    for i in range(TABLE_START if game == "fanti" else 0):
+        seen |= 1 << deck[i]
+    for i in range(dealt):
+        if deal_seat(game, n, dealer, i) == seat:
+            seen |= 1 << deck[i]
+    unknown = [c for c in cards.iter_cards(cards.FULL_DECK & ~seen)]
+    need = {s: rnd.hand(s).bit_count() for s in range(n) if s != seat}
+    need[-2] = 52 - dealt  # the undealt deck
+    forbidden: dict[int, int] = {}
+    if game == "fantan":
+        voids = fantan_voids(n, rnd.rules, rnd.history)
+        forbidden = {s: voids[s] for s in range(n) if s != seat}
+    got = assign(unknown, need, forbidden, rng)
+    # Refill every position not fixed for ``seat``.
+    pools: dict[tuple[int, int], list[int]] = {}
+    for (s, b), cs in played.items():
+        if s != seat:
+            pools[(s, b)] = list(cs)
+    for s, cs in got.items():
+        if s >= 0:
+            pools.setdefault((s, current), []).extend(cs)
+    rest = got[-2]
+    rng.shuffle(rest)
+    for key in pools:
+        rng.shuffle(pools[key])
+    new = deck[:]
+    for i in range(52):
+        if i >= dealt:
+            new[i] = rest.pop()
+            continue
+        owner = deal_seat(game, n, dealer, i)
+        if owner != seat and owner != -1:
+            new[i] = pools[(owner, deal_batch(game, n, i))].pop()
+    return new

@@ -1,0 +1,81 @@
+"""The HTTP side: games and their options, creating and joining tables, records, verify."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Body, Request
+from fastapi.responses import JSONResponse, Response
+
+from ..bots import bot_names
+from ..games import GAMES
+from .protocol import CreateTable, Joined, JoinTable
+from .service import TableService, default_bot
+from .verify import verify
+
+router = APIRouter(prefix="/api")
+
+
+def _service(request: Request) -> TableService:
+    return request.app.state.service
+
+
+def _absolute(request: Request, joined: Joined) -> Joined:
+    """Links with this server's address in front, ready to share."""
+    base = str(request.base_url).rstrip("/")
+    data = joined.model_dump()
+    for key in ("invite_url", "watch_url", "table_url"):
+        if data[key]:
+            data[key] = base + data[key]
+    return Joined(**data)
+
+
+@router.get("/games", summary="The games, their rule options and bot levels")
+def games() -> list[dict[str, Any]]:
+    out = []
+    for g in GAMES.values():
+        options = []
+        for o in g.options:
+            options.append({
+                "name": o.name, "kind": o.kind.__name__, "choices": list(o.choices),
+                "minimum": o.minimum, "help": o.help,
+                "default": {str(n): o.default_for(n)
+                            for n in range(g.min_players, g.max_players + 1)},
+            })
+        out.append({"name": g.name, "title": g.title, "min_players": g.min_players,
+                    "max_players": g.max_players, "options": options,
+                    "bots": bot_names(g.name), "default_bot": default_bot(g.name)})
+    return out
+
+
+@router.post("/tables", status_code=201, response_model=Joined,
+             summary="Create a table; the creator gets the first person seat and its token")
+async def create_table(request: Request, body: CreateTable) -> Joined:
+    return _absolute(request, await _service(request).create(body))
+
+
+@router.get("/tables/{table_id}", summary="A table's public facts (no secrets, no cards)")
+def table_info(request: Request, table_id: str) -> dict[str, Any]:
+    return _service(request).public_info(table_id)
+
+
+@router.post("/tables/{table_id}/join", response_model=Joined,
+             summary="Take a seat with the invite key, or get a spectator pass")
+async def join_table(request: Request, table_id: str, body: JoinTable) -> Joined:
+    joined = await _service(request).join(table_id, body.key, body.name)
+    return _absolute(request, joined)
+
+
+@router.get("/tables/{table_id}/record", summary="The finished game's parlour-record/1")
+def table_record(request: Request, table_id: str) -> Response:
+    data = _service(request).record(table_id)
+    return Response(json.dumps(data, ensure_ascii=False, indent=1),
+                    media_type="application/json",
+                    headers={"Content-Disposition":
+                             f'attachment; filename="parlour-{table_id}.json"'})
+
+
+@router.post("/verify", summary="Check every deal commitment of a record, per round")
+def verify_record(data: Annotated[Any, Body()]) -> JSONResponse:
+    return JSONResponse(verify(data).to_json())

@@ -1,0 +1,78 @@
+"""The application factory: HTTP API, WebSocket, the page and its static files."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from fastapi import FastAPI, Request
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+
+from .. import __version__
+from .api import router
+from .db import Store
+from .service import ServiceError, TableService
+from .settings import Settings
+from .ws import table_socket
+
+STATIC = Path(__file__).resolve().parent.parent / "web" / "static"
+PAGE_HEADERS = {
+    "Content-Security-Policy": "default-src 'self'; connect-src 'self' ws: wss:; "
+                               "img-src 'self' data:; style-src 'self'; script-src 'self'",
+    "Referrer-Policy": "no-referrer",
+    "X-Content-Type-Options": "nosniff",
+}
+
+
+def create_app(settings: Settings | None = None, *, testing: bool | None = None) -> FastAPI:
+    """The whole product as one ASGI app. ``testing=True`` honours test-only options."""
+    settings = settings or Settings.from_env()
+    if testing is not None:
+        settings.testing = testing
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        store = Store(settings.db_url)
+        service = TableService(settings, store)
+        app.state.service = service
+        await service.startup()
+        try:
+            yield
+        finally:
+            await service.shutdown()
+
+    app = FastAPI(title="parlour", version=__version__, lifespan=lifespan,
+                  description="Fanti and Fan Tan tables. The game itself is played over the "
+                              "WebSocket at /ws: see docs/protocol.md.")
+    app.state.settings = settings
+    app.include_router(router)
+
+    @app.exception_handler(ServiceError)
+    async def _service_error(_request: Request, exc: ServiceError) -> JSONResponse:
+        return JSONResponse({"error": exc.code, "message": exc.message}, status_code=exc.status)
+
+    app.add_api_websocket_route("/ws", table_socket)
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    def page() -> FileResponse:
+        return FileResponse(STATIC / "index.html", headers=PAGE_HEADERS)
+
+    @app.get("/", include_in_schema=False)
+    def home() -> FileResponse:
+        return page()
+
+    @app.get("/t/{table_id}", include_in_schema=False)
+    def table_page(table_id: str) -> FileResponse:
+        return page()
+
+    @app.get("/verify", include_in_schema=False)
+    def verify_page() -> FileResponse:
+        return page()
+
+    @app.get("/healthz", include_in_schema=False)
+    def health() -> dict[str, str]:
+        return {"status": "ok"}
+
+    return app

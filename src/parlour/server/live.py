@@ -1,0 +1,240 @@
+"""One table in memory: settings, seats, the match, and what the server does next.
+
+Nothing here does input or output; :mod:`parlour.server.service` loads a
+:class:`LiveTable` from its database row, changes it under the table's lock, writes
+it back and broadcasts. The rules are the engine's: this module only asks the round
+whose turn it is, what is legal and whether it is over.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from .. import cards, record
+from ..bots import make_bot
+from ..bots.base import Bot
+from ..game import PASS, Game, Move
+from ..games import get_game
+from ..match import Commit, Match, Shuffler, commitment
+from .db import TableRow
+from .settings import Settings
+from .tokens import new_salt
+
+
+@dataclass
+class SeatInfo:
+    """A seat: a person (claimed once ``token_hash`` is set) or a bot of a level.
+
+    ``auto`` names why a stand-in bot plays for a person right now (``"timeout"``,
+    ``"disconnected"``), or is None.
+    """
+
+    name: str
+    kind: str
+    bot: str | None = None
+    token_hash: str | None = None
+    auto: str | None = None
+
+    @property
+    def claimed(self) -> bool:
+        return self.kind == "bot" or self.token_hash is not None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "kind": self.kind, "bot": self.bot,
+                "token_hash": self.token_hash, "auto": self.auto}
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> SeatInfo:
+        return cls(d["name"], d["kind"], d.get("bot"), d.get("token_hash"), d.get("auto"))
+
+
+@dataclass
+class Action:
+    """The next thing the server itself does at a table, and when (absolute time)."""
+
+    kind: str  # "deal" | "bot" | "pass" | "timeout"
+    at: float
+    seat: int | None = None
+
+
+@dataclass
+class LiveTable:
+    """A table as the server holds it while it is in use."""
+
+    id: str
+    game: Game
+    status: str
+    created: float
+    config: dict[str, Any]
+    seats: list[SeatInfo]
+    invite_key: str
+    watch_key: str
+    match: Match | None = None
+    seq: int = 0
+    deadline: float | None = None
+    salt: str | None = None
+    log: list[dict[str, Any]] = field(default_factory=list)
+    rematch: str | None = None
+    # runtime only
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
+    conns: set[Any] = field(default_factory=set, repr=False)
+    timer_task: asyncio.Task | None = field(default=None, repr=False)
+    grace_tasks: dict[int, asyncio.Task] = field(default_factory=dict, repr=False)
+    bots: dict[int, Bot] = field(default_factory=dict, repr=False)
+
+    # --- persistence -------------------------------------------------------------
+
+    @classmethod
+    def from_row(cls, row: TableRow) -> LiveTable:
+        """The table a row stores; the match is replayed (and checked) from its record."""
+        cfg = dict(row.config)
+        seats = [SeatInfo.from_json(s) for s in cfg.pop("seats")]
+        t = cls(row.id, get_game(row.game), row.status, row.created, cfg, seats,
+                row.invite_key, row.watch_key, seq=row.seq, deadline=row.deadline,
+                salt=row.salt, log=list(row.log or []), rematch=row.rematch)
+        if row.record is not None:
+            t.match = record.load(row.record)
+        return t
+
+    def config_json(self) -> dict[str, Any]:
+        return {**self.config, "seats": [s.to_json() for s in self.seats]}
+
+    def row_values(self) -> dict[str, Any]:
+        """The fields an event write stores."""
+        return {
+            "status": self.status,
+            "config": self.config_json(),
+            "record": record.dump(self.match) if self.match is not None else None,
+            "deadline": self.deadline,
+            "salt": self.salt,
+            "log": list(self.log),
+        }
+
+    # --- facts -----------------------------------------------------------------------
+
+    @property
+    def players(self) -> int:
+        return len(self.seats)
+
+    @property
+    def rules(self) -> dict[str, Any]:
+        return self.config["rules"]
+
+    @property
+    def timer(self) -> int | None:
+        return self.config.get("timer")
+
+    @property
+    def round_number(self) -> int:
+        """Rounds dealt so far (the round in play, or the last one played)."""
+        return len(self.match.rounds) if self.match else 0
+
+    def connected(self, seat: int) -> bool:
+        return any(c.seat == seat for c in self.conns)
+
+    def seat_of_token_hash(self, h: str) -> int | None:
+        for i, s in enumerate(self.seats):
+            if s.token_hash is not None and secrets.compare_digest(s.token_hash, h):
+                return i
+        return None
+
+    def controller(self, seat: int) -> str:
+        """Who moves for a seat now: ``"person"``, ``"bot"`` or ``"standin"``."""
+        s = self.seats[seat]
+        if s.kind == "bot":
+            return "bot"
+        return "standin" if s.auto else "person"
+
+    # --- what happens next -------------------------------------------------------------
+
+    def next_action(self, settings: Settings, now: float | None = None) -> Action | None:
+        """What the server must do by itself next, if anything."""
+        now = time.time() if now is None else now
+        if self.status != "playing" or self.match is None or self.match.is_over:
+            return None
+        if self.match.needs_deal:
+            return Action("deal", now + settings.round_pause)
+        r = self.match.current
+        assert r is not None
+        p = r.current_player
+        if r.legal_moves() == [PASS]:  # nothing fits: the server passes, announced
+            return Action("pass", now + settings.bot_delay, p)
+        if self.controller(p) != "person":
+            return Action("bot", now + settings.bot_delay, p)
+        if self.timer:
+            return Action("timeout", now + self.timer, p)
+        return None
+
+    def resumed_action(self, settings: Settings) -> Action | None:
+        """The next action, keeping the stored absolute deadline (after a restart)."""
+        a = self.next_action(settings)
+        if a is not None and self.deadline is not None:
+            a.at = self.deadline
+        return a
+
+    def bot_for(self, seat: int) -> Bot:
+        """The bot that plays ``seat`` (its level, or the table's stand-in)."""
+        if seat not in self.bots:
+            s = self.seats[seat]
+            name = s.bot if s.kind == "bot" else self.config.get("standin") or "greedy"
+            test = self.config.get("test") or {}
+            seed = (test["seed"] * 100 + seat) if test.get("seed") is not None \
+                else secrets.randbits(32)
+            self.bots[seat] = make_bot(name, self.game.name, seed)
+        return self.bots[seat]
+
+    # --- changes (the service persists and broadcasts them) -------------------------
+
+    def start(self) -> None:
+        """Create the match; the first deal follows as its own event."""
+        test = self.config.get("test") or {}
+        shuffler = Shuffler(test["seed"]) if test.get("seed") is not None else Shuffler.live()
+        meta = {"server": "parlour", "table": self.id,
+                "bots": {str(i): s.bot for i, s in enumerate(self.seats) if s.kind == "bot"}}
+        self.match = Match.new(self.game, self.players, self.rules,
+                               [s.name for s in self.seats], shuffler, meta=meta, deal=False)
+        if test.get("dealer") is not None:
+            self.match.first_dealer = test["dealer"] % self.players
+        self.status = "playing"
+
+    def deal(self) -> dict[str, Any]:
+        """Deal the next round from a live shuffle (C-3) with a fresh commitment."""
+        assert self.match is not None
+        test = self.config.get("test") or {}
+        decks = test.get("decks") or []
+        k = len(self.match.rounds)
+        if k < len(decks):
+            deck = [cards.from_code(c) for c in decks[k]]
+        elif test.get("seed") is not None:
+            deck = Shuffler(test["seed"] * 1000 + k).deck()
+        else:
+            deck = Shuffler.live().deck()
+        self.salt = new_salt()
+        commit = commitment(deck, self.salt)
+        r = self.match.deal(deck, Commit(commit))
+        entry = {"kind": "deal", "round": k + 1, "dealer": r.dealer, "commit": commit}
+        self.log.append(entry)
+        return entry
+
+    def apply(self, seat: int, move: Move, by: str) -> dict[str, Any]:
+        """Apply a legal move of ``seat`` (checked by the caller) and log it."""
+        assert self.match is not None
+        r = self.match.apply(move)
+        k = len(self.match.rounds)
+        entry: dict[str, Any] = {"kind": "move", "round": k, "seat": seat,
+                                 "move": self.game.move_to_json(move), "by": by}
+        self.log.append(entry)
+        if r.is_over:
+            self.match.commits[-1] = Commit(self.match.commits[-1].commit, self.salt)
+            self.log.append({"kind": "round_end", "round": k, "score": r.score(),
+                             "totals": self.match.totals})
+            self.salt = None
+            if self.match.is_over:
+                self.status = "over"
+                self.log.append({"kind": "game_over", "totals": self.match.totals,
+                                 "winners": self.match.winners})
+        return entry

@@ -1,0 +1,610 @@
+"""The table service: creating and joining tables, accepting intents, and the clock.
+
+Every change to a game is an *event* (a deal or a move) and follows one path:
+under the table's lock, check the intent (sequence number, seat, the engine's
+``why_illegal``), apply it, write it to the database with the sequence check, and only
+then broadcast it. The server's own actions (bot moves, forced passes, turn timeouts,
+the next deal) are planned with an absolute deadline that is stored with the event,
+so a restarted server resumes them on time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from typing import Any
+
+from .. import cards
+from ..bots import bot_names
+from ..game import PASS, IllegalMove, Move
+from ..games import get_game
+from ..options import OptionError
+from .db import Conflict, Store, TableRow
+from .hub import Connection, Hub
+from .live import Action, LiveTable, SeatInfo
+from .protocol import CreateTable, Hello, HintMsg, Joined, MoveMsg, TestOptions
+from .settings import Settings
+from .tokens import hash_token, new_key, new_table_id, new_token, same
+
+log = logging.getLogger("parlour.server")
+
+PERSISTED = ("status", "config", "seats", "match", "seq", "deadline", "salt", "log", "rematch")
+
+
+class ServiceError(Exception):
+    """A refused request: an HTTP status, a short code and a message for people."""
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+
+
+def default_bot(game: str) -> str:
+    names = bot_names(game)
+    for pick in ("medium", "heuristic", "greedy"):
+        if pick in names:
+            return pick
+    return names[0]
+
+
+class TableService:
+    """All tables of one server process."""
+
+    def __init__(self, settings: Settings, store: Store) -> None:
+        self.settings = settings
+        self.store = store
+        self.hub = Hub()
+        self.tables: dict[str, LiveTable] = {}
+        self._sweeper: asyncio.Task | None = None
+
+    # --- lifecycle ---------------------------------------------------------------------
+
+    async def startup(self) -> None:
+        """Resume every table in play: timers and bots from their stored deadlines."""
+        for tid in self.store.ids_with_status("playing"):
+            try:
+                t = self.load(tid)
+            except Exception:
+                log.exception("table %s cannot be resumed", tid)
+                continue
+            self._arm(t, t.resumed_action(self.settings))
+            for seat, s in enumerate(t.seats):
+                if s.kind == "person" and not s.auto:
+                    self._start_grace(t, seat)
+        self._sweeper = asyncio.create_task(self._sweep_loop())
+
+    async def shutdown(self) -> None:
+        """Tell every client to reconnect, and stop the clocks (deadlines stay stored)."""
+        if self._sweeper:
+            self._sweeper.cancel()
+        for t in list(self.tables.values()):
+            self._cancel_tasks(t)
+            for conn in list(t.conns):
+                await self.hub.send(t, conn, "bye", reason="the server is restarting",
+                                    reconnect=True)
+                with contextlib.suppress(Exception):
+                    await conn.ws.close(code=1012)
+        self.store.close()
+
+    def load(self, table_id: str) -> LiveTable:
+        """The live table, read from the database on first use."""
+        t = self.tables.get(table_id)
+        if t is not None:
+            return t
+        row = self.store.get(table_id)
+        if row is None:
+            raise ServiceError(404, "not_found", f"there is no table {table_id!r}")
+        t = LiveTable.from_row(row)
+        self.tables[table_id] = t
+        return t
+
+    def _reload(self, t: LiveTable) -> None:
+        """Put the database's truth back into ``t`` after a failed write."""
+        row = self.store.get(t.id)
+        assert row is not None
+        fresh = LiveTable.from_row(row)
+        for name in PERSISTED:
+            setattr(t, name, getattr(fresh, name))
+
+    # --- creating and joining (HTTP) ---------------------------------------------------
+
+    async def create(self, req: CreateTable) -> Joined:
+        try:
+            game = get_game(req.game)
+            game.check_players(req.players)
+            rules = game.rules(req.players, req.rules)
+        except (ValueError, OptionError) as e:
+            raise ServiceError(400, "bad_table", str(e)) from None
+        available = bot_names(game.name)
+        specs = req.seats
+        if specs is None:
+            specs_list: list[Any] = [{"kind": "person"}] + [
+                {"kind": "bot"} for _ in range(req.players - 1)]
+        else:
+            specs_list = [s.model_dump() for s in specs]
+        if len(specs_list) != req.players:
+            raise ServiceError(400, "bad_table",
+                               f"{req.players} players need {req.players} seats, "
+                               f"not {len(specs_list)}")
+        standin = req.standin or default_bot(game.name)
+        seats: list[SeatInfo] = []
+        for i, spec in enumerate(specs_list):
+            name = (spec.get("name") or "").strip()
+            if spec["kind"] == "bot":
+                level = spec.get("bot") or default_bot(game.name)
+                if level not in available:
+                    raise ServiceError(400, "bad_table", f"seat {i}: unknown bot {level!r}; "
+                                       f"choose one of: {', '.join(available)}")
+                seats.append(SeatInfo(name or f"Bot {i + 1}", "bot", level))
+            else:
+                seats.append(SeatInfo(name, "person"))
+        if standin not in available:
+            raise ServiceError(400, "bad_table", f"unknown stand-in bot {standin!r}; "
+                               f"choose one of: {', '.join(available)}")
+        test = self._check_test(req.test)
+        token = None
+        host = next((i for i, s in enumerate(seats) if s.kind == "person"), None)
+        if host is not None:
+            token = new_token()
+            seats[host].token_hash = hash_token(token)
+            seats[host].name = req.name.strip() or seats[host].name or f"Player {host + 1}"
+        for i, s in enumerate(seats):
+            if s.kind == "person" and not s.name:
+                s.name = f"Player {i + 1}"
+        now = time.time()
+        tid = new_table_id()
+        config = {"players": req.players, "rules": rules, "timer": req.timer,
+                  "standin": standin, "host": host, "test": test,
+                  "seats": [s.to_json() for s in seats]}
+        row = TableRow(id=tid, game=game.name, status="waiting", created=now, updated=now,
+                       config=config, record=None, seq=0, deadline=None, salt=None,
+                       log=[], invite_key=new_key(), watch_key=new_key(), rematch=None)
+        self.store.add(row)
+        t = self.load(tid)
+        if host is None:  # bots only: nothing to wait for
+            async with t.lock:
+                await self._start(t)
+        return self._joined(t, host, token)
+
+    def _check_test(self, test: TestOptions | None) -> dict[str, Any] | None:
+        if test is None:
+            return None
+        if not self.settings.testing:
+            raise ServiceError(400, "bad_table",
+                               "test options are only accepted by a server started for testing")
+        for k, deck in enumerate(test.decks or []):
+            try:
+                order = [cards.from_code(c) for c in deck]
+            except ValueError as e:
+                raise ServiceError(400, "bad_table", f"test deck {k + 1}: {e}") from None
+            if len(order) != 52 or cards.mask_of(order) != cards.FULL_DECK:
+                raise ServiceError(400, "bad_table", f"test deck {k + 1} is not 52 cards")
+        return test.model_dump()
+
+    def _joined(self, t: LiveTable, seat: int | None, token: str | None) -> Joined:
+        watch_url = f"/t/{t.id}#watch={t.watch_key}"
+        if seat is None:
+            return Joined(table=t.id, role="spectator", watch=t.watch_key, watch_url=watch_url,
+                          table_url=watch_url)
+        return Joined(table=t.id, role="seat", seat=seat, token=token,
+                      invite_url=f"/t/{t.id}#invite={t.invite_key}", watch_url=watch_url,
+                      table_url=f"/t/{t.id}")
+
+    def public_info(self, table_id: str) -> dict[str, Any]:
+        """What anyone with the table id may know before joining (no secrets)."""
+        t = self.load(table_id)
+        return {"id": t.id, "game": t.game.name, "title": t.game.title, "status": t.status,
+                "players": t.players, "rules": t.rules, "timer": t.timer,
+                "seats": [{"name": s.name, "kind": s.kind, "bot": s.bot, "claimed": s.claimed}
+                          for s in t.seats]}
+
+    async def join(self, table_id: str, key: str, name: str) -> Joined:
+        t = self.load(table_id)
+        if t.status == "expired":
+            raise ServiceError(410, "expired", "this table has expired")
+        if same(key, t.watch_key):
+            return self._joined(t, None, None)
+        if not same(key, t.invite_key):
+            raise ServiceError(403, "unauthorised", "this link does not open a seat at this table")
+        async with t.lock:
+            if t.status != "waiting":
+                raise ServiceError(409, "started", "the game has already started")
+            free = next((i for i, s in enumerate(t.seats)
+                         if s.kind == "person" and s.token_hash is None), None)
+            if free is None:
+                raise ServiceError(409, "full", "every seat at this table is taken")
+            token = new_token()
+            seat = t.seats[free]
+            seat.token_hash = hash_token(token)
+            seat.name = name.strip() or seat.name
+            entry = {"kind": "join", "seat": free, "name": seat.name}
+            t.log.append(entry)
+            self.store.set(t.id, config=t.config_json(), log=t.log)
+            await self.hub.broadcast(t, "state", event=entry)
+        return self._joined(t, free, token)
+
+    def record(self, table_id: str) -> dict[str, Any]:
+        """The finished game's record (with every deck and salt revealed)."""
+        from .. import record
+
+        t = self.load(table_id)
+        if t.match is None or not t.match.is_over:
+            raise ServiceError(409, "not_over",
+                               "the record is available when the game is over")
+        return record.dump(t.match)
+
+    # --- connections (WebSocket) -------------------------------------------------------
+
+    async def handle(self, conn: Connection, msg: Any) -> None:
+        """One validated client message."""
+        if isinstance(msg, Hello):
+            await self.hello(conn, msg)
+            return
+        t = conn.table
+        if t is None:
+            await self.hub.error(conn, "no_hello", "say hello first: "
+                                 '{"type": "hello", "table": ID, "token": TOKEN}')
+            return
+        kind = msg.type
+        if kind == "ping":
+            await self.hub.send(t, conn, "pong")
+        elif kind == "move":
+            await self.move(conn, msg)
+        elif kind == "hint":
+            await self.hint(conn, msg)
+        elif kind == "start":
+            await self.start(conn)
+        elif kind == "rematch":
+            await self.rematch(conn)
+        elif kind == "back":
+            await self.back(conn)
+
+    async def back(self, conn: Connection) -> None:
+        """A player takes their seat back from the stand-in bot."""
+        t = conn.table
+        assert t is not None
+        if conn.seat is None:
+            await self.hub.error(conn, "unauthorised", "spectators have no seat to take back")
+            return
+        async with t.lock:
+            if not t.seats[conn.seat].auto:
+                await self.hub.send(t, conn, "state")
+                return
+            await self._take_back(t, conn.seat)
+
+    async def _take_back(self, t: LiveTable, seat: int) -> dict[str, Any]:
+        """Clear the stand-in of a seat (under the lock) and tell everyone."""
+        t.seats[seat].auto = None
+        event = {"kind": "back", "seat": seat}
+        t.log.append(event)
+        action = self._plan(t)
+        self.store.set(t.id, config=t.config_json(), log=t.log, deadline=t.deadline)
+        await self.hub.broadcast(t, "state", event=event)
+        self._arm(t, action)
+        return event
+
+    async def hello(self, conn: Connection, msg: Hello) -> None:
+        if conn.table is not None:
+            await self.hub.error(conn, "already_joined", "this connection already has a table")
+            return
+        try:
+            t = self.load(msg.table)
+        except ServiceError as e:
+            await self.hub.error(conn, e.code, e.message)
+            return
+        seat: int | None = None
+        if msg.token is not None:
+            seat = t.seat_of_token_hash(hash_token(msg.token))
+            if seat is None:
+                await self.hub.error(conn, "unauthorised",
+                                     "this token does not hold a seat at this table")
+                return
+        elif msg.watch is None or not same(msg.watch, t.watch_key):
+            await self.hub.error(conn, "unauthorised",
+                                 "hello needs this table's seat token or spectator key")
+            return
+        if t.status == "expired":
+            await self.hub.error(conn, "expired", "this table has expired")
+            return
+        async with t.lock:
+            conn.table, conn.seat = t, seat
+            conn.role = "seat" if seat is not None else "spectator"
+            t.conns.add(conn)
+            if seat is not None:
+                task = t.grace_tasks.pop(seat, None)
+                if task:
+                    task.cancel()
+                if t.seats[seat].auto:
+                    await self._take_back(t, seat)
+            await self.hub.send(t, conn, "welcome")
+            await self.hub.broadcast(t, "state", exclude=conn)
+
+    async def disconnected(self, conn: Connection) -> None:
+        t = conn.table
+        if t is None:
+            return
+        t.conns.discard(conn)
+        conn.closed = True
+        if conn.seat is not None and not t.connected(conn.seat) and t.status == "playing":
+            self._start_grace(t, conn.seat)
+        async with t.lock:
+            await self.hub.broadcast(t, "state")
+
+    def _start_grace(self, t: LiveTable, seat: int) -> None:
+        old = t.grace_tasks.pop(seat, None)
+        if old:
+            old.cancel()
+        t.grace_tasks[seat] = asyncio.create_task(self._grace(t, seat))
+
+    async def _grace(self, t: LiveTable, seat: int) -> None:
+        """After the grace time, a stand-in bot plays for a seat still disconnected."""
+        await asyncio.sleep(self.settings.grace)
+        async with t.lock:
+            t.grace_tasks.pop(seat, None)
+            s = t.seats[seat]
+            if t.connected(seat) or t.status != "playing" or s.auto:
+                return
+            s.auto = "disconnected"
+            entry = {"kind": "standin", "seat": seat, "reason": "disconnected"}
+            t.log.append(entry)
+            action = self._plan(t)
+            self.store.set(t.id, config=t.config_json(), log=t.log, deadline=t.deadline)
+            await self.hub.broadcast(t, "state", event=entry)
+            self._arm(t, action)
+
+    # --- intents -----------------------------------------------------------------------
+
+    async def move(self, conn: Connection, msg: MoveMsg) -> None:
+        t = conn.table
+        assert t is not None
+        if conn.seat is None:
+            await self.hub.error(conn, "unauthorised", "spectators cannot play")
+            return
+        async with t.lock:
+            problem = self._check_turn(t, conn.seat, msg.seq)
+            if problem:
+                await self.hub.error(conn, *problem)
+                return
+            r = t.match.current  # type: ignore[union-attr]
+            try:
+                move = t.game.move_from_json(msg.move)
+            except (ValueError, TypeError) as e:
+                await self.hub.error(conn, "bad_move", f"malformed move: {e}")
+                return
+            reason = r.why_illegal(move)
+            if reason is not None:
+                await self.hub.error(conn, "illegal", reason)
+                return
+            if t.seats[conn.seat].auto:  # playing is taking the seat back
+                t.seats[conn.seat].auto = None
+                t.log.append({"kind": "back", "seat": conn.seat})
+            await self._commit_move(t, conn.seat, move, "person", conn)
+
+    def _check_turn(self, t: LiveTable, seat: int, seq: int) -> tuple[str, str] | None:
+        if t.status != "playing":
+            return ("not_playing", f"the table is {t.status}, not playing")
+        if seq != t.seq:
+            return ("stale", f"stale: this answers seq {seq}, but the table is at seq {t.seq}")
+        r = t.match.current if t.match else None
+        if r is None:
+            return ("not_playing", "no round is in play: the next deal is coming")
+        if r.current_player != seat:
+            return ("not_your_turn", f"it is {t.seats[r.current_player].name}'s turn")
+        return None
+
+    async def start(self, conn: Connection) -> None:
+        t = conn.table
+        assert t is not None
+        async with t.lock:
+            if conn.seat is None or conn.seat != t.config.get("host"):
+                await self.hub.error(conn, "unauthorised", "only the table's host can start it")
+                return
+            if t.status != "waiting":
+                await self.hub.error(conn, "started", "the game has already started")
+                return
+            missing = [s.name for s in t.seats if not s.claimed]
+            if missing:
+                await self.hub.error(conn, "seats_open",
+                                     f"{len(missing)} seat(s) still wait for a player")
+                return
+            await self._start(t)
+
+    async def hint(self, conn: Connection, msg: HintMsg) -> None:
+        t = conn.table
+        assert t is not None
+        if conn.seat is None:
+            await self.hub.error(conn, "unauthorised", "spectators cannot ask for hints")
+            return
+        async with t.lock:
+            problem = self._check_turn(t, conn.seat, msg.seq)
+            if problem:
+                await self.hub.error(conn, *problem)
+                return
+            view = t.match.current.view(conn.seat)  # type: ignore[union-attr]
+        try:
+            from ..bots.hints import hints
+        except ImportError:
+            await self.hub.error(conn, "unavailable", "hints are not available on this server")
+            return
+        try:
+            ranked = await asyncio.to_thread(hints, t.game.name, view, "hard", 0)
+        except Exception as e:  # a failing hint must not take the table down
+            log.exception("hint failed")
+            await self.hub.error(conn, "unavailable", f"no hint this time: {e}")
+            return
+        moves = [{"move": t.game.move_to_json(m), "value": round(float(v), 3)}
+                 for m, v in list(ranked)[:3]]
+        await self.hub.send(t, conn, "hint", moves=moves)
+
+    async def rematch(self, conn: Connection) -> None:
+        t = conn.table
+        assert t is not None
+        if conn.seat is None:
+            await self.hub.error(conn, "unauthorised", "spectators cannot start a rematch")
+            return
+        async with t.lock:
+            if t.status != "over":
+                await self.hub.error(conn, "not_over", "a rematch is offered when the game ends")
+                return
+            if t.rematch is None:
+                cfg = t.config_json()
+                for s in cfg["seats"]:
+                    s["auto"] = None
+                if cfg.get("test") and cfg["test"].get("seed") is not None:
+                    cfg["test"] = {**cfg["test"], "seed": cfg["test"]["seed"] + 1, "decks": None}
+                now = time.time()
+                tid = new_table_id()
+                self.store.add(TableRow(
+                    id=tid, game=t.game.name, status="waiting", created=now, updated=now,
+                    config=cfg, record=None, seq=0, deadline=None, salt=None, log=[],
+                    invite_key=new_key(), watch_key=new_key(), rematch=None))
+                t.rematch = tid
+                self.store.set(t.id, rematch=tid)
+                new = self.load(tid)
+                async with new.lock:
+                    await self._start(new)
+            new = self.load(t.rematch)
+            for c in list(t.conns):
+                await self.hub.send(t, c, "rematch", table=new.id, watch=new.watch_key)
+
+    # --- events: the one write path ----------------------------------------------------
+
+    def _plan(self, t: LiveTable) -> Action | None:
+        action = t.next_action(self.settings)
+        t.deadline = action.at if action else None
+        return action
+
+    async def _write(self, t: LiveTable, data: dict[str, Any], event: dict[str, Any],
+                     conn: Connection | None = None) -> None:
+        """Commit the event (sequence-checked), then broadcast it and arm the clock."""
+        action = self._plan(t)
+        try:
+            t.seq = self.store.commit_event(t.id, t.seq, data, **t.row_values())
+        except Exception as e:
+            self._reload(t)
+            log.warning("write refused at table %s: %s", t.id, e)
+            if conn is not None:
+                code = "conflict" if isinstance(e, Conflict) else "server_error"
+                await self.hub.error(conn, code, "the move was not saved; please try again")
+            self._arm(t, self._plan(t))
+            return
+        await self.hub.broadcast(t, "update", event=event)
+        self._arm(t, action)
+
+    async def _commit_move(self, t: LiveTable, seat: int, move: Move, by: str,
+                           conn: Connection | None = None) -> None:
+        entry = t.apply(seat, move, by)
+        await self._write(t, {"kind": "move", **entry}, entry, conn)
+
+    async def _start(self, t: LiveTable) -> None:
+        t.start()
+        t.log.append({"kind": "start"})
+        await self._deal(t)
+
+    async def _deal(self, t: LiveTable) -> None:
+        entry = t.deal()
+        await self._write(t, dict(entry), entry)
+
+    # --- the clock ---------------------------------------------------------------------
+
+    def _arm(self, t: LiveTable, action: Action | None) -> None:
+        """Schedule the table's next server action (replacing any earlier one)."""
+        current = asyncio.current_task()
+        if t.timer_task is not None and t.timer_task is not current:
+            t.timer_task.cancel()
+        t.timer_task = None
+        if action is not None:
+            t.timer_task = asyncio.create_task(self._fire_at(t, action, t.seq))
+
+    def _cancel_tasks(self, t: LiveTable) -> None:
+        if t.timer_task:
+            t.timer_task.cancel()
+        for task in t.grace_tasks.values():
+            task.cancel()
+        t.grace_tasks.clear()
+
+    async def _fire_at(self, t: LiveTable, action: Action, seq: int) -> None:
+        try:
+            delay = action.at - time.time()
+            if delay > 0:
+                await asyncio.sleep(delay)
+            await self._act(t, seq)
+        except asyncio.CancelledError:
+            pass
+        except Exception:
+            log.exception("server action failed at table %s", t.id)
+
+    async def _act(self, t: LiveTable, seq: int) -> None:
+        """Do the table's due action, if the table is still where it was planned."""
+        async with t.lock:
+            if t.seq != seq:
+                return
+            action = t.next_action(self.settings)
+            if action is None:
+                return
+            if action.kind == "deal":
+                await self._deal(t)
+                return
+            seat = action.seat
+            assert seat is not None
+            if action.kind == "pass":
+                await self._commit_move(t, seat, PASS, "forced")
+                return
+            if action.kind == "timeout":
+                t.seats[seat].auto = "timeout"
+                entry = {"kind": "standin", "seat": seat, "reason": "timeout"}
+                t.log.append(entry)
+                t.deadline = None
+                self.store.set(t.id, config=t.config_json(), log=t.log, deadline=None)
+                await self.hub.broadcast(t, "state", event=entry)
+            view = t.match.current.view(seat)  # type: ignore[union-attr]
+            bot = t.bot_for(seat)
+            by = t.controller(seat)
+        move = await asyncio.to_thread(bot.choose, view)
+        async with t.lock:
+            r = t.match.current if t.match else None
+            if (t.seq != seq or r is None or r.current_player != seat
+                    or t.controller(seat) == "person"):
+                if t.seq == seq:  # the player came back in the meantime
+                    self._arm(t, self._plan(t))
+                return
+            if r.why_illegal(move) is not None:
+                log.error("bot %s chose an illegal move at table %s", bot, t.id)
+                move = r.legal_moves()[0]
+            await self._commit_move(t, seat, move, by)
+
+    # --- expiry ------------------------------------------------------------------------
+
+    async def _sweep_loop(self) -> None:
+        while True:
+            await asyncio.sleep(self.settings.sweep_every)
+            try:
+                await self.sweep()
+            except Exception:
+                log.exception("sweep failed")
+
+    async def sweep(self, now: float | None = None) -> list[str]:
+        """Expire open tables idle for longer than ``idle_expiry`` with nobody connected."""
+        now = time.time() if now is None else now
+        expired = []
+        for tid in self.store.idle(now - self.settings.idle_expiry):
+            t = self.tables.get(tid)
+            if t is not None and t.conns:
+                continue
+            self.store.set(tid, status="expired", deadline=None)
+            expired.append(tid)
+            if t is not None:
+                self._cancel_tasks(t)
+                t.status = "expired"
+                self.tables.pop(tid, None)
+        for tid, t in list(self.tables.items()):
+            if t.status == "over" and not t.conns:
+                self.tables.pop(tid, None)
+        return expired
+
+
+__all__ = ["IllegalMove", "ServiceError", "TableService"]

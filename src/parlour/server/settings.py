@@ -1,0 +1,61 @@
+"""Server settings: one dataclass, filled from the command line or the environment."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+
+@dataclass
+class Settings:
+    """Everything a server run can tune. Times are in seconds."""
+
+    db_url: str = "sqlite:///parlour.sqlite3"
+    bot_delay: float = 0.6
+    """Pause before a bot (or a forced pass) moves, so people can follow the play."""
+    round_pause: float = 3.0
+    """Pause between the end of a round and the next deal."""
+    grace: float = 30.0
+    """How long a disconnected player keeps the seat before a bot stands in."""
+    idle_expiry: float = 6 * 3600.0
+    """A table with no activity for this long (and nobody connected) expires."""
+    sweep_every: float = 60.0
+    hello_timeout: float = 10.0
+    max_message_bytes: int = 4096
+    rate_per_second: float = 10.0
+    rate_burst: int = 30
+    allowed_origins: list[str] = field(default_factory=list)
+    """Extra page origins allowed to open WebSockets (the server's own is always allowed)."""
+    testing: bool = False
+    """Honour test-only table options (fixed decks, seeds). Never on in production."""
+
+    @classmethod
+    def from_env(cls, **overrides: object) -> Settings:
+        """Defaults, then ``PARLOUR_*`` environment variables, then ``overrides``."""
+        s = cls()
+        env = os.environ
+        if "PARLOUR_DB" in env:
+            s.db_url = env["PARLOUR_DB"]
+        for name in ("bot_delay", "round_pause", "grace", "idle_expiry", "sweep_every"):
+            key = "PARLOUR_" + name.upper()
+            if key in env:
+                setattr(s, name, float(env[key]))
+        if env.get("PARLOUR_ORIGINS"):
+            s.allowed_origins = [o.strip() for o in env["PARLOUR_ORIGINS"].split(",") if o.strip()]
+        if env.get("PARLOUR_TESTING") == "1":
+            s.testing = True
+        for k, v in overrides.items():
+            if v is not None:
+                setattr(s, k, v)
+        return s
+
+
+def db_url_for(value: str) -> str:
+    """A ``--db`` value as a SQLAlchemy URL: a plain path means a SQLite file."""
+    if "://" in value:
+        if value.startswith("postgres://"):
+            value = "postgresql://" + value[len("postgres://"):]
+        if value.startswith("postgresql://"):
+            value = "postgresql+psycopg://" + value[len("postgresql://"):]
+        return value
+    return "sqlite:///" + value

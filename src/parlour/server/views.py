@@ -1,0 +1,177 @@
+"""The one view function: every message the server sends is built here, per audience.
+
+``render(table, audience, kind, ...)`` is the only way a payload is made (snapshots,
+updates, log entries, errors, hints): ``audience`` is a seat number or ``None`` for a
+spectator, and each builder below takes only what that audience may see (FT-10,
+FA-7): the seat's own hand from the engine's ``view(seat)``, public facts for
+everyone else, and the decks of finished rounds (revealed with their salts).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from .. import cards
+from ..game import PASS, Round
+from .live import LiveTable
+
+Audience = int | None
+
+
+def render(t: LiveTable, audience: Audience, kind: str, **data: Any) -> dict[str, Any]:
+    """The message of type ``kind`` for ``audience`` at table ``t``."""
+    if kind in ("welcome", "state", "update"):
+        msg: dict[str, Any] = {"type": kind, "seq": t.seq, "state": snapshot(t, audience)}
+        if data.get("event") is not None:
+            msg["event"] = log_entry(t, audience, data["event"])
+        return msg
+    if kind == "error":
+        return {"type": "error", "code": data["code"], "message": data["message"],
+                "seq": t.seq}
+    if kind == "hint":
+        return {"type": "hint", "seq": t.seq, "moves": data["moves"]}
+    if kind == "rematch":
+        msg = {"type": "rematch", "table": data["table"], "url": f"/t/{data['table']}"}
+        if audience is None:
+            msg["url"] += f"#watch={data['watch']}"
+        return msg
+    if kind == "bye":
+        return {"type": "bye", "reason": data["reason"], "reconnect": data.get("reconnect", True)}
+    if kind == "pong":
+        return {"type": "pong", "seq": t.seq}
+    raise ValueError(f"no such message kind {kind!r}")
+
+
+def public_view(r: Round) -> dict[str, Any]:
+    """A round as a spectator sees it: the seat view of seat 0 without its hand."""
+    v = r.view(0).to_json()
+    v["seat"] = None
+    v["hand"] = []
+    v["legal"] = []
+    return v
+
+
+def seat_view(r: Round, seat: int) -> dict[str, Any]:
+    return r.view(seat).to_json()
+
+
+def reasons(r: Round, seat: int) -> dict[str, str]:
+    """Why each card in the seat's hand cannot be played now (the engine's words)."""
+    if r.is_over or r.current_player != seat:
+        return {}
+    legal_cards = {m & 63 for m in r.legal_moves()}
+    out = {}
+    for c in cards.iter_cards(r.hand(seat)):
+        if c not in legal_cards:
+            out[cards.code(c)] = r.why_illegal(c) or "not playable now"
+    return out
+
+
+def pass_info(t: LiveTable, r: Round, seat: int) -> dict[str, Any] | None:
+    """Whether the seat may pass now and what it costs (FT-5, FT-7, FT-8)."""
+    if r.is_over or r.current_player != seat:
+        return None
+    legal = r.legal_moves()
+    if PASS not in legal:
+        return None
+    withholding = len(legal) > 1
+    chips = t.rules.get("stakes") == "chips"
+    cost = "1 chip into the pot" if chips else "1 penalty point"
+    text = f"Pass: costs {cost} (FT-7)"
+    if withholding:
+        fine = ("3 chips into the pot, and 5 chips to each holder of the 6 and 8 "
+                "for a withheld 7" if chips else "3 penalty points")
+        text += f"; you hold a playable card, so it is fined {fine} at the end of the round (FT-8)"
+    return {"withholding": withholding, "text": text}
+
+
+def log_entry(t: LiveTable, audience: Audience, e: dict[str, Any]) -> dict[str, Any]:
+    """A log entry as ``audience`` may read it.
+
+    Under ``strict: false`` a pass does not prove an empty hand of playable cards, so
+    only the passer learns that the server passed because nothing fitted.
+    """
+    if (e.get("kind") == "move" and e.get("by") == "forced" and audience != e.get("seat")
+            and t.rules.get("strict") is False):
+        return {**e, "by": "person" if t.seats[e["seat"]].kind == "person" else "bot"}
+    return dict(e)
+
+
+def visible_log(t: LiveTable, audience: Audience) -> list[dict[str, Any]]:
+    """The log of the current (or last) round, plus the game's milestones.
+
+    Moves of earlier rounds are left out: their cards are dealt again in later rounds.
+    """
+    k = t.round_number
+    out = []
+    for e in t.log:
+        if e.get("kind") == "move" and e.get("round") != k:
+            continue
+        out.append(log_entry(t, audience, e))
+    return out[-200:]
+
+
+def seats_json(t: LiveTable) -> list[dict[str, Any]]:
+    return [{"name": s.name, "kind": s.kind, "bot": s.bot, "claimed": s.claimed,
+             "connected": s.kind == "bot" or t.connected(i), "auto": s.auto}
+            for i, s in enumerate(t.seats)]
+
+
+def revealed(t: LiveTable) -> list[dict[str, Any]]:
+    """Finished rounds' deal commitments with the deck and salt that open them."""
+    out = []
+    if t.match is None:
+        return out
+    for i, (r, c) in enumerate(zip(t.match.rounds, t.match.commits, strict=True)):
+        if r.is_over and c is not None and c.salt is not None:
+            out.append({"round": i + 1, "dealer": r.dealer, "commit": c.commit,
+                        "salt": c.salt, "deck": [cards.code(x) for x in r.deck]})
+    return out
+
+
+def snapshot(t: LiveTable, audience: Audience) -> dict[str, Any]:
+    """Everything ``audience`` may know about the table now."""
+    m = t.match
+    last = m.rounds[-1] if m is not None and m.rounds else None
+    cur = m.current if m is not None else None
+    state: dict[str, Any] = {
+        "table": {
+            "id": t.id, "game": t.game.name, "title": t.game.title, "status": t.status,
+            "players": t.players, "rules": t.rules, "timer": t.timer,
+            "standin": t.config.get("standin"), "host": t.config.get("host"),
+            "rematch": t.rematch, "seats": seats_json(t),
+        },
+        "you": audience,
+        "role": "spectator" if audience is None else "seat",
+        "round": t.round_number,
+        "rounds": t.rules["rounds"],
+        "view": None,
+        "reasons": {},
+        "pass": None,
+        "commit": None,
+        "scores": m.scores() if m else [],
+        "totals": m.totals if m else [0] * t.players,
+        "winners": m.winners if m else None,
+        "revealed": revealed(t),
+        "deadline": None,
+        "log": visible_log(t, audience),
+        "links": {"watch": f"/t/{t.id}#watch={t.watch_key}"},
+    }
+    if audience is not None:
+        state["links"]["invite"] = f"/t/{t.id}#invite={t.invite_key}"
+    if last is not None:
+        state["view"] = public_view(last) if audience is None else seat_view(last, audience)
+        if t.game.name == "fantan" and t.rules.get("stakes") == "chips" and hasattr(last, "pot"):
+            state["pot"] = 0 if last.is_over else last.pot()
+    if cur is not None:
+        state["commit"] = m.commits[-1].commit if m.commits[-1] else None
+        p = cur.current_player
+        if audience is not None:
+            state["reasons"] = reasons(cur, audience)
+            state["pass"] = pass_info(t, cur, audience)
+        if (t.timer and t.deadline and t.controller(p) == "person"
+                and cur.legal_moves() != [PASS]):
+            state["deadline"] = {"seat": p, "at": t.deadline,
+                                 "left": round(max(0.0, t.deadline - time.time()), 2)}
+    return state

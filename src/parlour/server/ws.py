@@ -1,0 +1,65 @@
+"""The WebSocket endpoint: origin check, size and rate limits, validation, dispatch."""
+
+from __future__ import annotations
+
+import asyncio
+
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from .hub import Connection
+from .limits import origin_allowed
+from .protocol import BadMessage, parse_client
+from .service import TableService
+
+MAX_REFUSED = 200
+"""A connection that keeps flooding after this many refused messages is closed."""
+
+
+async def table_socket(ws: WebSocket) -> None:
+    """``/ws``: one client. The first message must be ``hello`` (token in the message)."""
+    service: TableService = ws.app.state.service
+    settings = service.settings
+    if not origin_allowed(ws.headers.get("origin"), ws.headers.get("host"),
+                          settings.allowed_origins):
+        await ws.close(code=1008, reason="origin not allowed")
+        return
+    await ws.accept()
+    conn = Connection(ws, settings)
+    hub = service.hub
+    try:
+        while True:
+            try:
+                timeout = settings.hello_timeout if conn.table is None else None
+                frame = await asyncio.wait_for(ws.receive(), timeout=timeout)
+            except TimeoutError:
+                await hub.error(conn, "no_hello", "no hello in time: closing")
+                await ws.close(code=1008)
+                return
+            if frame["type"] == "websocket.disconnect":
+                return
+            text = frame.get("text")
+            if text is None:
+                await hub.error(conn, "bad_message", "send JSON text frames, not binary")
+                continue
+            size = len(text.encode("utf-8"))
+            if size > settings.max_message_bytes:
+                await hub.error(conn, "too_large", f"message of {size} bytes; the limit is "
+                                f"{settings.max_message_bytes}")
+                continue
+            if not conn.limiter.allow():
+                if conn.limiter.refused > MAX_REFUSED:
+                    await ws.close(code=1008, reason="rate limit")
+                    return
+                await hub.error(conn, "rate_limited", f"too many messages: at most "
+                                f"{settings.rate_per_second:g} a second")
+                continue
+            try:
+                msg = parse_client(text)
+            except BadMessage as e:
+                await hub.error(conn, "bad_message", str(e))
+                continue
+            await service.handle(conn, msg)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        await service.disconnected(conn)

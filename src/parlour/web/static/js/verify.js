@@ -1,0 +1,50 @@
+// The verifier: check every deal commitment of a record (a finished table's, or a file
+// you choose), round by round, on the server's /api/verify and again in this browser.
+import { api, clear, h } from "./dom.js";
+import { checkReveal } from "./sheet.js";
+
+async function report(out, data) {
+  clear(out);
+  let res;
+  try { res = await api("/api/verify", { method: "POST", body: data }); } catch (e) {
+    out.append(h("p", { class: "error", role: "alert", text: e.message }));
+    return;
+  }
+  const rows = await Promise.all(res.rounds.map(async (r, k) => {
+    const rd = data.rounds[k];
+    let local = "—";
+    if (rd && rd.salt && rd.commit) local = (await checkReveal(rd)) ? "✓" : "✗";
+    return h("tr", { class: r.status === "ok" ? "ok" : "bad" }, h("th", { scope: "row", text: String(r.round) }),
+      h("td", { text: r.status }), h("td", { text: local }), h("td", { class: "mono", text: r.commit || "" }));
+  }));
+  out.append(
+    h("p", { class: res.ok ? "verdict ok" : "verdict bad", role: "status",
+      text: res.ok ? "Every deal matches its commitment, and the record checks." : "NOT verified." }),
+    res.record_error ? h("p", { class: "error", text: `The record does not check: ${res.record_error}` }) : null,
+    h("table", { class: "sheet verify" }, h("thead", {}, h("tr", {}, ["Round", "Server check", "In this browser", "Commitment"].map((t) => h("th", { scope: "col", text: t })))),
+      h("tbody", {}, rows)));
+}
+
+export async function showVerify(app) {
+  document.title = "Verify a record · parlour";
+  const out = h("div", { class: "verify-out" });
+  const file = h("input", { type: "file", id: "record-file", accept: ".json,.jsonl,application/json" });
+  file.addEventListener("change", async () => {
+    const f = file.files[0];
+    if (!f) return;
+    try { await report(out, JSON.parse(await f.text())); } catch (e) {
+      clear(out).append(h("p", { class: "error", role: "alert", text: "Not a JSON record: " + e.message }));
+    }
+  });
+  clear(app).append(h("section", { class: "panel verify-page" },
+    h("h1", { text: "Verify a game record" }),
+    h("p", { text: "At every deal the server publishes a commitment: the SHA-256 of a secret salt, a colon and the deck. When the round ends it reveals the deck and the salt, so anyone can recompute the hash and see the deck was fixed before play. The same check runs on the command line: parlour verify FILE." }),
+    h("div", { class: "field" }, h("label", { for: "record-file", text: "A record file (JSON)" }), file),
+    out));
+  const table = new URLSearchParams(location.hash.slice(1)).get("table");
+  if (table) {
+    try { await report(out, await api(`/api/tables/${table}/record`)); } catch (e) {
+      out.append(h("p", { class: "error", role: "alert", text: e.message }));
+    }
+  }
+}

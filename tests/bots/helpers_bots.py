@@ -1,0 +1,38 @@
+"""Helpers for the bot tests: rounds in progress, variants, small search bots."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from parlour.bots import make_bot
+from parlour.games import get_game
+
+VARIANTS: list[tuple[str, int, dict[str, Any]]] = [
+    ("fantan", 4, {}),
+    ("fantan", 3, {"opening": "any-seven", "ace": "high"}),
+    ("fantan", 5, {"strict": False, "stakes": "chips"}),
+    ("fantan", 8, {"stakes": "chips"}),
+    ("fanti", 2, {}),
+    ("fanti", 3, {"ties": "shared", "guardian_takes_guardians": False}),
+    ("fanti", 4, {}),
+]
+
+
+def round_at(game: str, players: int, rules: dict, seed: int, moves: int,
+             bot: str = "random") -> Any:
+    """A round dealt from ``seed`` after ``moves`` moves by seeded ``bot`` players
+    (stopping early if it ends)."""
+    g = get_game(game)
+    full = g.rules(players, {"rounds": 1, **rules})
+    rng = random.Random(seed)
+    deck = list(range(52))
+    rng.shuffle(deck)
+    r = g.new_round(full, players, rng.randrange(players), deck)
+    bots = [make_bot(bot, game, seed * 10 + s) for s in range(players)]
+    for _ in range(moves):
+        if r.is_over:
+            break
+        p = r.current_player
+        r.apply(bots[p].choose(r.view(p)))
+    return r

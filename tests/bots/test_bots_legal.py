@@ -1,0 +1,56 @@
+"""Bots never make an illegal move, in any variant (FT-3, FT-5, FA-5, FA-6)."""
+
+from __future__ import annotations
+
+import pytest
+from helpers_bots import VARIANTS
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from parlour.bots import bot_names, make_bot
+from parlour.games import get_game
+from parlour.match import Match, Shuffler
+
+
+def play_round_checked(game: str, players: int, rules: dict, lineup: list[str],
+                       seed: int) -> None:
+    g = get_game(game)
+    m = Match.new(g, players, {"rounds": 1, **rules}, shuffler=Shuffler(seed))
+    bots = [make_bot(lineup[s % len(lineup)], game, seed + s) for s in range(players)]
+    r = m.rounds[0]
+    while not r.is_over:
+        p = r.current_player
+        view = r.view(p)
+        move = bots[p].choose(view)
+        assert move in view.legal, f"{lineup[p % len(lineup)]} chose {move} not in {view.legal}"
+        assert r.why_illegal(move) is None
+        r.apply(move)
+
+
+@settings(max_examples=40, deadline=None)
+@given(variant=st.sampled_from(VARIANTS), seed=st.integers(0, 10**6))
+def test_simple_bots_only_make_legal_moves(variant, seed):
+    game, players, rules = variant
+    play_round_checked(game, players, rules, ["heuristic", "greedy", "random", "medium"],
+                       seed)
+
+
+@settings(max_examples=8, deadline=None)
+@given(variant=st.sampled_from(VARIANTS), seed=st.integers(0, 10**6))
+def test_search_bots_only_make_legal_moves(variant, seed):
+    game, players, rules = variant
+    play_round_checked(game, players, rules, ["pimc:12", "ismcts:12", "hard:12:noinfer"],
+                       seed)
+
+
+@pytest.mark.parametrize("game", ["fantan", "fanti"])
+def test_levels_and_engines_are_registered(game):
+    names = bot_names(game)
+    for name in ("random", "greedy", "heuristic", "pimc", "ismcts",
+                 "easy", "medium", "hard", "expert"):
+        assert name in names
+    assert make_bot("hard:5", game, 1).name == "hard:5"
+    with pytest.raises(ValueError):
+        make_bot("pimc:x", game, 1)
+    with pytest.raises(ValueError):
+        make_bot("nonsense", game, 1)

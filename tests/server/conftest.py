@@ -1,0 +1,43 @@
+"""Fixtures for the server tests: an app per test on its own temporary SQLite file."""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+warnings.filterwarnings("ignore", message=".*httpx2.*")
+
+from starlette.testclient import TestClient  # noqa: E402
+
+from parlour.server import Settings, create_app  # noqa: E402
+
+
+@pytest.fixture
+def make_app(tmp_path) -> Iterator[Callable[..., TestClient]]:
+    """``make_app(**settings)``: a running app (lifespan entered) on its own SQLite file."""
+    clients: list[TestClient] = []
+
+    def make(**kw: Any) -> TestClient:
+        base = dict(db_url=f"sqlite:///{tmp_path}/db{len(clients)}.sqlite3", bot_delay=0.0,
+                    round_pause=0.0, grace=30.0, testing=True)
+        base.update(kw)
+        client = TestClient(create_app(Settings(**base)))
+        client.__enter__()
+        clients.append(client)
+        return client
+
+    yield make
+    for c in clients:
+        for seat in c.__dict__.get("seats", []):
+            seat.close()
+        c.__exit__(None, None, None)
+
+
+@pytest.fixture
+def client(make_app) -> TestClient:
+    return make_app()
+
+

@@ -1,0 +1,196 @@
+"""Helpers for the server tests: seat clients that play through the WebSocket protocol,
+and the hidden-card oracle."""
+
+from __future__ import annotations
+
+import re
+import threading
+import warnings
+from collections.abc import Callable
+from typing import Any
+
+from parlour import cards
+
+warnings.filterwarnings("ignore", message=".*httpx2.*")
+
+from starlette.testclient import TestClient  # noqa: E402
+
+CODE = re.compile(r"(?<![0-9A-Za-z])(10|[2-9]|[AJQK])([CDHS])(?![0-9A-Za-z])")
+SYMBOL = re.compile(r"(10|[2-9]|[AJQK])([♣♦♥♠])")
+SYMBOL_SUIT = {"♣": "C", "♦": "D", "♥": "H", "♠": "S"}
+SKIP_KEYS = {"links", "id", "commit", "salt", "url", "rematch", "watch", "invite_url",
+             "watch_url", "table_url"}
+
+
+def hidden_cards(match: Any, audience: int | None) -> set[str]:
+    """The cards ``audience`` must not see now: other hands and the undealt deck.
+
+    Computed here, in the test, from the engine's state -- not by the server's code.
+    """
+    if match is None or match.current is None:
+        return set()
+    r = match.current
+    mask = 0
+    for s in range(match.players):
+        if s != audience:
+            mask |= r.hand(s)
+    if match.game.name == "fanti":
+        mask |= r.locations()[-1]  # the undealt deck
+    return set(cards.codes(mask))
+
+
+def mentioned(payload: Any, match: Any) -> set[str]:
+    """Every card code or symbol written anywhere in a message, except the revealed
+    decks of finished rounds (checked to be finished)."""
+    found: set[str] = set()
+
+    def walk(x: Any, key: str | None = None) -> None:
+        if key in SKIP_KEYS:
+            return
+        if key == "revealed":
+            for entry in x:
+                k = entry["round"]
+                assert match is not None and k <= len(match.rounds)
+                assert match.rounds[k - 1].is_over, f"round {k} revealed while in play"
+            return
+        if isinstance(x, dict):
+            for k, v in x.items():
+                walk(v, k)
+        elif isinstance(x, list):
+            for v in x:
+                walk(v, key)
+        elif isinstance(x, str):
+            found.update(a + b for a, b in CODE.findall(x))
+            found.update(a + SYMBOL_SUIT[b] for a, b in SYMBOL.findall(x))
+
+    walk(payload)
+    return found
+
+
+class Oracle:
+    """Checks every message the server sends against the cards hidden at that moment."""
+
+    def __init__(self) -> None:
+        self.checked = 0
+        self.leaks: list[str] = []
+        self.by_audience: dict[Any, int] = {}
+
+    def __call__(self, table: Any, audience: int | None, payload: dict[str, Any]) -> None:
+        match = table.match if table is not None else None
+        leak = mentioned(payload, match) & hidden_cards(match, audience)
+        self.checked += 1
+        self.by_audience[audience] = self.by_audience.get(audience, 0) + 1
+        if leak:
+            self.leaks.append(f"{payload.get('type')} to {audience}: {sorted(leak)}")
+
+
+def service(client: TestClient) -> Any:
+    return client.app.state.service
+
+
+def create(client: TestClient, game: str, players: int, seats: list[Any] | None = None,
+           **kw: Any) -> dict[str, Any]:
+    body = {"game": game, "players": players, **kw}
+    if seats is not None:
+        body["seats"] = [{"kind": "person"} if s == "person" else {"kind": "bot", "bot": s}
+                         for s in seats]
+    r = client.post("/api/tables", json=body)
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+class Seat:
+    """A WebSocket client for one seat (or a spectator)."""
+
+    def __init__(self, client: TestClient, table: str, token: str | None = None,
+                 watch: str | None = None, headers: dict[str, str] | None = None) -> None:
+        self.cm = client.websocket_connect("/ws", headers=headers or {})
+        self.ws = self.cm.__enter__()
+        self.open = True
+        client.__dict__.setdefault("seats", []).append(self)  # closed by the fixture
+        self.table = table
+        self.state: dict[str, Any] | None = None
+        self.seq: int | None = None
+        self.messages: list[dict[str, Any]] = []
+        hello: dict[str, Any] = {"type": "hello", "table": table}
+        if token:
+            hello["token"] = token
+        if watch:
+            hello["watch"] = watch
+        self.ws.send_json(hello)
+
+    def recv(self) -> dict[str, Any]:
+        m = self.ws.receive_json()
+        self.messages.append(m)
+        if "state" in m:
+            self.state, self.seq = m["state"], m["seq"]
+        return m
+
+    def until(self, pred: Callable[[dict[str, Any]], bool], limit: int = 5000) -> dict[str, Any]:
+        for _ in range(limit):
+            m = self.recv()
+            if pred(m):
+                return m
+        raise AssertionError("no such message")
+
+    def welcome(self) -> dict[str, Any]:
+        return self.until(lambda m: m["type"] in ("welcome", "error"))
+
+    def send(self, msg: Any) -> None:
+        if isinstance(msg, str):
+            self.ws.send_text(msg)
+        else:
+            self.ws.send_json(msg)
+
+    def error(self) -> dict[str, Any]:
+        return self.until(lambda m: m["type"] == "error")
+
+    def my_turn(self) -> bool:
+        s = self.state
+        return bool(s and s["view"] and s["table"]["status"] == "playing" and s["commit"]
+                    and s["view"]["current_player"] == s["you"])
+
+    def play_to_end(self, choose: Callable[[dict[str, Any]], Any] | None = None) -> dict[str, Any]:
+        """Play legal moves (the first, or ``choose(state)``) until the game is over."""
+        sent_for = None
+        while True:
+            m = self.recv()
+            if m["type"] == "error" and m["code"] not in ("stale", "not_your_turn"):
+                raise AssertionError(m)
+            s = self.state
+            if s and s["table"]["status"] == "over":
+                return s
+            if "state" in m and self.my_turn() and sent_for != self.seq:
+                legal = s["view"]["legal"]
+                if legal == [{"pass": True}]:
+                    continue  # the server passes by itself (announced)
+                move = choose(s) if choose else legal[0]
+                sent_for = self.seq
+                self.send({"type": "move", "seq": self.seq, "move": move})
+
+    def close(self) -> None:
+        if self.open:
+            self.open = False
+            self.cm.__exit__(None, None, None)
+
+
+def threaded(fns: list[Callable[[], Any]], timeout: float = 60) -> list[Any]:
+    """Run the functions in threads; re-raise the first failure."""
+    results: list[Any] = [None] * len(fns)
+    errors: list[BaseException] = []
+
+    def run(i: int, fn: Callable[[], Any]) -> None:
+        try:
+            results[i] = fn()
+        except BaseException as e:  # noqa: BLE001
+            errors.append(e)
+
+    threads = [threading.Thread(target=run, args=(i, f), daemon=True) for i, f in enumerate(fns)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout)
+    if errors:
+        raise errors[0]
+    assert not any(t.is_alive() for t in threads), "a player thread is stuck"
+    return results
