@@ -1,4 +1,5 @@
-"""Fanti rules engine against the seed text and RULINGS FA-1 .. FA-9.
+"""Fanti rules engine against the seed text and RULINGS FA-2 .. FA-9 (FA-1 names: test_cards;
+FA-10 matches: test_match).
 
 Tables and hands are dealt from decks built with ``deal_helpers.fanti_deck`` (FA-3).
 In most tests seat 0 deals, so seat 1 moves first (FA-4).

@@ -85,6 +85,28 @@ def test_pettingzoo_and_gymnasium_observations_do_not_leak(mod, _name, params):
         env.step(rng.choice(np.flatnonzero(mask).tolist()))
 
 
+@pytest.mark.parametrize("env_id", ["parlour/FanTan-v0", "parlour/Fanti-v0"])
+def test_gymnasium_observation_does_not_leak(env_id):
+    import gymnasium as gym
+
+    import parlour.envs  # noqa: F401  (registers the ids)
+
+    env = gym.make(env_id, players=3, seat=1, opponents="greedy", rounds=1)
+    inner = env.unwrapped
+    rng = random.Random(3)
+    obs, info = env.reset(seed=5)
+    for _ in range(8):
+        real = inner.match.rounds[-1]
+        assert np.array_equal(inner.session.observe(1), obs)  # what step/reset return
+        inner.match.rounds[-1] = other_world(real, 1, rng)
+        assert np.array_equal(inner.session.observe(1), obs)
+        assert np.array_equal(inner.session.action_mask(1), info["action_mask"])
+        inner.match.rounds[-1] = real
+        obs, _r, term, _t, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+        if term:
+            break
+
+
 @pytest.mark.parametrize("_mod,name,params", CASES)
 def test_openspiel_observers_do_not_leak(_mod, name, params):
     game = pyspiel.load_game(name, params)

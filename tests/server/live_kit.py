@@ -79,7 +79,7 @@ class WsSeat:
     """A seat over a real WebSocket."""
 
     def __init__(self, server: Server, table: str, token: str) -> None:
-        self.ws = connect(f"ws://127.0.0.1:{server.port}/ws", open_timeout=10)
+        self.ws = connect(f"ws://127.0.0.1:{server.port}/ws", open_timeout=10).__enter__()
         self.ws.send(json.dumps({"type": "hello", "table": table, "token": token}))
         self.state: dict[str, Any] | None = None
         self.seq = -1
@@ -103,7 +103,6 @@ class WsSeat:
         """Play first legal moves until the game ends (or the table passes ``until_seq``)."""
         answered = -1
         while True:
-            self.recv()
             s = self.state
             if s and s["table"]["status"] == "over":
                 return s
@@ -112,6 +111,7 @@ class WsSeat:
             if self.my_turn() and answered != self.seq:
                 answered = self.seq
                 self.send({"type": "move", "seq": self.seq, "move": s["view"]["legal"][0]})
+            self.recv()
 
     def close(self) -> None:
         self.ws.close()

@@ -135,7 +135,10 @@ class TournamentResult:
         for e in range(n):
             clusters = [tuple(v) for v in per_entry[e].values()]
             rate, ci = stats.clustered_ci(clusters)
-            entries.append({"entry": e, "bot": t.bots[e], "win_rate": round(rate, 6),
+            entries.append({"entry": e, "bot": t.bots[e],
+                            "games": int(sum(v[1] for v in clusters)),
+                            "wins": round(sum(v[0] for v in clusters), 6),
+                            "win_rate": round(rate, 6),
                             "ci95": [round(ci[0], 6), round(ci[1], 6)]})
         seats = []
         for s in range(n):

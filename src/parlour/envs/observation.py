@@ -249,3 +249,15 @@ def encoder_for(game_name: str, players: int, info_state: bool = False) -> Obser
     cls: Any = FanTanObservation if game_name == "fantan" else FantiObservation
     return cls(players, info_state)
 
+
+
+def layout_markdown(game_name: str, players: int, info_state: bool = False) -> str:
+    """The observation layout as a Markdown table (``docs/research.md`` prints it)."""
+    enc = encoder_for(game_name, players, info_state)
+    rows = ["| indices | field | shape | meaning |", "|---|---|---|---|"]
+    for f in enc.fields:
+        at = enc.offsets[f.name]
+        shape = "×".join(map(str, f.shape))
+        rows.append(f"| {at}–{at + f.size - 1} | `{f.name}` | {shape} | {f.doc} |")
+    rows.append(f"| | total | {enc.size} | |")
+    return "\n".join(rows)

@@ -32,7 +32,7 @@ from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from ..match import Shuffler
+from ..match import Match, Shuffler
 from .render import render_text
 from .session import Session
 
@@ -83,7 +83,7 @@ class ParlourAEC(AECEnv, EzPickle):
                 "action_mask": self.session.action_mask(seat)}
 
     @property
-    def match(self):
+    def match(self) -> Match | None:
         """The :class:`parlour.match.Match` underneath (its record: ``record.dump``)."""
         return self.session.match
 
