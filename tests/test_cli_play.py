@@ -181,7 +181,7 @@ def test_hints_are_shown_when_available(tmp_path, monkeypatch):
     res = runner.invoke(app, ["play", "fanti", "--seed", "1", "--hints", "--bots", "greedy",
                               "--save", str(tmp_path / "h.json")], input="q\n")
     assert calls and calls[0] == ("fanti", "hard")
-    assert "Hint:" in res.output and "◀ suggested" in res.output and "+1.00" in res.output
+    assert "Hint:" in res.output and "◀ suggested" in res.output and "1.00" in res.output
 
 
 def test_hints_missing_is_a_clear_note(tmp_path, monkeypatch):

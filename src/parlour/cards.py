@@ -104,16 +104,50 @@ def mask_of(cs: Iterable[Card]) -> Mask:
     return m
 
 
-def iter_cards(m: Mask) -> Iterator[Card]:
-    """The cards of a mask in ascending card order."""
+def _suit_table(suit: int) -> tuple[tuple[Card, ...], ...]:
+    """For every 13-bit rank mask, the cards it stands for in ``suit``, ascending.
+
+    Built from the entry without the lowest bit: ``table[m] = (lowest,) + table[m & (m - 1)]``.
+    """
+    table: list[tuple[Card, ...]] = [()] * 8192
+    for m in range(1, 8192):
+        lowest = (m & -m).bit_length() - 1
+        table[m] = (suit * 13 + lowest,) + table[m & (m - 1)]
+    return tuple(table)
+
+
+# Turning a mask into its cards is on every engine's hot path (legal moves, hands), so
+# it is four table look-ups, one per suit, rather than a loop over the bits: 4 x 8,192
+# precomputed tuples (about 3 MB, built in ~20 ms at import).
+_CLUB_CARDS, _DIAMOND_CARDS, _HEART_CARDS, _SPADE_CARDS = (_suit_table(s) for s in range(4))
+
+
+def _bits_of(m: int) -> list[int]:
+    """The set bits of any non-negative int, ascending (the slow, general way)."""
+    out = []
     while m:
         low = m & -m
-        yield low.bit_length() - 1
+        out.append(low.bit_length() - 1)
         m ^= low
+    return out
 
 
 def cards_of(m: Mask) -> list[Card]:
-    return list(iter_cards(m))
+    """The cards of a mask in ascending card order, as a new list.
+
+    Bits above the deck (52 and up) come last, as their bit numbers: the Fan Tan
+    engine keeps PASS (52) in its legal-move mask and gets its move list in one call.
+    """
+    out = [*_CLUB_CARDS[m & 8191], *_DIAMOND_CARDS[m >> 13 & 8191],
+           *_HEART_CARDS[m >> 26 & 8191], *_SPADE_CARDS[m >> 39 & 8191]]
+    if m >> DECK_SIZE:
+        out += [DECK_SIZE + b for b in _bits_of(m >> DECK_SIZE)]
+    return out
+
+
+def iter_cards(m: Mask) -> Iterator[Card]:
+    """The cards of a mask in ascending card order."""
+    return iter(cards_of(m))
 
 
 def count(m: Mask) -> int:
@@ -122,7 +156,7 @@ def count(m: Mask) -> int:
 
 def codes(m: Mask) -> list[str]:
     """Canonical codes of a mask's cards, in card order."""
-    return [ALL_CODES[c] for c in iter_cards(m)]
+    return [ALL_CODES[c] for c in cards_of(m)]
 
 
 def mask_from_codes(cs: Iterable[str]) -> Mask:

@@ -5,6 +5,12 @@ cards -- the 7s of unstarted rows and the next card beyond each end of every sta
 row -- updated in constant time per play, so the legal plays of a seat are just
 ``hand & playable``.
 
+Speed (docs/speed.md, "step engine"): the legal moves of a turn are one mask with bit
+52 (:data:`PASS`) set when passing is allowed, computed once per turn and kept until
+the next move; ``legal_moves()`` turns it into a list by table look-ups and ``apply()``
+checks a move with one bit test, falling back to :meth:`FanTanRound.why_illegal` only
+to explain a refusal.
+
 Rule options (RULINGS FT-4, FT-5, FT-7, FT-9):
 
 ``rounds``   number of rounds, default the number of players;
@@ -29,6 +35,11 @@ from .options import Option, OptionSet
 SEVEN = 6
 SEVENS: Mask = cards.mask_of(cards.card(SEVEN, s) for s in range(4))
 SEVEN_OF_DIAMONDS: Card = cards.card(SEVEN, cards.DIAMONDS)
+SEVEN_OF_DIAMONDS_BIT: Mask = 1 << SEVEN_OF_DIAMONDS
+PASS_BIT: Mask = 1 << PASS
+"""PASS's bit in a legal-move mask (just above the 52 cards)."""
+NOT_KNOWN = -1
+"""``FanTanRound._legal`` before the turn's legal moves are computed."""
 
 
 def _neighbours(ace_high: bool) -> tuple[list[int], list[int]]:
@@ -132,7 +143,7 @@ class FanTanRound(Round):
     __slots__ = (
         "players", "dealer", "rules", "deck", "history", "hands", "table", "playable",
         "turn", "passes", "withholdings", "winner", "_unlock", "_strict", "_any_seven",
-        "_chips",
+        "_chips", "_legal",
     )
 
     def __init__(self, rules: dict[str, Any], players: int, dealer: int,
@@ -142,9 +153,10 @@ class FanTanRound(Round):
         self.rules = rules
         self.deck = check_deck(deck)
         self.history: list[tuple[int, Move]] = []
-        hands = [0] * players
-        for i, c in enumerate(self.deck):  # FT-1: card i to seat dealer+1+i
-            hands[(dealer + 1 + i) % players] |= 1 << c
+        # FT-1: card i goes to seat dealer+1+i, so seat s gets every players-th card
+        # from deck index (s - dealer - 1) % players.
+        hands = [cards.mask_of(self.deck[(s - dealer - 1) % players::players])
+                 for s in range(players)]
         self.hands = hands
         self.table: Mask = 0
         self.playable: Mask = SEVENS
@@ -155,10 +167,11 @@ class FanTanRound(Round):
         self.passes = [0] * players
         self.withholdings: list[Withholding] = []
         self.winner = -1
+        self._legal = NOT_KNOWN
         if self._any_seven:
             self.turn = (dealer + 1) % players
-        else:  # FT-4: the holder of 7D leads
-            self.turn = next(s for s in range(players) if hands[s] >> SEVEN_OF_DIAMONDS & 1)
+        else:  # FT-4: the holder of 7D leads (deck index i went to seat dealer+1+i)
+            self.turn = (dealer + 1 + self.deck.index(SEVEN_OF_DIAMONDS)) % players
 
     # --- Round interface ------------------------------------------------------------
 
@@ -170,33 +183,56 @@ class FanTanRound(Round):
     def is_over(self) -> bool:
         return self.winner >= 0
 
-    def _legal_mask(self) -> Mask:
-        if self.table == 0 and not self._any_seven:
-            return 1 << SEVEN_OF_DIAMONDS & self.hands[self.turn]
-        return self.hands[self.turn] & self.playable
+    def _legal_bits(self) -> Mask:
+        """The legal moves now as one mask: the legal cards, plus :data:`PASS_BIT` when
+        passing is allowed (FT-4, FT-5); 0 once the round is over.
 
-    def _may_pass(self, legal: Mask) -> bool:
-        if legal == 0:
-            return True
+        The one place the rules of a turn are written; everything else reads this.
+        """
+        if self.winner >= 0:
+            return 0
+        hand = self.hands[self.turn]
         if self.table == 0 and not self._any_seven:
-            return False  # FT-4: the opening 7D is never a pass
-        return not self._strict
+            # FT-4: the round opens with 7D; its holder is on turn and may not pass.
+            legal = hand & SEVEN_OF_DIAMONDS_BIT
+            return legal if legal else PASS_BIT
+        legal = hand & self.playable
+        if legal == 0 or not self._strict:  # FT-5: pass when nothing fits (or FT-8)
+            legal |= PASS_BIT
+        return legal
+
+    def _legal_mask(self) -> Mask:
+        """The legal cards now (no PASS)."""
+        return self._legal_bits() & cards.FULL_DECK
 
     def legal_moves(self) -> list[Move]:
-        if self.winner >= 0:
-            return []
-        legal = self._legal_mask()
-        moves = list(cards.iter_cards(legal))
-        if self._may_pass(legal):
-            moves.append(PASS)
-        return moves
+        # The turn's mask is computed once and kept until the next move (_apply forgets
+        # it), so apply() does not compute it again.
+        legal = self._legal
+        if legal == NOT_KNOWN:
+            legal = self._legal = self._legal_bits()
+        # Cards ascending, then PASS: exactly the order of the mask's bits.
+        return cards.cards_of(legal)
+
+    def apply(self, move: Move) -> None:
+        # The usual move comes from legal_moves(): one bit test of the turn's legal mask
+        # instead of the full diagnosis. Anything else (an illegal move, or a move of
+        # another type) goes through why_illegal, which explains the refusal.
+        legal = self._legal
+        if legal == NOT_KNOWN:
+            legal = self._legal = self._legal_bits()
+        if type(move) is int and 0 <= move <= PASS and legal >> move & 1:
+            self._apply(move)
+        else:
+            super().apply(move)
 
     def why_illegal(self, move: Move) -> str | None:
         if self.winner >= 0:
             return "the round is over"
-        legal = self._legal_mask()
+        legal_bits = self._legal_bits()
+        legal = legal_bits & cards.FULL_DECK
         if move == PASS:
-            if self._may_pass(legal):
+            if legal_bits & PASS_BIT:
                 return None
             if self.table == 0 and not self._any_seven:
                 return "7D opens the round: it must be played now (FT-4)"
@@ -215,6 +251,7 @@ class FanTanRound(Round):
     def _apply(self, move: Move) -> None:
         seat = self.turn
         self.history.append((seat, move))
+        self._legal = NOT_KNOWN
         if move == PASS:
             self.passes[seat] += 1
             legal = self._legal_mask()
@@ -318,6 +355,7 @@ class FanTanRound(Round):
         new.passes = self.passes.copy()
         new.withholdings = self.withholdings.copy()
         new.winner = self.winner
+        new._legal = self._legal
         new._unlock = self._unlock
         new._strict = self._strict
         new._any_seven = self._any_seven

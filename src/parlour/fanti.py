@@ -9,6 +9,11 @@ false). Collecting is compulsory and the player picks among the ways (FA-6).
 
 Rule options: ``rounds`` (5), ``ties`` (``"none"`` | ``"shared"``, FA-9),
 ``guardian_takes_guardians`` (``true`` | ``false``, FA-5).
+
+Speed (docs/speed.md, "step engine"): the legal moves of a turn are listed once and
+kept until the next move. Listing them enumerates the sets of valued table cards adding
+up to 10 or less once per table (:func:`subsets_by_sum`, cached by the table's valued
+cards), and every number card in the hand reads its collections from that one table.
 """
 
 from __future__ import annotations
@@ -39,40 +44,81 @@ TEN_OF_DIAMONDS: Card = cards.card(9, cards.DIAMONDS)
 VALUE = [cards.rank_of(c) + 1 if cards.rank_of(c) < JACK else 0 for c in range(52)]
 
 
-@lru_cache(maxsize=1 << 16)
+MAX_TARGET = 10
+"""The most a number card's collection adds up to (an Ace, worth 1, needs 10)."""
+
+
+@lru_cache(maxsize=1 << 13)
+def subsets_by_sum(valued_table: Mask) -> tuple[tuple[Mask, ...], ...]:
+    """The sets of the given valued table cards by the sum of their values.
+
+    Entry ``t`` (0..10) holds every set adding up to ``t``, as masks in ascending order
+    (entry 0 is just the empty set). One table serves every number card of a hand: the
+    card of value ``v`` collects the sets of entry ``11 - v``.
+
+    Random tables hold about three valued cards, so there are a handful of sets; the
+    cache pays because a table often comes back unchanged (a Scout or Mystic played,
+    or a turn after a discard of one) and small tables recur across rounds.
+    """
+    # Adding the cards lowest first keeps the list in ascending mask order: every new
+    # set holds the new card, which is above every card before it, so it is larger
+    # than every set already listed, and the new sets keep the order of the old ones.
+    sets: list[tuple[int, Mask]] = [(0, 0)]  # (sum of values, mask)
+    for c in cards.cards_of(valued_table):
+        value, bit = VALUE[c], 1 << c
+        sets += [(total + value, m | bit) for total, m in sets if total + value <= MAX_TARGET]
+    by_sum: list[list[Mask]] = [[] for _ in range(MAX_TARGET + 1)]
+    for total, m in sets:
+        by_sum[total].append(m)
+    return tuple(tuple(masks) for masks in by_sum)
+
+
 def sum_sets(valued_table: Mask, target: int) -> tuple[Mask, ...]:
     """Every set of the given valued table cards whose values add up to ``target``."""
-    items = [(c, VALUE[c]) for c in cards.iter_cards(valued_table)]
-    out: list[Mask] = []
-
-    def walk(i: int, left: int, chosen: Mask) -> None:
-        if left == 0:
-            out.append(chosen)
-            return
-        for j in range(i, len(items)):
-            c, v = items[j]
-            if v <= left:
-                walk(j + 1, left - v, chosen | (1 << c))
-
-    walk(0, target, 0)
-    return tuple(sorted(out))
+    if not 0 < target <= MAX_TARGET:
+        return _sum_sets_beyond(valued_table, target)
+    return subsets_by_sum(valued_table)[target]
 
 
-def collections(card: Card, table: Mask, guardian_takes_guardians: bool = True) -> list[Mask]:
-    """Every way ``card`` can collect from ``table`` (FA-5), as masks; [] when none."""
+def _sum_sets_beyond(valued_table: Mask, target: int) -> tuple[Mask, ...]:
+    """:func:`sum_sets` for targets no card needs (0, negative, above 10)."""
+    if target == 0:
+        return (0,)
+    if target < 0:
+        return ()
+    items = [(c, VALUE[c]) for c in cards.cards_of(valued_table)]
+    sets: list[tuple[int, Mask]] = [(0, 0)]
+    for c, value in items:
+        sets += [(total + value, m | 1 << c) for total, m in sets if total + value <= target]
+    return tuple(m for total, m in sets if total == target)
+
+
+def _takes(card: Card, table: Mask, by_sum: tuple[tuple[Mask, ...], ...],
+           guardian_takes_guardians: bool) -> Sequence[Mask]:
+    """Every way ``card`` can collect from ``table`` (FA-5), ascending; ``by_sum`` is
+    :func:`subsets_by_sum` of the table's valued cards."""
     rank = card % 13
+    if rank < JACK:  # a number card: sets making 11 with it (an Ace's value is 1)
+        sets = by_sum[MAX_TARGET - rank]
+        if rank == ACE and table & ACES:  # an Ace also takes one Ace
+            return sorted([*sets, *_singles(table & ACES)])
+        return sets
     if rank == JACK:
         swept = table & ~(KINGS | QUEENS)
         if not guardian_takes_guardians:
             swept &= ~JACKS
-        return [swept] if swept else []
-    if rank in (KING, QUEEN):
-        return [1 << c for c in cards.iter_cards(table & (KINGS if rank == KING else QUEENS))]
-    sets = list(sum_sets(table & VALUED, 11 - VALUE[card]))
-    if rank == ACE:
-        sets += [1 << c for c in cards.iter_cards(table & ACES)]
-        sets.sort()
-    return sets
+        return (swept,) if swept else ()
+    return _singles(table & (KINGS if rank == KING else QUEENS))
+
+
+def _singles(m: Mask) -> list[Mask]:
+    """Each card of ``m`` as a set of its own, ascending."""
+    return [1 << c for c in cards.cards_of(m)]
+
+
+def collections(card: Card, table: Mask, guardian_takes_guardians: bool = True) -> list[Mask]:
+    """Every way ``card`` can collect from ``table`` (FA-5), as masks; [] when none."""
+    return list(_takes(card, table, subsets_by_sum(table & VALUED), guardian_takes_guardians))
 
 
 @dataclass(frozen=True)
@@ -162,20 +208,38 @@ class FantiRound(Round):
     def is_over(self) -> bool:
         return self.over
 
+    def _list_moves(self) -> list[Move]:
+        """The legal moves of the turn: card ascending, then take mask ascending."""
+        moves: list[Move] = []
+        table, gtg = self.table, self._gtg
+        by_sum = subsets_by_sum(table & VALUED)  # shared by every card of the hand
+        for c in cards.cards_of(self.hands[self.turn]):
+            takes = _takes(c, table, by_sum, gtg)
+            if takes:
+                moves += [c | t << 6 for t in takes]
+            else:
+                moves.append(c)  # FA-6: discard only when nothing can be collected
+        return moves
+
     def legal_moves(self) -> list[Move]:
         if self.over:
             return []
-        if self._legal is None:
-            moves: list[Move] = []
-            table, gtg = self.table, self._gtg
-            for c in cards.iter_cards(self.hands[self.turn]):
-                takes = collections(c, table, gtg)
-                if takes:
-                    moves.extend(c | (t << 6) for t in takes)
-                else:
-                    moves.append(c)  # FA-6: discard only when nothing can be collected
-            self._legal = moves
-        return list(self._legal)  # a copy: callers may sort or trim it
+        legal = self._legal  # kept for the turn; _apply forgets it
+        if legal is None:
+            legal = self._legal = self._list_moves()
+        return legal.copy()  # a copy: callers may sort or trim it
+
+    def apply(self, move: Move) -> None:
+        # The usual move comes from legal_moves(), whose list is kept for the turn: one
+        # membership test instead of the full diagnosis. Anything else goes through
+        # why_illegal, which explains a refusal.
+        legal = self._legal
+        if legal is None and not self.over:
+            legal = self._legal = self._list_moves()
+        if type(move) is int and legal is not None and move in legal:
+            self._apply(move)
+        else:
+            super().apply(move)
 
     def why_illegal(self, move: Move) -> str | None:
         if self.over:
@@ -186,7 +250,7 @@ class FantiRound(Round):
         if c >= 52:
             return "Fanti has no pass: play a card (FA-4)"
         if self._legal is None:
-            self.legal_moves()
+            self._legal = self._list_moves()
         if move in self._legal:
             return None
         if not self.hands[self.turn] >> c & 1:

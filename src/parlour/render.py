@@ -140,14 +140,13 @@ def moves_table(game: str, moves: Sequence[Move], values: dict[Move, float] | No
     t.add_column("move")
     if values:
         t.add_column("value", justify="right")
+        t.add_column("")
     for i, m in enumerate(moves, 1):
         row: list[Any] = [f"{i}.", option_text(game, m, pass_note)]
         if values:
             v = values.get(m)
-            cell = Text("" if v is None else f"{v:+.2f}")
-            if m == best:
-                cell.append(" ◀ suggested", style="bold yellow")
-            row.append(cell)
+            row.append("" if v is None else f"{v:.2f}")
+            row.append(Text("◀ suggested", style="bold yellow") if m == best else "")
         t.add_row(*row)
     return t
 
@@ -155,12 +154,21 @@ def moves_table(game: str, moves: Sequence[Move], values: dict[Move, float] | No
 # --- tables ----------------------------------------------------------------------------
 
 
-def _seat_label(names: Sequence[str], seat: int, view: Any) -> Text:
-    t = Text(names[seat], style="bold" if seat == view.current_player else "")
+def _seat_cells(names: Sequence[str], seat: int, view: Any) -> list[Text]:
+    """A seat's first two cells: a ``▶`` on the player to move, then its name."""
+    turn = seat == view.current_player
+    name = Text(names[seat], style="bold" if turn else "")
     if seat == view.dealer:
-        t.append(" (dealer)", style="dim")
-    if seat == view.current_player:
-        t = Text("▶ ").append_text(t)
+        name.append(" (dealer)", style="dim")
+    return [Text("▶" if turn else "", style="bold yellow"), name]
+
+
+def _seats_table(*columns: str) -> Table:
+    t = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
+    t.add_column("", width=1)
+    t.add_column("player")
+    for c in columns:
+        t.add_column(c, justify="left" if c == "specials" else "right")
     return t
 
 
@@ -182,35 +190,27 @@ def fantan_rows(table: Mask, ace_high: bool) -> Text:
 
 def fantan_table(view: Any, names: Sequence[str]) -> RenderableType:
     """Fan Tan's public table (FT-10): the rows, then every seat's card count and passes."""
-    seats = Table(box=box.SIMPLE_HEAD, pad_edge=False)
-    seats.add_column("player")
-    seats.add_column("cards", justify="right")
-    seats.add_column("passes", justify="right")
+    seats = _seats_table("cards", "passes")
     for s in range(view.players):
-        seats.add_row(_seat_label(names, s, view), str(view.hand_counts[s]), str(view.passes[s]))
-    return Group(fantan_rows(view.table, view.rules["ace"] == "high"), seats)
+        seats.add_row(*_seat_cells(names, s, view), str(view.hand_counts[s]), str(view.passes[s]))
+    return Group(fantan_rows(view.table, view.rules["ace"] == "high"), Text(), seats)
 
 
 def fanti_table(view: Any, names: Sequence[str]) -> RenderableType:
     """Fanti's public table (FA-7): the table cards, each seat's collected pile, the deck."""
     top = Text("Table: ", style="bold").append_text(cards_text("fanti", view.table, codes=True))
-    seats = Table(box=box.SIMPLE_HEAD, pad_edge=False)
-    seats.add_column("player")
-    seats.add_column("hand", justify="right")
-    seats.add_column("collected", justify="right")
-    seats.add_column("Leaf 🍃", justify="right")
-    seats.add_column("specials")
+    seats = _seats_table("hand", "collected", "Leaf 🍃", "specials")
     for s in range(view.players):
         pile = view.piles[s]
         special = Text(" ").join(
             card_text("fanti", c) for c in (TWO_OF_CLUBS, TEN_OF_DIAMONDS) if pile >> c & 1)
-        label = _seat_label(names, s, view)
+        marker, label = _seat_cells(names, s, view)
         if s == view.last_collector:
-            label.append(" (last to collect)", style="dim")
-        seats.add_row(label, str(view.hand_counts[s]), str(pile.bit_count()),
+            label.append(" (collected last)", style="dim")
+        seats.add_row(marker, label, str(view.hand_counts[s]), str(pile.bit_count()),
                       str((pile & LEAVES).bit_count()), special)
     deck = Text(f"Deck: {view.deck_left} cards left", style="dim")
-    return Group(top, seats, deck)
+    return Group(top, Text(), seats, deck)
 
 
 def table_view(game: str, view: Any, names: Sequence[str]) -> RenderableType:
@@ -240,9 +240,10 @@ def score_caption(game: str, rules: dict[str, Any]) -> str:
 
 
 def score_sheet(game: str, rules: dict[str, Any], names: Sequence[str],
-                scores: Sequence[Sequence[int]], winners: Sequence[int] | None = None) -> Table:
+                scores: Sequence[Sequence[int]], winners: Sequence[int] | None = None
+                ) -> RenderableType:
     """Rounds down, seats across, a total row; winners starred once the game is over."""
-    t = Table(title="Score sheet", caption=score_caption(game, rules), box=box.SIMPLE_HEAVY)
+    t = Table(title="Score sheet", box=box.SIMPLE_HEAVY, show_edge=False)
     t.add_column("round", justify="right")
     for s, n in enumerate(names):
         star = " ★" if winners and s in winners else ""
@@ -254,13 +255,13 @@ def score_sheet(game: str, rules: dict[str, Any], names: Sequence[str],
             totals[s] += v
     t.add_section()
     t.add_row(Text("total", style="bold"), *(Text(str(v), style="bold") for v in totals))
-    return t
+    return Group(t, Text(f"({score_caption(game, rules)})", style="dim"))
 
 
 def round_summary(game: str, view: Any, names: Sequence[str]) -> Table:
     """How a finished round scored, seat by seat, from a view at its end (FA-9, FT-7)."""
     score = view.score
-    t = Table(title="Round result", box=box.SIMPLE_HEAD, pad_edge=False)
+    t = Table(title="Round result", box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
     t.add_column("player")
     if _fanti(game):
         for col in ("collected", "Leaf 🍃", "2🍃", "10★", "points"):

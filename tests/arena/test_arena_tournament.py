@@ -9,8 +9,8 @@ from typer.testing import CliRunner
 
 from parlour import record
 from parlour.arena.tournament import Tournament
-from parlour.cli.app import app
 from parlour.cli import commands  # noqa: F401  (registers the commands)
+from parlour.cli.app import app
 
 
 def test_every_deal_is_played_once_per_rotation_with_the_same_cards():

@@ -11,7 +11,7 @@ from parlour.bots import make_bot
 from parlour.bots.budget import Budget
 from parlour.bots.hints import hints, suggest
 from parlour.bots.ismcts import Ismcts
-from parlour.bots.models import model_for, win_shares
+from parlour.bots.models import model_for, outcomes
 from parlour.bots.pimc import Pimc
 from parlour.bots.solver import TooBig, solve
 
@@ -51,7 +51,6 @@ def test_hints_rank_every_legal_move_with_a_win_probability(game, players):
     ranked = hints(game, view, level="easy", seed=3)
     assert sorted(m for m, _ in ranked) == sorted(view.legal)
     values = [v for _, v in ranked]
-    assert values == sorted(values, reverse=True)
     assert all(0.0 <= v <= 1.0 for v in values)
     assert suggest(game, view, level="easy", seed=3) == ranked[0][0]
     assert hints(game, view, level="easy", seed=3) == ranked
@@ -77,9 +76,11 @@ def test_solver_finds_the_winning_line_in_a_small_world():
     for _, m in r.history[:-6]:
         late.apply(m)
     model = model_for("fantan")
-    value = solve(late, win_shares, model.key, model.policy)
-    assert sum(value) == pytest.approx(1.0)
-    assert all(v in (0.0, 1.0) for v in value)
+    value = solve(late, outcomes, model.key, model.policy)
+    wins = [w for _, w in value]
+    assert sum(wins) == pytest.approx(1.0)
+    assert all(w in (0.0, 1.0) for w in wins)
+    assert all(w <= reward <= w + 0.1 + 1e-12 for reward, w in value)
     early = g.new_round(r.rules, r.players, r.dealer, r.deck)
     with pytest.raises(TooBig):
-        solve(early, win_shares, model.key, model.policy, budget=50)
+        solve(early, outcomes, model.key, model.policy, budget=50)

@@ -22,7 +22,8 @@ def make_app(tmp_path) -> Iterator[Callable[..., TestClient]]:
 
     def make(**kw: Any) -> TestClient:
         base = dict(db_url=f"sqlite:///{tmp_path}/db{len(clients)}.sqlite3", bot_delay=0.0,
-                    round_pause=0.0, grace=30.0, testing=True)
+                    round_pause=0.0, grace=30.0, testing=True, rate_per_second=500.0,
+                    rate_burst=500)  # bots move instantly here: no human pace
         base.update(kw)
         client = TestClient(create_app(Settings(**base)))
         client.__enter__()

@@ -7,6 +7,7 @@ A :class:`SearchModel` binds one game to the generic engines in :mod:`.pimc`,
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
@@ -36,7 +37,7 @@ class SearchModel:
     key: Callable[[Round], Hashable]
     late: Callable[[Round], bool]
     infer: bool
-    horizon: Callable[[Round], Callable[[Round], list[float] | None] | None] = (
+    horizon: Callable[[Round], Callable[[Round], list[tuple[float, float]] | None] | None] = (
         lambda r: None)
     """For a world about to be solved, the solver's horizon function (or None)."""
 
@@ -49,6 +50,35 @@ def win_shares(r: Round) -> list[float]:
     winners = game.winners(r.rules, score)
     share = 1.0 / len(winners)
     return [share if s in winners else 0.0 for s in range(r.players)]
+
+
+PLACING = 0.1
+"""Weight of the finishing place in :func:`rewards` (the rest is the win share)."""
+
+
+def rewards(r: Round) -> list[float]:
+    """What search maximises for each seat: the win share plus ``PLACING`` times the
+    fraction of the other seats it finished ahead of (by round score).
+
+    The placing term breaks the near-ties of worlds where a seat cannot win, where the
+    win share alone says nothing: finishing with fewer penalty points, more chips or
+    more Fanti points is still better, and is what counts over several rounds.
+    """
+    score = r.score()
+    assert score is not None
+    wins = win_shares(r)
+    n = r.players
+    sign = -1 if r.game.lower_wins(r.rules) else 1
+    out = []
+    for s in range(n):
+        beaten = sum(1 for o in range(n) if sign * score[s] > sign * score[o])
+        out.append(wins[s] + PLACING * beaten / (n - 1))
+    return out
+
+
+def outcomes(r: Round) -> list[tuple[float, float]]:
+    """Per seat ``(reward, win share)`` of a finished round: what the solver returns."""
+    return list(zip(rewards(r), win_shares(r), strict=True))
 
 
 def noisy(policy: Policy, epsilon: float) -> Callable[[Round, random.Random], Move]:
@@ -73,24 +103,35 @@ def _fanti_late(r: Any) -> bool:
     return sum(h.bit_count() for h in r.hands) <= 8
 
 
-def _fanti_horizon(start: Any) -> Callable[[Round], list[float] | None] | None:
+def _fanti_horizon(start: Any) -> Callable[[Round], list[tuple[float, float]] | None] | None:
     """Solve Fanti to the end of the current deal, then judge the piles.
 
-    The leaf value of seat ``s`` is the heuristic worth of its pile minus the best
-    other pile's (:func:`.heuristic_fanti.value`); in the last deal the search runs
-    to the end of the round and uses the true win shares instead.
+    At the end of the deal, seat ``s``'s lead is the heuristic worth of its pile
+    minus the best other pile's (:func:`.heuristic_fanti.value`, in round points); its
+    estimated win probability is ``1 / (1 + exp(-LEAD_SCALE * lead))`` (the reward is
+    the same number). In the last deal the search runs to the end of the round and
+    uses the true outcome instead.
     """
     if start.dealt >= 52:
         return None
     dealt = start.dealt
 
-    def leaf(r: Any) -> list[float] | None:
+    def leaf(r: Any) -> list[tuple[float, float]] | None:
         if r.dealt == dealt:
             return None
         v = [heuristic_fanti.value(p) for p in r.piles]
-        return [x - max(v[:i] + v[i + 1:]) for i, x in enumerate(v)]
+        out = []
+        for i, x in enumerate(v):
+            lead = x - max(v[:i] + v[i + 1:])
+            p = 1.0 / (1.0 + math.exp(-LEAD_SCALE * lead))
+            out.append((p, p))
+        return out
 
     return leaf
+
+
+LEAD_SCALE = 1.5
+"""How sharply a lead in pile value (round points) turns into a win probability."""
 
 
 MODELS: dict[str, SearchModel] = {

@@ -29,17 +29,22 @@ from typing import Any
 from ..game import Move
 from .budget import Budget
 from .determinize import world_pool
-from .models import model_for, noisy, win_shares
+from .models import model_for, noisy, outcomes, rewards, win_shares
 from .solver import TooBig, solve
 
 
 @dataclass(frozen=True)
 class Estimate:
-    """A legal move with its estimated value (mean win share) and sample count."""
+    """A legal move with its estimated win probability, search reward and samples.
+
+    ``value`` is the mean share of the round's win; ``reward`` adds the placing term
+    of :func:`.models.rewards` and is what the search ranks moves by.
+    """
 
     move: Move
     value: float
     samples: int
+    reward: float = 0.0
 
 
 class Pimc:
@@ -66,12 +71,13 @@ class Pimc:
         clock = self.budget.clock()
         me = view.seat
         sums = [0.0] * len(legal)
+        wins = [0.0] * len(legal)
         mass = 0.0
         samples = 0
         while not clock.over:
             pool = world_pool(self.determinizer, view, self.worlds, rng,
                               self.model.policy if self.infer else None)
-            solved: dict[int, list[float]] = {}
+            solved: dict[int, list[tuple[float, float]]] = {}
             while not clock.over and len(solved) < len(pool):
                 for i, world in enumerate(pool):
                     if i in solved:
@@ -83,18 +89,21 @@ class Pimc:
                             solved[i] = values
                     if values is None:
                         values = self._playouts(world.round, legal, me, rng.getrandbits(64))
-                    for j, v in enumerate(values):
+                    for j, (v, w) in enumerate(values):
                         sums[j] += world.weight * v
+                        wins[j] += world.weight * w
                     mass += world.weight
                     samples += 1
                     clock.spend(len(legal))
                     if clock.over:
                         break
-        out = [Estimate(m, sums[j] / mass, samples) for j, m in enumerate(legal)]
-        out.sort(key=lambda e: -e.value)
+        out = [Estimate(m, wins[j] / mass, samples, sums[j] / mass)
+               for j, m in enumerate(legal)]
+        out.sort(key=lambda e: -e.reward)
         return out
 
-    def _playouts(self, world: Any, legal: list[Move], me: int, seed: int) -> list[float]:
+    def _playouts(self, world: Any, legal: list[Move], me: int,
+                  seed: int) -> list[tuple[float, float]]:
         values = []
         for m in legal:
             r = world.copy()
@@ -102,10 +111,11 @@ class Pimc:
             prng = random.Random(seed)  # the same noise for every move: paired samples
             while not r.is_over:
                 r._apply(self.playout(r, prng))
-            values.append(win_shares(r)[me])
+            values.append(_mine(r, me))
         return values
 
-    def _solve(self, world: Any, legal: list[Move], me: int) -> list[float] | None:
+    def _solve(self, world: Any, legal: list[Move],
+               me: int) -> list[tuple[float, float]] | None:
         memo: dict = {}
         horizon = self.model.horizon(world)
         try:
@@ -113,8 +123,13 @@ class Pimc:
             for m in legal:
                 r = world.copy()
                 r._apply(m)
-                values.append(solve(r, win_shares, self.model.key, self.model.policy,
-                                    memo, horizon=horizon)[me])
+                values.append(solve(r, outcomes, self.model.key, self.model.policy, memo,
+                                    horizon=horizon)[me])
             return values
         except TooBig:
             return None
+
+
+def _mine(r: Any, me: int) -> tuple[float, float]:
+    """``(reward, win share)`` of seat ``me`` in a finished world."""
+    return rewards(r)[me], win_shares(r)[me]

@@ -14,17 +14,19 @@ from collections.abc import Callable, Hashable
 from ..game import Round
 from .determinize import Policy
 
-Value = tuple[float, ...]
+Value = tuple[tuple[float, float], ...]
+"""Per seat: ``(reward, win share)``; players maximise the reward."""
 
 
 class TooBig(Exception):
     """The world has more states than the solver's node budget."""
 
 
-def solve(r: Round, rewards: Callable[[Round], list[float]],
+def solve(r: Round, rewards: Callable[[Round], list[tuple[float, float]]],
           key: Callable[[Round], Hashable], first: Policy | None = None,
           memo: dict | None = None, budget: int = 20000,
-          horizon: Callable[[Round], list[float] | None] | None = None) -> Value:
+          horizon: Callable[[Round], list[tuple[float, float]] | None] | None = None
+          ) -> Value:
     """The max^n value of ``r`` (it is not changed). Raises :class:`TooBig` past
     ``budget`` distinct states.
 
@@ -57,7 +59,7 @@ def solve(r: Round, rewards: Callable[[Round], list[float]],
             child = s.copy()
             child._apply(m)
             v = value(child)
-            if best is None or v[me] > best[me] + 1e-12:
+            if best is None or v[me][0] > best[me][0] + 1e-12:
                 best = v
         assert best is not None
         table[k] = best

@@ -52,7 +52,7 @@ def parse_card(game: str, text: str) -> Card:
     try:
         return cards.parse(t)
     except ValueError:
-        raise BadInput(f"{text!r} is not a card or a move number. {help_line(game)}") from None
+        raise BadInput(f"{text!r} is not a card or a move number (type ? for help)") from None
 
 
 def read_move(game: str, view: Any, text: str) -> Move:

@@ -144,7 +144,7 @@ class PlaySession:
             self._reject(reason)
 
     def _reject(self, reason: str) -> None:
-        self.out.print(Text("✗ ", style="bold red").append(reason))
+        self.out.print(Text("✗ ", style="bold red").append(reason), soft_wrap=True)
 
     def _hint_values(self, view: Any, ply: int) -> tuple[dict[Move, float] | None, Move | None]:
         if self.hints is None:
@@ -161,7 +161,7 @@ class PlaySession:
             return None, None
         best = ranked[0][0]
         self.out.print(Text("Hint: ", style="bold yellow").append_text(
-            render.option_text(self.game, best)).append(f"  (value {ranked[0][1]:+.2f})"))
+            render.option_text(self.game, best)).append(f"  (value {ranked[0][1]:.2f})"))
         return {m: v for m, v in ranked}, best
 
 

@@ -27,6 +27,7 @@ from ..common import (
     stdout,
     usage_errors,
 )
+from ..move_input import help_line
 from ..play_session import PlaySession, QuitGame, describe_seats
 
 INTERRUPTED = 130
@@ -139,6 +140,7 @@ def play_command(
     out = stdout()
     out.print(f"[bold]{g.title}[/], {n} players, rules: {rules_text(rules)}", soft_wrap=True)
     out.print(describe_seats(seats, seat, bot_of))
+    out.print(help_line(g.name), style="dim", soft_wrap=True)
     session = PlaySession(match, seat, agents, shuffler, out, out.input,
                           _load_hints() if hints else None, derive_seed(base, "hints"))
     code = 0

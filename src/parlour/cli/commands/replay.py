@@ -82,6 +82,7 @@ class Replayer:
         if r.is_over:
             played = m.rounds[: i + 1]
             scores = [s for x in played if (s := x.score()) is not None]
+            self.out.print()
             self.out.print(render.round_summary(self.game, self._view(r), self.names))
             winners = m.winners if i + 1 == len(m.rounds) else None
             self.out.print(render.score_sheet(self.game, m.rules, self.names, scores, winners))

@@ -39,9 +39,14 @@ def summary_table(summary: Summary) -> Table:
     t.add_column("win %", justify="right")
     t.add_column("mean round score", justify="right")
     for s in range(summary.players):
-        t.add_row(str(s), summary.bots[s], f"{summary.wins[s]:g}",
+        t.add_row(str(s), summary.bots[s], _wins(summary.wins[s]),
                   f"{100 * summary.win_rates[s]:.1f}", f"{summary.mean_round_score[s]:.3f}")
     return t
+
+
+def _wins(w: float) -> str:
+    """Whole wins as integers; split wins to two decimals."""
+    return str(int(w)) if w.is_integer() else f"{w:.2f}"
 
 
 @app.command("simulate")

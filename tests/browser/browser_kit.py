@@ -1,0 +1,86 @@
+"""Helpers that drive the page as a person would: through its buttons and links."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import httpx
+
+TURN = ".mine.turn"
+OVER = ".game-over"
+
+
+def create_with_form(page: Any, base: str, game: str, name: str, rounds: int,
+                     seats: list[str] | None = None) -> str:
+    """Fill the lobby form (rules included) and create; returns the table id."""
+    page.goto(base + "/")
+    page.click(f"label[for=game-{game}]")
+    page.fill("#name", name)
+    if seats:
+        page.select_option("#players", str(len(seats) + 1))
+        for i, value in enumerate(seats, 1):
+            page.select_option(f"#seat-{i}", value)
+    page.fill("#rule-rounds", str(rounds))
+    page.click("[data-action=create]")
+    page.wait_for_url("**/t/*")
+    return page.url.rsplit("/", 1)[1]
+
+
+def create_by_api(page: Any, base: str, **body: Any) -> str:
+    """Create a table over HTTP (for test-only options) and hand its seat to the page."""
+    j = httpx.post(base + "/api/tables", json=body, timeout=10).json()
+    page.goto(base + "/")
+    page.evaluate("([t, v]) => localStorage.setItem('parlour.seat.' + t, JSON.stringify(v))",
+                  [j["table"], {"token": j["token"], "seat": j["seat"]}])
+    page.goto(f"{base}/t/{j['table']}")
+    return j["table"]
+
+
+def start(page: Any) -> None:
+    page.click("[data-action=start]:not([disabled])")
+    page.wait_for_selector(".hand .card")
+
+
+def take_turn(page: Any) -> bool:
+    """If it is this page's turn, play like a person: a lit card (confirming a Fanti
+    collection), or Pass. Returns whether it acted."""
+    if not page.query_selector(TURN):
+        return False
+    card = page.query_selector(".hand [data-legal=true]")
+    if card is None:
+        button = page.query_selector("[data-action=pass]")
+        if button is None:
+            return False
+        button.click()
+        return True
+    card.click()
+    confirm = page.query_selector("[data-action=confirm]")
+    if confirm is not None:
+        if confirm.is_disabled():
+            page.click("[data-take]")
+        page.click("[data-action=confirm]")
+    return True
+
+
+def play_until_over(pages: list[Any], limit: float = 90, after_turn: Any = None) -> None:
+    """Every page plays its turns until each shows the game-over panel."""
+    deadline = time.time() + limit
+    turns = 0
+    while time.time() < deadline:
+        if all(p.query_selector(OVER) for p in pages):
+            return
+        acted = False
+        for p in pages:
+            try:
+                if take_turn(p):
+                    acted = True
+                    turns += 1
+                    p.wait_for_timeout(60)
+                    if after_turn:
+                        after_turn(p, turns)
+            except Exception:  # the page re-rendered under the click: look again
+                p.wait_for_timeout(50)
+        if not acted:
+            pages[0].wait_for_timeout(60)
+    raise AssertionError("the game did not end in time")

@@ -1,0 +1,84 @@
+"""Browser fixtures: the app served by uvicorn in a thread, and Chromium via Playwright.
+
+The browser is Debian's ``chromium`` (no downloaded browser builds); tests skip with a
+clear reason when it is missing.
+"""
+
+from __future__ import annotations
+
+import shutil
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+
+@pytest.fixture(scope="session")
+def live_url(tmp_path_factory) -> Iterator[str]:
+    """A test-mode server on a free port (bots move after 50 ms)."""
+    import uvicorn
+
+    from parlour.server import Settings, create_app
+
+    db = tmp_path_factory.mktemp("browser") / "tables.sqlite3"
+    settings = Settings(db_url=f"sqlite:///{db}", bot_delay=0.05, round_pause=0.3,
+                        testing=True, rate_per_second=200, rate_burst=200)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(create_app(settings), host="127.0.0.1", port=port,
+                                           log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.time() + 20
+    while not server.started and time.time() < deadline:
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(10)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    exe = shutil.which("chromium")
+    if exe is None:
+        pytest.skip("chromium is not installed (apt-get install chromium; scripts/setup.sh does)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=exe, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def artifacts() -> Path:
+    ARTIFACTS.mkdir(exist_ok=True)
+    return ARTIFACTS
+
+
+@pytest.fixture
+def new_page(browser) -> Iterator[Any]:
+    """``new_page(**context_options)``: a page in a fresh context (one per person)."""
+    contexts = []
+
+    def make(**kw: Any) -> Any:
+        kw.setdefault("viewport", {"width": 1280, "height": 900})
+        ctx = browser.new_context(**kw)
+        contexts.append(ctx)
+        page = ctx.new_page()
+        page.errors = []
+        page.on("pageerror", lambda e: page.errors.append(str(e)))
+        return page
+
+    yield make
+    for ctx in contexts:
+        ctx.close()
