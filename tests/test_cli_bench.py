@@ -11,11 +11,12 @@ import threading
 import time
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 import parlour
 import parlour.cli.commands  # noqa: F401  (registers the commands)
-from parlour import record
+from parlour import bench, record
 from parlour.bench import random_playouts
 from parlour.cli import app
 
@@ -83,3 +84,101 @@ def test_console_script_ctrl_c_saves_unfinished_game(tmp_path):
     assert "Interrupted: saved the unfinished game" in text and str(out) in text
     m = record.load(record.parse_json(out.read_text(encoding="utf-8")))
     assert not m.is_over and any(seat == 0 for seat, _ in m.rounds[0].history)
+
+
+# --- the batch engine, the report, the yardstick ---------------------------------------
+
+PLAIN_FIELDS = ["game", "players", "seconds", "rounds", "moves", "rounds_per_s", "moves_per_s",
+                "python"]
+
+
+def bench_json(*args: str) -> dict:
+    res = runner.invoke(app, ["bench", *args, "--json"])
+    assert res.exit_code == 0, res.output
+    return json.loads(res.stdout)
+
+
+def test_bench_batch_engine_json_fields():
+    data = bench_json("fanti", "--players", "3", "--engine", "batch", "--batch", "64",
+                      "--seconds", "0.1")
+    assert list(data) == PLAIN_FIELDS + ["engine", "batch", "games", "games_per_s",
+                                         "bytes_per_game", "warmup_s"]
+    assert data["engine"] == "batch" and data["batch"] == 64 and data["players"] == 3
+    assert data["games"] % 64 == 0 and data["rounds"] == 5 * data["games"]  # FA-10: 5 rounds
+    assert data["moves"] == 48 * data["rounds"]  # FA-3
+    assert data["rounds_per_s"] > 0 and data["moves_per_s"] == pytest.approx(
+        48 * data["rounds_per_s"], rel=0.01)
+
+
+def test_bench_usage_errors_of_the_new_options():
+    for args, message in [
+        (["fanti", "--engine", "gpu"], "unknown --engine 'gpu'"),
+        (["fanti", "--engine", "batch", "--batch", "0"], "--batch must be at least 1"),
+        (["--players", "6", "--yardstick"], "Fanti takes 2 to 4 players, not 6"),
+    ]:
+        res = runner.invoke(app, ["bench", *args])
+        assert res.exit_code == 2, args
+        assert message in res.stderr
+
+
+def check_report_shape(data: dict, games: list[str], engines: list[str]) -> None:
+    assert data["engines"] == engines and data["python"].startswith("CPython")
+    assert data["machine"]["cpus"] >= 1
+    figures = [(f["game"], f["engine"]) for f in data["playouts"]]
+    assert figures == [(g, e) for g in games for e in engines]
+    for f in data["playouts"]:
+        assert list(f)[:8] == PLAIN_FIELDS and f["rounds_per_s"] > 0
+
+
+def test_bench_yardstick_report(monkeypatch):
+    """--yardstick: playouts beside OpenSpiel measured in the same run, with ratios."""
+    data = bench_json("fantan", "--yardstick", "--engine", "batch", "--seconds", "0.1")
+    check_report_shape(data, ["fantan"], ["batch"])
+    yard = data["yardstick"]
+    ratios = data["playouts"][0]["vs_openspiel"]
+    if not yard["available"]:  # pyspiel missing: the report still comes, without ratios
+        assert "pyspiel" in yard["reason"] and ratios == {}
+        return
+    assert yard["runs"] == 2 and set(yard["games"]) == {"hearts", "crazy_eights"}
+    assert set(yard["before"]) == set(yard["after"]) == {"hearts", "crazy_eights"}
+    for name, fig in yard["games"].items():
+        assert fig["cpp_games_per_s"] > 0 and fig["python_games_per_s"] > 0
+        assert ratios[f"{name}_cpp"] == pytest.approx(
+            data["playouts"][0]["rounds_per_s"] / fig["cpp_games_per_s"], rel=0.01)
+    assert set(ratios) == {"hearts_cpp", "hearts_python", "crazy_eights_cpp",
+                           "crazy_eights_python"}
+
+
+def test_bench_yardstick_without_pyspiel(monkeypatch):
+    monkeypatch.setitem(sys.modules, "pyspiel", None)  # import pyspiel -> ImportError
+    data = bench_json("fanti", "--yardstick", "--engine", "step", "--seconds", "0.05")
+    check_report_shape(data, ["fanti"], ["step"])
+    assert data["yardstick"]["available"] is False
+    assert "pyspiel is not installed" in data["yardstick"]["reason"]
+    assert data["playouts"][0]["vs_openspiel"] == {}
+    res = runner.invoke(app, ["bench", "fanti", "--yardstick", "--seconds", "0.05"])
+    assert res.exit_code == 0 and "Yardstick: not measured" in res.stdout
+
+
+def test_bench_search_and_scaling_sections_for_both_games(monkeypatch):
+    monkeypatch.setitem(sys.modules, "pyspiel", None)
+    monkeypatch.setattr(bench, "SEARCH_ITERATIONS", 20)
+    data = bench_json("--search", "--scaling", "--engine", "batch", "--players", "3",
+                      "--seconds", "0.05")
+    check_report_shape(data, ["fanti", "fantan"], ["batch"])
+    assert "yardstick" not in data
+    assert [(s["game"], s["players"], s["bot"]) for s in data["search"]] == [
+        ("fanti", 3, "ismcts"), ("fantan", 3, "ismcts")]
+    for s in data["search"]:
+        assert s["iterations"] == 20 * s["decisions"] and s["iterations_per_s"] > 0
+        assert s["position"]["legal_moves"] >= 2 and s["position"]["moves_played"] >= 24
+    counts = [(s["game"], s["players"]) for s in data["scaling"]]
+    assert counts == [("fanti", n) for n in (2, 3, 4)] + [("fantan", n) for n in range(3, 9)]
+    assert all(s["engine"] == "batch" and s["ms_per_round"] > 0 for s in data["scaling"])
+    assert data["scaling"][0]["growth"] == data["scaling"][3]["growth"] == 1.0
+
+
+def test_mid_round_is_a_fixed_real_decision():
+    for game, players in (("fanti", 2), ("fantan", 4), ("fantan", 8)):
+        a, b = bench.mid_round(game, players, seed=3), bench.mid_round(game, players, seed=3)
+        assert a.history == b.history and not a.is_over and len(a.legal_moves()) >= 2

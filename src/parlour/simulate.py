@@ -11,6 +11,18 @@ in one process or many, and in whatever order the workers finish.
 >>> summary.wins                                        # doctest: +SKIP
 [3.0, 2.5, 2.0, 2.5]
 
+Two engines play the games (``SimConfig.engine``):
+
+* ``step`` -- the bots named in ``bots``, through :class:`~parlour.match.Match` and
+  ``Round.apply``; every bot's seed is derived from ``(seed, index)``;
+* ``batch`` -- the numba batch engine (:mod:`parlour.batch`), uniformly random play only
+  (every seat ``random``), many games per kernel call. Its choices come from its own
+  counter-based stream (:mod:`parlour.batch.stream`), not from the ``random`` bots'
+  generators, so for the same seed the two engines play *different* games; each is
+  reproducible from ``(seed, index)`` alone.
+* ``auto`` -- ``batch`` when every seat is ``random``, else ``step``
+  (:func:`choose_engine`).
+
 Building blocks for other tools (the arena, research scripts): :func:`derive_seed`,
 :func:`play_match` (one game with any agents) and :func:`play_game` (one game of a
 configuration, by index).
@@ -20,6 +32,7 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import hashlib
+import json
 import multiprocessing
 import signal
 from collections.abc import Callable, Iterator, Sequence
@@ -41,12 +54,39 @@ def derive_seed(*parts: object) -> int:
     return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big") >> 1
 
 
+ENGINES = ("step", "batch", "auto")
+BATCH_BOT = "random"
+"""The only bot the batch engine plays: uniformly random legal moves."""
+DEFAULT_BATCH = 4096
+"""Games per kernel call of the batch engine (speed and memory only, never results)."""
+
+
+def choose_engine(engine: str, bots: Sequence[str]) -> str:
+    """``step`` or ``batch`` for ``engine`` (``step``, ``batch`` or ``auto``) and these bots.
+
+    ``auto`` is ``batch`` when every seat is ``random``; ``batch`` with any other bot is
+    a :class:`ValueError` that names the seats.
+    """
+    if engine not in ENGINES:
+        raise ValueError(f"unknown engine {engine!r}; choose one of: {', '.join(ENGINES)}")
+    all_random = bool(bots) and all(b == BATCH_BOT for b in bots)
+    if engine == "auto":
+        return "batch" if all_random else "step"
+    if engine == "batch" and not all_random:
+        others = [f"{b} (seat {s})" for s, b in enumerate(bots) if b != BATCH_BOT]
+        raise ValueError("the batch engine plays uniformly random moves only: every seat must "
+                         f"be {BATCH_BOT!r}, not {', '.join(others)}; use --engine step "
+                         "for other bots")
+    return engine
+
+
 @dataclass(frozen=True)
 class SimConfig:
     """What to simulate: a game, its player count, rules, one bot name per seat, a seed.
 
     ``rules`` holds given options only (the defaults fill the rest); ``bots`` must have
-    one name per seat.
+    one name per seat. ``engine`` is ``step``, ``batch`` or ``auto`` (module docstring);
+    ``batch`` is the batch engine's games per kernel call.
     """
 
     game: str
@@ -55,12 +95,18 @@ class SimConfig:
     seed: int = 0
     bots: tuple[str, ...] = ()
     rules: dict[str, Any] = field(default_factory=dict)
+    engine: str = "step"
+    batch: int = DEFAULT_BATCH
 
     def full_rules(self) -> dict[str, Any]:
         return get_game(self.game).rules(self.players, self.rules)
 
     def seat_names(self) -> list[str]:
         return [f"{b} {s}" for s, b in enumerate(self.bots)]
+
+    def resolved_engine(self) -> str:
+        """``step`` or ``batch``: what ``engine`` means for these bots."""
+        return choose_engine(self.engine, self.bots)
 
 
 @dataclass(frozen=True)
@@ -105,44 +151,119 @@ def play_game(config: SimConfig, index: int) -> GameResult:
     )
 
 
-def _play_chunk(config: SimConfig, start: int, stop: int) -> list[GameResult]:
-    return [play_game(config, i) for i in range(start, stop)]
+@dataclass
+class Chunk:
+    """Consecutive games ``start .. start + count - 1`` of a run, as one task returns them.
+
+    The step engine gives ``results`` (one :class:`GameResult` each); the batch engine
+    gives its arrays in ``arrays`` (a :class:`parlour.batch.BatchResult`) and, when asked,
+    the records as JSON lines in ``lines``. :meth:`results_list` gives game results for
+    both; :meth:`Summary.add_chunk` reads the arrays without building them.
+    """
+
+    start: int
+    count: int
+    results: list[GameResult] | None = None
+    arrays: Any = None
+    lines: list[str] | None = None
+
+    def records(self) -> list[str]:
+        """Each game's record as one JSON line (``""`` where none was written)."""
+        if self.results is not None:
+            return [r.record for r in self.results]
+        return self.lines if self.lines is not None else [""] * self.count
+
+    def results_list(self) -> list[GameResult]:
+        if self.results is not None:
+            return self.results
+        res, lines = self.arrays, self.records()
+        totals = res.totals.tolist()
+        scores = res.scores.tolist()
+        moves = res.moves.tolist()
+        winners = [[s for s, w in enumerate(row) if w] for row in res.winners.tolist()]
+        return [GameResult(self.start + k, lines[k], tuple(totals[k]), tuple(winners[k]),
+                           tuple(map(tuple, scores[k])), tuple(moves[k]))
+                for k in range(self.count)]
 
 
-def chunk_size(games: int, workers: int) -> int:
-    """Games per task: about eight tasks per worker (for balance), at most 64 games each."""
-    return max(1, min(64, games // (workers * 8) or 1))
+def batch_chunk(config: SimConfig, start: int, stop: int, records: bool = True) -> Chunk:
+    """Games ``start .. stop - 1`` of ``config`` played by the batch engine (random play).
+
+    Each game's record (when ``records``) is the batch engine's ``parlour-record/1``
+    record with the seats named as :meth:`SimConfig.seat_names` names them and ``meta``
+    as the step engine writes it, plus ``"engine": "batch"``.
+    """
+    from . import batch  # numba: imported only when the batch engine is used
+
+    res = batch.simulate(config.game, config.players, config.rules, stop - start, config.seed,
+                         batch=config.batch, records=records, first_game=start)
+    lines = None
+    if records:
+        assert res.records is not None
+        seats = config.seat_names()
+        lines = []
+        for k, rec in enumerate(res.records):
+            rec["seats"] = seats
+            rec["meta"] = {"generator": "parlour simulate", "engine": "batch",
+                           "seed": config.seed, "game_index": start + k,
+                           "bots": list(config.bots)}
+            lines.append(json.dumps(rec, ensure_ascii=False, separators=(",", ":")))
+        res.records = None  # the lines hold them; do not send them twice between processes
+    return Chunk(start, stop - start, arrays=res, lines=lines)
 
 
-def run(config: SimConfig, workers: int = 1, chunk: int | None = None,
-        progress: Callable[[int], None] | None = None) -> Iterator[GameResult]:
-    """Play every game of ``config`` and yield the results in game order.
+def play_chunk(config: SimConfig, start: int, stop: int, records: bool = True) -> Chunk:
+    """Games ``start .. stop - 1`` of ``config``, by its engine (``records``: batch only;
+    the step engine always writes them)."""
+    if config.resolved_engine() == "batch":
+        return batch_chunk(config, start, stop, records)
+    return Chunk(start, stop - start, results=[play_game(config, i) for i in range(start, stop)])
+
+
+def chunk_size(games: int, workers: int, engine: str = "step",
+               batch: int = DEFAULT_BATCH) -> int:
+    """Games per task: about eight tasks per worker (for balance), at most 64 games each
+    for the step engine and at most ``batch`` for the batch engine."""
+    most = batch if engine == "batch" else 64
+    return max(1, min(most, games // (workers * 8) or 1))
+
+
+def run_chunks(config: SimConfig, workers: int = 1, chunk: int | None = None,
+               progress: Callable[[int], None] | None = None,
+               records: bool = True) -> Iterator[Chunk]:
+    """Play every game of ``config`` and yield them in chunks, in game order.
 
     With ``workers > 1`` chunks of games run in a process pool; finished chunks are held
     back until every earlier one is in, so the order never depends on timing.
-    ``progress(n)`` is called with the number of games just finished.
+    ``progress(n)`` is called with the number of games just finished. With
+    ``records=False`` the batch engine writes no records (faster); the step engine
+    always writes them.
     """
     if workers < 1:
         raise ValueError("workers must be at least 1")
     if len(config.bots) != config.players:
         raise ValueError(f"{config.players} players need {config.players} bots, "
                          f"not {len(config.bots)}")
-    config.full_rules()  # check the rules once, before any process starts
-    size = chunk or chunk_size(config.games, workers)
+    if config.batch < 1:
+        raise ValueError("batch must be at least 1")
+    config.full_rules()  # check the rules and the engine once, before any process starts
+    engine = config.resolved_engine()
+    size = chunk or chunk_size(config.games, workers, engine, config.batch)
     bounds = [(a, min(a + size, config.games)) for a in range(0, config.games, size)]
     if workers == 1:
         for a, b in bounds:
-            results = _play_chunk(config, a, b)
+            ch = play_chunk(config, a, b, records)
             if progress:
-                progress(len(results))
-            yield from results
+                progress(ch.count)
+            yield ch
         return
     # spawn: a clean interpreter per worker, safe next to the progress bar's thread
     ctx = multiprocessing.get_context("spawn")
     with cf.ProcessPoolExecutor(max_workers=workers, mp_context=ctx,
                                 initializer=_ignore_interrupts) as pool:
-        chunk_of = {pool.submit(_play_chunk, config, a, b): k for k, (a, b) in enumerate(bounds)}
-        ready: dict[int, list[GameResult]] = {}
+        chunk_of = {pool.submit(play_chunk, config, a, b, records): k
+                    for k, (a, b) in enumerate(bounds)}
+        ready: dict[int, Chunk] = {}
         next_chunk = 0
         pending = set(chunk_of)
         try:
@@ -151,18 +272,34 @@ def run(config: SimConfig, workers: int = 1, chunk: int | None = None,
                 for f in finished:
                     ready[chunk_of[f]] = f.result()
                     if progress:
-                        progress(len(ready[chunk_of[f]]))
+                        progress(ready[chunk_of[f]].count)
                 while next_chunk in ready:
-                    yield from ready.pop(next_chunk)
+                    yield ready.pop(next_chunk)
                     next_chunk += 1
         finally:
             for f in pending:
                 f.cancel()
 
 
+def run(config: SimConfig, workers: int = 1, chunk: int | None = None,
+        progress: Callable[[int], None] | None = None,
+        records: bool = True) -> Iterator[GameResult]:
+    """Play every game of ``config`` and yield the results in game order.
+
+    :func:`run_chunks`, one :class:`GameResult` at a time. With ``records=False`` the
+    batch engine leaves ``GameResult.record`` empty.
+    """
+    for ch in run_chunks(config, workers, chunk, progress, records):
+        yield from ch.results_list()
+
+
 def _ignore_interrupts() -> None:
     """In workers: leave Ctrl-C to the parent, which cancels what has not started."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+WIN_UNITS = 840
+"""A game's win in whole units: divisible by 1..8, every possible number of winners."""
 
 
 @dataclass
@@ -172,6 +309,11 @@ class Summary:
     ``wins``: games won, a shared win split equally among the winners (so they add up
     to the number of games); ``mean_round_score``: mean score per round;
     ``mean_moves_per_round``: mean number of moves (plays and passes) in a round.
+
+    Shares are counted exactly, in 1/840ths of a game (840 is divisible by every
+    possible number of winners, 1 to 8), so the totals do not depend on the order or
+    the grouping in which games are added: one at a time (:meth:`add`) or a batch
+    engine chunk at once (:meth:`add_chunk`).
     """
 
     game: str
@@ -186,6 +328,7 @@ class Summary:
     def __post_init__(self) -> None:
         self.wins = self.wins or [0.0] * self.players
         self.score_sums = self.score_sums or [0] * self.players
+        self._units = [round(w * WIN_UNITS) for w in self.wins]
 
     @classmethod
     def of(cls, config: SimConfig, results: Iterator[GameResult] | Sequence[GameResult]
@@ -197,14 +340,34 @@ class Summary:
 
     def add(self, result: GameResult) -> None:
         self.games += 1
-        share = 1.0 / len(result.winners)
+        share = WIN_UNITS // len(result.winners)
         for w in result.winners:
-            self.wins[w] += share
+            self._units[w] += share
+            self.wins[w] = self._units[w] / WIN_UNITS
         for scores in result.round_scores:
             self.rounds += 1
             for seat, v in enumerate(scores):
                 self.score_sums[seat] += v
         self.moves += sum(result.moves_per_round)
+
+    def add_chunk(self, chunk: Chunk) -> None:
+        """Every game of a chunk; a batch engine chunk is added from its arrays at once."""
+        if chunk.results is not None:
+            for r in chunk.results:
+                self.add(r)
+            return
+        res = chunk.arrays
+        won = res.winners
+        share = WIN_UNITS // won.sum(axis=1)
+        units = (won * share[:, None]).sum(axis=0).tolist()
+        sums = res.scores.sum(axis=(0, 1), dtype="int64").tolist()
+        for seat in range(self.players):
+            self._units[seat] += units[seat]
+            self.wins[seat] = self._units[seat] / WIN_UNITS
+            self.score_sums[seat] += sums[seat]
+        self.games += chunk.count
+        self.rounds += res.scores.shape[0] * res.scores.shape[1]
+        self.moves += int(res.moves.sum(dtype="int64"))
 
     @property
     def win_rates(self) -> list[float]:

@@ -10,6 +10,7 @@ import pytest
 
 warnings.filterwarnings("ignore", message=".*httpx2.*")
 
+from server_kit import Oracle  # noqa: E402
 from starlette.testclient import TestClient  # noqa: E402
 
 from parlour.server import Settings, create_app  # noqa: E402
@@ -17,7 +18,8 @@ from parlour.server import Settings, create_app  # noqa: E402
 
 @pytest.fixture
 def make_app(tmp_path) -> Iterator[Callable[..., TestClient]]:
-    """``make_app(**settings)``: a running app (lifespan entered) on its own SQLite file."""
+    """``make_app(**settings)``: a running app (lifespan entered) on its own SQLite file,
+    whose every message is checked by the hidden-card oracle."""
     clients: list[TestClient] = []
 
     def make(**kw: Any) -> TestClient:
@@ -27,6 +29,9 @@ def make_app(tmp_path) -> Iterator[Callable[..., TestClient]]:
         base.update(kw)
         client = TestClient(create_app(Settings(**base)))
         client.__enter__()
+        # Every message of every test is checked for hidden cards (server_kit.Oracle).
+        client.oracle = Oracle()
+        client.app.state.service.hub.observers.append(client.oracle)
         clients.append(client)
         return client
 
@@ -35,6 +40,8 @@ def make_app(tmp_path) -> Iterator[Callable[..., TestClient]]:
         for seat in c.__dict__.get("seats", []):
             seat.close()
         c.__exit__(None, None, None)
+    for c in clients:
+        assert c.oracle.leaks == [], c.oracle.leaks[:5]
 
 
 @pytest.fixture

@@ -56,6 +56,10 @@ def test_illegal_moves_are_refused_with_the_engines_reason(client):
     not_mine = next(c for c in DECK if c not in me.state["view"]["hand"])
     me.send({"type": "move", "seq": me.seq, "move": {"play": not_mine}})
     assert "not in" in assert_unchanged(client, j, me, before, "illegal")["message"]
+    # The refusal repeats the card the seat itself named, and says only that it is
+    # not in that seat's hand: the oracle sees the code; nothing else is flagged.
+    assert client.oracle.leaks == [f"error to 0: ['{not_mine}']"]
+    client.oracle.leaks.clear()
 
 
 def test_reasons_for_unplayable_cards_come_from_the_engine(client):
@@ -241,3 +245,24 @@ def test_the_oracle_catches_a_leak(client):
     oracle(t, 0, {"type": "state", "state": {"log": [{"text": f"Ben holds {other}"}]}})
     oracle(t, 0, {"type": "state", "state": {"view": {"hand": me.state["view"]["hand"]}}})
     assert len(oracle.leaks) == 1 and other in oracle.leaks[0]
+
+
+def test_withholding_pass_states_its_fine_and_the_pot_grows(client):
+    """strict: false (FT-5): passing with a playable card is allowed and fined (FT-8);
+    chips (FT-7): antes 1 + 2 + 2 for a deal of 18/17/17, then 1 per pass."""
+    j = create(client, "fantan", 3, ["person", "greedy", "greedy"],
+               rules={"rounds": 1, "strict": False, "stakes": "chips", "opening": "any-seven"},
+               test={"seed": 1, "decks": [DECK], "dealer": 2})
+    me = Seat(client, j["table"], token=j["token"])
+    me.welcome()
+    me.send({"type": "start"})
+    me.until(lambda m: m["type"] == "update" and me.my_turn())
+    st = me.state
+    assert {"pass": True} in st["view"]["legal"] and {"play": "7D"} in st["view"]["legal"]
+    assert st["pass"]["withholding"] is True
+    assert "FT-8" in st["pass"]["text"] and "3 chips" in st["pass"]["text"]
+    assert st["pot"] == 5
+    me.send({"type": "move", "seq": me.seq, "move": {"pass": True}})
+    m = me.until(lambda m: m["type"] == "update" and m["event"].get("seat") == 0)
+    assert m["event"]["move"] == {"pass": True} and m["event"]["by"] == "person"
+    assert m["state"]["pot"] == 6 and m["state"]["view"]["passes"][0] == 1

@@ -10,7 +10,7 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from ...simulate import SimConfig, Summary, run
+from ...simulate import DEFAULT_BATCH, SimConfig, Summary, choose_engine, run_chunks
 from ..app import app
 from ..common import (
     UsageError,
@@ -28,11 +28,12 @@ from ..common import (
 DEFAULT_BOT = "greedy"
 
 
-def summary_table(summary: Summary) -> Table:
+def summary_table(summary: Summary, engine: str = "step") -> Table:
     """Wins per seat (shared wins split), win rate, mean round score; moves per round below."""
     t = Table(title=f"{summary.games} games of {summary.game}, {summary.players} players, "
                     f"{summary.rounds} rounds",
-              caption=f"mean moves per round: {summary.mean_moves_per_round:.2f}")
+              caption=f"mean moves per round: {summary.mean_moves_per_round:.2f}; "
+                      f"{engine} engine")
     t.add_column("seat", justify="right")
     t.add_column("bot")
     t.add_column("wins", justify="right")
@@ -67,10 +68,18 @@ def simulate_command(
         "--out", metavar="FILE.jsonl", help="Write every game's record, one per line.",
     )] = None,
     workers: Annotated[int, typer.Option("--workers", "-w", help="Worker processes.")] = 1,
+    engine: Annotated[str, typer.Option(
+        "--engine", metavar="step|batch|auto",
+        help="step: the bots, move by move; batch: the numba batch engine, random play only; "
+             "auto: batch when every seat is random, else step.",
+    )] = "auto",
+    batch: Annotated[int, typer.Option(
+        "--batch", help="Batch engine: games per kernel call (speed only, never results).",
+    )] = DEFAULT_BATCH,
 ) -> None:
     """Play bot-only games and summarise them; the same seed gives the same games.
 
-    The records in --out and the summary are byte-identical for the same seed and options, whatever --workers is.
+    The records in --out and the summary are byte-identical for the same seed, options and engine, whatever --workers is. The batch engine draws its random moves from its own stream, so it plays different games from the step engine's random bots for the same seed (each reproducible).
     """
     with usage_errors():
         g = resolve_game(game)
@@ -81,26 +90,33 @@ def simulate_command(
         if workers < 1:
             raise UsageError(f"--workers must be at least 1, not {workers}")
         names = resolve_bots(g, bots, n, DEFAULT_BOT)
+        if batch < 1:
+            raise UsageError(f"--batch must be at least 1, not {batch}")
+        try:
+            used = choose_engine(engine.strip().lower(), names)
+        except ValueError as e:
+            raise UsageError(str(e).replace("unknown engine", "unknown --engine")) from None
         if out is not None and not out.parent.is_dir():
             raise UsageError(f"cannot write {out}: no directory {out.parent}")
-    config = SimConfig(g.name, n, games, seed, tuple(names), rules)
+    config = SimConfig(g.name, n, games, seed, tuple(names), rules, used, batch)
     summary = Summary(g.name, n, tuple(names))
-    progress = Progress(TextColumn("simulating"), BarColumn(), MofNCompleteColumn(),
+    progress = Progress(TextColumn(f"simulating ({used} engine)"), BarColumn(), MofNCompleteColumn(),
                         TimeRemainingColumn(), console=stderr(), transient=True)
     try:
         with progress, contextlib.ExitStack() as files:
             f = files.enter_context(out.open("w", encoding="utf-8")) if out else None
             task = progress.add_task("games", total=games)
-            for result in run(config, workers, progress=lambda k: progress.advance(task, k)):
-                summary.add(result)
+            for chunk in run_chunks(config, workers, progress=lambda k: progress.advance(task, k),
+                                    records=f is not None):
+                summary.add_chunk(chunk)
                 if f is not None:
-                    f.write(result.record + "\n")
+                    f.writelines(line + "\n" for line in chunk.records())
     except KeyboardInterrupt:
         fail(f"interrupted after {summary.games} games"
              + (f"; {out} holds their records" if out else ""), 130)
     except OSError as e:
         fail(f"could not write {out}: {e}", 1)
-    stdout().print(summary_table(summary))
+    stdout().print(summary_table(summary, used))
     if out:
         stdout().print(f"{summary.games} records written to {out}", soft_wrap=True)
 

@@ -2,7 +2,7 @@
 // collection picker (FA-5, FA-6): choose a card, its legal collections light up,
 // choose one, confirm; undo only before confirming; a single way is preselected.
 import { cardEl, cardName, listNames, sortHand } from "./cards.js";
-import { h } from "./dom.js";
+import { h, svgUse } from "./dom.js";
 
 function optionsFor(v, code) {
   return v.legal.filter((m) => m.play === code);
@@ -33,8 +33,8 @@ export function seatExtras(state, i) {
   if (pile.includes("10D")) marks.push("Star 10");
   return [
     h("span", { class: "stat", text: `collected ${v.pile_counts[i]}` }),
-    h("span", { class: "stat leaf", text: `Leaf ${v.leaf_counts[i]}` }),
-    marks.length ? h("span", { class: "stat special", text: marks.join(", ") }) : null,
+    h("span", { class: "stat leaf", title: "Leaf (clubs) cards collected" }, svgUse("leaf", "leaf"), ` ${v.leaf_counts[i]} Leaf`),
+    marks.length ? h("span", { class: "stat special", title: "Special cards collected (FA-9)", text: `has ${marks.join(" and ")}` }) : null,
   ];
 }
 

@@ -1,0 +1,82 @@
+"""The database: the sequence check, SQLite by default and PostgreSQL by URL."""
+
+from __future__ import annotations
+
+import glob
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+
+import pytest
+from server_kit import Seat, create
+
+from parlour.server.db import Conflict, Store, TableRow
+
+
+def row(tid: str = "t1") -> TableRow:
+    now = time.time()
+    return TableRow(id=tid, game="fantan", status="playing", created=now, updated=now,
+                    config={}, record=None, seq=0, deadline=None, salt=None, log=[],
+                    invite_key="i", watch_key="w", rematch=None)
+
+
+def check_sequence(store: Store) -> None:
+    store.add(row())
+    assert store.commit_event("t1", 0, {"n": 1}, log=["a"]) == 1
+    with pytest.raises(Conflict):
+        store.commit_event("t1", 0, {"n": "again"}, log=["stale"])  # stale writer
+    assert store.get("t1").seq == 1 and store.get("t1").log == ["a"]
+    assert [e.data for e in store.events("t1")] == [{"n": 1}]
+
+
+def test_sequence_check_on_sqlite(tmp_path):
+    store = Store(f"sqlite:///{tmp_path}/s.sqlite3")
+    check_sequence(store)
+    store.close()
+
+
+def _postgres_bin() -> str | None:
+    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/pg_ctl"))
+    return os.path.dirname(found[-1]) if found else None
+
+
+@pytest.fixture(scope="module")
+def postgres_url():
+    bindir = _postgres_bin()
+    if bindir is None or os.geteuid() != 0 or shutil.which("runuser") is None:
+        pytest.skip("PostgreSQL binaries (Debian postgresql) and root are needed for this test")
+    pytest.importorskip("psycopg")
+    data = tempfile.mkdtemp(prefix="parlour-pg-")
+    shutil.chown(data, "postgres")
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    as_pg = ["runuser", "-u", "postgres", "--"]
+    subprocess.run(as_pg + [f"{bindir}/initdb", "-D", data, "-A", "trust", "-U", "parlour"],
+                   check=True, capture_output=True)
+    subprocess.run(as_pg + [f"{bindir}/pg_ctl", "-D", data, "-w", "-l", f"{data}/log", "-o",
+                            f"-p {port} -k {data} -c listen_addresses=127.0.0.1", "start"],
+                   check=True, capture_output=True)
+    try:
+        yield f"postgresql+psycopg://parlour@127.0.0.1:{port}/postgres"
+    finally:
+        subprocess.run(as_pg + [f"{bindir}/pg_ctl", "-D", data, "-m", "immediate", "stop"],
+                       capture_output=True)
+        shutil.rmtree(data, ignore_errors=True)
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(120)
+def test_postgresql_by_url(postgres_url, make_app):
+    check_sequence(Store(postgres_url))
+    client = make_app(db_url=postgres_url)
+    j = create(client, "fanti", 2, ["person", "greedy"], rules={"rounds": 1}, test={"seed": 9})
+    me = Seat(client, j["table"], token=j["token"])
+    me.welcome()
+    me.send({"type": "start"})
+    final = me.play_to_end()
+    assert final["winners"] is not None
+    assert client.get(f"/api/tables/{j['table']}/record").status_code == 200
