@@ -17,7 +17,8 @@ the same run:
   (:func:`random_playouts`) or ``batch`` (:func:`parlour.batch.bench`, numba kernels);
 * :func:`search_speed` -- ISMCTS iterations per second on a fixed mid-round position
   (:func:`mid_round`), through the bot registry (``ismcts:N``);
-* :func:`scaling` -- time per round at every player count (Fan Tan 3..8, Fanti 2..4);
+* :func:`scaling` -- time per round at every player count (Fan Tan 3..8, Fanti 2..4;
+  in a report, measured in interleaved slices: :data:`SCALING_PASSES`);
 * the yardstick (:mod:`parlour.yardstick`): OpenSpiel's C++ ``hearts`` and
   ``crazy_eights`` under random play, measured before and after the parlour figures;
   each parlour figure is divided by the mean of both (``vs_openspiel``), so load that
@@ -43,6 +44,9 @@ DECK_POOL = 256
 ENGINES = ("step", "batch")
 DEFAULT_BATCH = 1024
 """Batch engine games per kernel call for benchmarks (the fastest size measured here)."""
+SCALING_PASSES = 3
+"""The scaling section measures every player count in this many interleaved slices (of
+``seconds / SCALING_PASSES`` each), so load that comes and goes spreads over all of them."""
 SEARCH_BOT = "ismcts"
 SEARCH_ITERATIONS = 200
 """Iterations per decision in :func:`search_speed`: each decision also builds the
@@ -278,12 +282,16 @@ def plan(games: Sequence[str], players: dict[str, int], seconds: float,
                                   search_speed(g, players[g], seconds))))
     if scale:
         out["scaling"] = []
-        for game in games:
-            for engine in engines:
-                for n in player_counts(game):
-                    steps.append(Step(f"scaling: {game}, {n} players, {engine} engine", seconds,
-                                      lambda g=game, e=engine, k=n: out["scaling"].append(
-                                          playouts(g, k, seconds, e, batch))))
+        part = seconds / SCALING_PASSES
+        for p in range(SCALING_PASSES):
+            for game in games:
+                for engine in engines:
+                    for n in player_counts(game):
+                        steps.append(Step(
+                            f"scaling: {game}, {n} players, {engine} engine "
+                            f"({p + 1}/{SCALING_PASSES})", part,
+                            lambda g=game, e=engine, k=n: out["scaling"].append(
+                                playouts(g, k, part, e, batch))))
     if yardstick:
         def measure_again() -> None:
             if yard_runs[0].get("available"):
@@ -297,12 +305,26 @@ def plan(games: Sequence[str], players: dict[str, int], seconds: float,
     return out, steps
 
 
+def combine(figures: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Sum the slices of the same (game, engine, players), in order of first appearance:
+    rounds and moves add up, and so does the time (``rounds / rounds_per_s``)."""
+    sums: dict[tuple[str, str, int], list[float]] = {}
+    for f in figures:
+        acc = sums.setdefault((f["game"], f["engine"], f["players"]), [0, 0, 0.0])
+        acc[0] += f["rounds"]
+        acc[1] += f["moves"]
+        acc[2] += f["rounds"] / f["rounds_per_s"]
+    return [{"game": g, "engine": e, "players": n, "seconds": round(t, 3), "rounds": r,
+             "moves": m, "rounds_per_s": round(r / t, 1), "moves_per_s": round(m / t, 1)}
+            for (g, e, n), (r, m, t) in sums.items()]
+
+
 def finish(out: dict[str, Any], yard_runs: list[dict[str, Any]]) -> None:
     """Turn the scaling figures into time per round, and add the yardstick and ratios."""
     if "scaling" in out:
         entries = []
         base: dict[tuple[str, str], dict[str, Any]] = {}
-        for f in out["scaling"]:
+        for f in combine(out["scaling"]):
             key = (f["game"], f["engine"])
             entries.append(scaling_entry(f, base.get(key)))
             base.setdefault(key, f)

@@ -65,7 +65,7 @@ def fanti_deck() -> list[str]:
     """Table 2C 4H 6D 9S; seat 0 holds 5H (collects 2C+4H or 6D), 9S... (FA-3, FA-5)."""
     table = ["2C", "4H", "6D", "9S"]
     seat0 = ["5H", "KC", "QD", "8S"]
-    seat1 = ["KD", "QS", "JH", "3C"]
+    seat1 = ["KD", "QS", "3C", "4C"]  # none of these can take 6D next (FA-5)
     head = table + [c for pair in zip(seat0, seat1, strict=True) for c in pair]
     return head + [c for c in cards.ALL_CODES if c not in head]
 

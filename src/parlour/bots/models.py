@@ -13,7 +13,7 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any
 
-from ..game import Move, Round
+from ..game import PASS, Move, Round
 from ..games import get_game
 from . import heuristic_fantan, heuristic_fanti
 from .determinize import Determinizer, Policy
@@ -40,6 +40,8 @@ class SearchModel:
     horizon: Callable[[Round], Callable[[Round], list[tuple[float, float]] | None] | None] = (
         lambda r: None)
     """For a world about to be solved, the solver's horizon function (or None)."""
+    moves: Callable[[Round], list[Move]] = lambda r: r.legal_moves()
+    """The moves the exact solver considers (Fan Tan: never a withholding pass)."""
 
 
 def win_shares(r: Round) -> list[float]:
@@ -95,6 +97,15 @@ def noisy(policy: Policy, epsilon: float) -> Callable[[Round, random.Random], Mo
     return play
 
 
+def _fantan_moves(r: Any) -> list[Move]:
+    """Legal moves without the withholding pass of ``strict: false`` (FT-5, FT-8):
+    it is fined, and allowing it would let the solver pass around the table forever."""
+    moves = r.legal_moves()
+    if len(moves) > 1 and moves[-1] == PASS:
+        moves.pop()
+    return moves
+
+
 def _fantan_late(r: Any) -> bool:
     return sum(h.bit_count() for h in r.hands) <= 2 * r.players + 2
 
@@ -137,7 +148,8 @@ LEAD_SCALE = 1.5
 MODELS: dict[str, SearchModel] = {
     "fantan": SearchModel(
         "fantan", FanTanDeterminizer, heuristic_fantan.round_policy,
-        key=lambda r: (tuple(r.hands), r.turn), late=_fantan_late, infer=True),
+        key=lambda r: (tuple(r.hands), r.turn), late=_fantan_late, infer=True,
+        moves=_fantan_moves),
     "fanti": SearchModel(
         "fanti", FantiDeterminizer, heuristic_fanti.light_policy,
         key=lambda r: (tuple(r.hands), tuple(r.piles), r.table, r.turn, r.last_collector,

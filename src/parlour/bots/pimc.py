@@ -124,7 +124,7 @@ class Pimc:
                 r = world.copy()
                 r._apply(m)
                 values.append(solve(r, outcomes, self.model.key, self.model.policy, memo,
-                                    horizon=horizon)[me])
+                                    horizon=horizon, moves=self.model.moves)[me])
             return values
         except TooBig:
             return None

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable
 
-from ..game import Round
+from ..game import Move, Round
 from .determinize import Policy
 
 Value = tuple[tuple[float, float], ...]
@@ -25,11 +25,12 @@ class TooBig(Exception):
 def solve(r: Round, rewards: Callable[[Round], list[tuple[float, float]]],
           key: Callable[[Round], Hashable], first: Policy | None = None,
           memo: dict | None = None, budget: int = 20000,
-          horizon: Callable[[Round], list[tuple[float, float]] | None] | None = None
-          ) -> Value:
+          horizon: Callable[[Round], list[tuple[float, float]] | None] | None = None,
+          moves: Callable[[Round], list[Move]] | None = None) -> Value:
     """The max^n value of ``r`` (it is not changed). Raises :class:`TooBig` past
     ``budget`` distinct states.
 
+    ``moves`` lists the moves to consider in a state (default: every legal move).
     ``horizon``, when given, may cut the search short: for a state it returns a
     value vector to use as a leaf (e.g. an evaluation at the end of a Fanti deal), or
     None to search on.
@@ -50,12 +51,12 @@ def solve(r: Round, rewards: Callable[[Round], list[tuple[float, float]]],
         if len(table) >= budget:
             raise TooBig
         me = s.current_player
-        moves = s.legal_moves()
-        if first is not None and len(moves) > 1:
+        options = s.legal_moves() if moves is None else moves(s)
+        if first is not None and len(options) > 1:
             f = first(s, None)
-            moves = [f] + [m for m in moves if m != f]
+            options = [f] + [m for m in options if m != f]
         best: Value | None = None
-        for m in moves:
+        for m in options:
             child = s.copy()
             child._apply(m)
             v = value(child)

@@ -15,6 +15,8 @@ from .service import TableService, default_bot
 from .verify import verify
 
 router = APIRouter(prefix="/api")
+# Handlers that touch live tables are ``async``: they run on the event loop, like the
+# WebSocket, so a table is only ever loaded and changed from one thread.
 
 
 def _service(request: Request) -> TableService:
@@ -56,7 +58,7 @@ async def create_table(request: Request, body: CreateTable) -> Joined:
 
 
 @router.get("/tables/{table_id}", summary="A table's public facts (no secrets, no cards)")
-def table_info(request: Request, table_id: str) -> dict[str, Any]:
+async def table_info(request: Request, table_id: str) -> dict[str, Any]:
     return _service(request).public_info(table_id)
 
 
@@ -68,7 +70,7 @@ async def join_table(request: Request, table_id: str, body: JoinTable) -> Joined
 
 
 @router.get("/tables/{table_id}/record", summary="The finished game's parlour-record/1")
-def table_record(request: Request, table_id: str) -> Response:
+async def table_record(request: Request, table_id: str) -> Response:
     data = _service(request).record(table_id)
     return Response(json.dumps(data, ensure_ascii=False, indent=1),
                     media_type="application/json",

@@ -24,6 +24,7 @@ from ...yardstick import GAMES as YARD_GAMES
 from ..app import app
 from ..common import (
     UsageError,
+    fail,
     resolve_game,
     resolve_players,
     stderr,
@@ -155,7 +156,7 @@ def report_tables(rep: dict[str, Any]) -> list[Table]:
 @app.command("bench")
 def bench_command(
     game: Annotated[str | None, typer.Argument(
-        metavar="[GAME]",
+        metavar="GAME",
         help=f"The game to measure: {' or '.join(GAMES)}; both when left out.")] = None,
     players: Annotated[int | None, typer.Option(
         "--players", "-n", help="Players (default: Fanti 2, Fan Tan 4).")] = None,
@@ -208,12 +209,15 @@ def bench_command(
                         TimeElapsedColumn(), TimeRemainingColumn(),
                         console=stderr(), transient=True)
     total = sum(s.seconds for s in steps)
-    with progress:
-        task = progress.add_task("measuring", total=total)
-        for step in steps:
-            progress.update(task, description=f"measuring {step.label}")
-            step.run()
-            progress.advance(task, step.seconds)
+    try:
+        with progress:
+            task = progress.add_task("measuring", total=total)
+            for step in steps:
+                progress.update(task, description=f"measuring {step.label}")
+                step.run()
+                progress.advance(task, step.seconds)
+    except KeyboardInterrupt:
+        fail("interrupted: nothing reported", 130)
     if as_json:
         typer.echo(json.dumps(out))
         return
