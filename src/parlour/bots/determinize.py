@@ -205,7 +205,17 @@ class World:
 
 def world_pool(determinizer: Determinizer, view: Any, count: int, rng: random.Random,
                policy: Policy | None = None, min_ess: float = 0.5) -> list[World]:
-    """``count`` worlds for ``view``; weighted by ``policy`` (tempered) when given."""
+    """``count`` worlds for ``view``; weighted by ``policy`` (tempered) when given.
+
+    A determinizer with a ``posterior(view, count, rng)`` method samples the
+    opponent model's tempered posterior itself (Fan Tan, :mod:`.infer_fantan`); its
+    worlds are used with equal weights.
+    """
+    if policy is not None and hasattr(determinizer, "posterior"):
+        worlds = determinizer.posterior(view, count, rng)
+        for w in worlds:
+            replay(w, view.history, view.seat, None)
+        return [World(w, 1.0 / len(worlds)) for w in worlds]
     rounds, logliks = [], []
     for _ in range(count):
         world = determinizer.deal(view, rng)

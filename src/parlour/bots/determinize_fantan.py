@@ -23,6 +23,12 @@ from ..cards import Mask
 from ..fantan import FANTAN, SEVENS, UNLOCKS, FanTanRound, FanTanView
 from ..game import PASS
 from .determinize import deck_for_hands, sample_hands
+from .infer_fantan import Likelihood, metropolis
+
+BETA = 0.5
+"""Tempering of the opponent-model likelihood (1 = the model taken at its word)."""
+EPSILON = 0.1
+"""The opponent model's chance of not making the heuristic's play."""
 
 
 @dataclass(frozen=True)
@@ -83,8 +89,34 @@ class FanTanDeterminizer:
         return out
 
     def deal(self, view: Any, rng: random.Random) -> FanTanRound:
+        return self._start(view, self.hands(view, rng))
+
+    def _start(self, view: FanTanView, now: list[Mask]) -> FanTanRound:
+        """The starting round whose deal leads to the current hands ``now``."""
         ev = self.evidence(view)
-        now = self.hands(view, rng)
         start = [now[s] | ev.played[s] for s in range(view.players)]
         deck = deck_for_hands(view.players, view.dealer, start)
         return FANTAN.new_round(view.rules, view.players, view.dealer, deck)
+
+    def posterior(self, view: FanTanView, count: int, rng: random.Random,
+                  beta: float | None = None,
+                  epsilon: float | None = None) -> list[FanTanRound]:
+        """``count`` starting rounds drawn from the tempered posterior of the
+        heuristic opponent model (:mod:`.infer_fantan`): one Metropolis chain, burnt
+        in and thinned, always within the hard constraints."""
+        beta = BETA if beta is None else beta
+        ev = self.evidence(view)
+        like = Likelihood(view, EPSILON if epsilon is None else epsilon)
+        now = self.hands(view, rng)
+        others = [s for s in range(view.players) if s != view.seat]
+        hands = {s: now[s] for s in others}
+        voids = {s: ev.voids[s] for s in others}
+        unseen = self.unseen(view).bit_count()
+        ll = metropolis(hands, voids, like, rng, 4 * unseen, beta)
+        out = []
+        for _ in range(count):
+            ll = metropolis(hands, voids, like, rng, max(2, unseen // 3), beta, ll)
+            for s in others:
+                now[s] = hands[s]
+            out.append(self._start(view, now))
+        return out

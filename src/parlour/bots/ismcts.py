@@ -13,12 +13,14 @@ iteration:
 3. **Expand** one untried legal move of this world.
 4. **Simulate** to the end of the round with the playout policy (the game's
    heuristic with noise ``epsilon``, or uniformly random with ``epsilon=1``).
-5. **Backpropagate** each seat's share of the round's win to the nodes where that
-   seat moved.
+5. **Backpropagate** each seat's reward -- its share of the round's win plus a
+   little for its finishing place (:func:`.models.rewards`) -- to the nodes where
+   that seat moved.
 
 Generic over the :class:`~parlour.game.Round` interface; the game enters only through
 its :class:`~.models.SearchModel`. The root's children give every legal move's
-value: its mean win share over the iterations that tried it.
+value: its mean win share over the iterations that tried it; the move played is
+the most visited.
 """
 
 from __future__ import annotations
@@ -30,14 +32,14 @@ from typing import Any
 from ..game import Move
 from .budget import Budget
 from .determinize import world_pool
-from .models import model_for, noisy, win_shares
+from .models import model_for, noisy, rewards, win_shares
 from .pimc import Estimate
 
 
 class Node:
     """An information-set node: reached by ``move`` made by ``player``."""
 
-    __slots__ = ("move", "player", "parent", "children", "visits", "avail", "total")
+    __slots__ = ("move", "player", "parent", "children", "visits", "avail", "total", "wins")
 
     def __init__(self, move: Move, player: int, parent: Node | None) -> None:
         self.move = move
@@ -47,6 +49,7 @@ class Node:
         self.visits = 0
         self.avail = 1
         self.total = 0.0
+        self.wins = 0.0
 
 
 class Ismcts:
@@ -96,11 +99,13 @@ class Ismcts:
                 node = best
             while not r.is_over:
                 r._apply(self.playout(r, rng))
-            reward = win_shares(r)
+            reward = rewards(r)
+            won = win_shares(r)
             while node is not None:
                 node.visits += 1
                 if node.player >= 0:
                     node.total += reward[node.player]
+                    node.wins += won[node.player]
                 node = node.parent
             clock.spend()
             if clock.over:
@@ -108,7 +113,9 @@ class Ismcts:
         out = []
         for m in view.legal:
             ch = root.children.get(m)
-            out.append(Estimate(m, ch.total / ch.visits if ch and ch.visits else 0.0,
-                                ch.visits if ch else 0))
+            seen = ch is not None and ch.visits > 0
+            out.append(Estimate(m, ch.wins / ch.visits if seen else 0.0,
+                                ch.visits if seen else 0,
+                                ch.total / ch.visits if seen else 0.0))
         out.sort(key=lambda e: (-e.samples, -e.value))
         return out

@@ -18,7 +18,7 @@ from typing import Any
 
 from .. import cards
 from ..bots import bot_names
-from ..game import PASS, IllegalMove, Move
+from ..game import PASS, Move
 from ..games import get_game
 from ..options import OptionError
 from .db import Conflict, Store, TableRow
@@ -606,5 +606,3 @@ class TableService:
                 self.tables.pop(tid, None)
         return expired
 
-
-__all__ = ["IllegalMove", "ServiceError", "TableService"]
