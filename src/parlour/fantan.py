@@ -7,9 +7,9 @@ row -- updated in constant time per play, so the legal plays of a seat are just
 
 Speed (docs/speed.md, "step engine"): the legal moves of a turn are one mask with bit
 52 (:data:`PASS`) set when passing is allowed, computed once per turn and kept until
-the next move; ``legal_moves()`` turns it into a list by table look-ups and ``apply()``
-checks a move with one bit test, falling back to :meth:`FanTanRound.why_illegal` only
-to explain a refusal.
+the next move; ``legal_moves()`` copies a list remembered for that mask, and
+``apply()`` checks a move with one bit test, falling back to
+:meth:`FanTanRound.why_illegal` only to explain a refusal.
 
 Rule options (RULINGS FT-4, FT-5, FT-7, FT-9):
 
@@ -29,7 +29,7 @@ from typing import Any
 
 from . import cards
 from .cards import Card, Mask
-from .game import PASS, Game, Move, Round, check_deck
+from .game import DECK_ERROR, PASS, Game, Move, Round
 from .options import Option, OptionSet
 
 SEVEN = 6
@@ -38,8 +38,22 @@ SEVEN_OF_DIAMONDS: Card = cards.card(SEVEN, cards.DIAMONDS)
 SEVEN_OF_DIAMONDS_BIT: Mask = 1 << SEVEN_OF_DIAMONDS
 PASS_BIT: Mask = 1 << PASS
 """PASS's bit in a legal-move mask (just above the 52 cards)."""
-NOT_KNOWN = -1
-"""``FanTanRound._legal`` before the turn's legal moves are computed."""
+_MOVE_LISTS: dict[Mask, tuple[Move, ...]] = {}
+_MOVE_LISTS_LIMIT = 1 << 15
+"""Legal-move masks whose move lists are remembered before starting again from empty.
+
+A legal mask holds a few cards at most (one or two ends of each row), so masks recur
+a lot (random play finds ~85% of them here); a hit is a dict look-up and a list copy,
+about three times cheaper than :func:`cards.cards_of`. At most a few MB."""
+
+
+def _remember_moves(legal: Mask) -> tuple[Move, ...]:
+    """The moves of a legal-move mask in the engine's order, cards ascending then PASS
+    (exactly the order of the mask's bits), remembered in :data:`_MOVE_LISTS`."""
+    if len(_MOVE_LISTS) >= _MOVE_LISTS_LIMIT:
+        _MOVE_LISTS.clear()  # simpler than LRU, and about as good here
+    moves = _MOVE_LISTS[legal] = tuple(cards.cards_of(legal))
+    return moves
 
 
 def _neighbours(ace_high: bool) -> tuple[list[int], list[int]]:
@@ -142,8 +156,8 @@ class FanTanRound(Round):
 
     __slots__ = (
         "players", "dealer", "rules", "deck", "history", "hands", "table", "playable",
-        "turn", "passes", "withholdings", "winner", "_unlock", "_strict", "_any_seven",
-        "_chips", "_legal",
+        "turn", "passes", "withholdings", "winner", "is_over", "_unlock", "_strict",
+        "_any_seven", "_chips", "_legal",
     )
 
     def __init__(self, rules: dict[str, Any], players: int, dealer: int,
@@ -151,12 +165,19 @@ class FanTanRound(Round):
         self.players = players
         self.dealer = dealer
         self.rules = rules
-        self.deck = check_deck(deck)
+        self.deck = deck = tuple(deck)
         self.history: list[tuple[int, Move]] = []
         # FT-1: card i goes to seat dealer+1+i, so seat s gets every players-th card
         # from deck index (s - dealer - 1) % players.
-        hands = [cards.mask_of(self.deck[(s - dealer - 1) % players::players])
+        hands = [cards.mask_of(deck[(s - dealer - 1) % players::players])
                  for s in range(players)]
+        # C-2, as check_deck() checks it but on the hands just dealt (52 cards whose
+        # masks cover the deck are each card once), which saves sorting the deck.
+        dealt = 0
+        for hand in hands:
+            dealt |= hand
+        if len(deck) != 52 or dealt != cards.FULL_DECK:
+            raise ValueError(DECK_ERROR)
         self.hands = hands
         self.table: Mask = 0
         self.playable: Mask = SEVENS
@@ -167,11 +188,16 @@ class FanTanRound(Round):
         self.passes = [0] * players
         self.withholdings: list[Withholding] = []
         self.winner = -1
-        self._legal = NOT_KNOWN
+        # A plain attribute rather than a property: every playing loop reads it each
+        # move, and a property call costs as much as a third of a legal-moves call.
+        self.is_over = False
         if self._any_seven:
             self.turn = (dealer + 1) % players
         else:  # FT-4: the holder of 7D leads (deck index i went to seat dealer+1+i)
             self.turn = (dealer + 1 + self.deck.index(SEVEN_OF_DIAMONDS)) % players
+        # The legal moves of the turn, as a mask (see _legal_bits): computed as soon as a
+        # turn starts, read by legal_moves() and apply().
+        self._legal = self._legal_bits()
 
     # --- Round interface ------------------------------------------------------------
 
@@ -179,15 +205,13 @@ class FanTanRound(Round):
     def current_player(self) -> int:
         return self.turn
 
-    @property
-    def is_over(self) -> bool:
-        return self.winner >= 0
-
     def _legal_bits(self) -> Mask:
         """The legal moves now as one mask: the legal cards, plus :data:`PASS_BIT` when
         passing is allowed (FT-4, FT-5); 0 once the round is over.
 
-        The one place the rules of a turn are written; everything else reads this.
+        Computed from the state; the engine keeps the turn's mask in ``_legal`` (set when
+        a turn starts: here at the deal, then by ``_apply``, which repeats the last
+        three lines below for speed).
         """
         if self.winner >= 0:
             return 0
@@ -206,22 +230,16 @@ class FanTanRound(Round):
         return self._legal_bits() & cards.FULL_DECK
 
     def legal_moves(self) -> list[Move]:
-        # The turn's mask is computed once and kept until the next move (_apply forgets
-        # it), so apply() does not compute it again.
-        legal = self._legal
-        if legal == NOT_KNOWN:
-            legal = self._legal = self._legal_bits()
-        # Cards ascending, then PASS: exactly the order of the mask's bits.
-        return cards.cards_of(legal)
+        moves = _MOVE_LISTS.get(self._legal)
+        if moves is None:
+            moves = _remember_moves(self._legal)
+        return list(moves)  # a fresh list: callers may sort or trim it
 
     def apply(self, move: Move) -> None:
         # The usual move comes from legal_moves(): one bit test of the turn's legal mask
         # instead of the full diagnosis. Anything else (an illegal move, or a move of
         # another type) goes through why_illegal, which explains the refusal.
-        legal = self._legal
-        if legal == NOT_KNOWN:
-            legal = self._legal = self._legal_bits()
-        if type(move) is int and 0 <= move <= PASS and legal >> move & 1:
+        if type(move) is int and move >= 0 and self._legal >> move & 1:
             self._apply(move)
         else:
             super().apply(move)
@@ -251,24 +269,30 @@ class FanTanRound(Round):
     def _apply(self, move: Move) -> None:
         seat = self.turn
         self.history.append((seat, move))
-        self._legal = NOT_KNOWN
         if move == PASS:
             self.passes[seat] += 1
             legal = self._legal_mask()
             if legal:  # withholding (FT-8): remember the 7s and who waits for them
                 self.withholdings.append(Withholding(seat, self._withheld_sevens(seat, legal)))
-            self.turn = (seat + 1) % self.players
-            return
-        bit = 1 << move
-        hand = self.hands[seat] ^ bit
-        self.hands[seat] = hand
-        self.table |= bit
-        self.playable = (self.playable ^ bit) | self._unlock[move]
-        if hand == 0:  # FT-6
-            self.winner = seat
-            self.turn = -1
         else:
-            self.turn = (seat + 1) % self.players
+            bit = 1 << move
+            hand = self.hands[seat] ^ bit
+            self.hands[seat] = hand
+            self.table |= bit
+            self.playable = (self.playable ^ bit) | self._unlock[move]
+            if hand == 0:  # FT-6
+                self.winner = seat
+                self.is_over = True
+                self.turn = -1
+                self._legal = 0
+                return
+        turn = self.turn = (seat + 1) % self.players
+        # The next turn's legal moves: _legal_bits() past the opening (after the first
+        # move FT-4 no longer applies), written out as it runs every move.
+        legal = self.hands[turn] & self.playable
+        if legal == 0 or not self._strict:
+            legal |= PASS_BIT
+        self._legal = legal
 
     def _withheld_sevens(self, seat: int, legal: Mask) -> tuple[tuple[Card, int, int], ...]:
         down, up = NEIGHBOURS[self.rules["ace"] == "high"]
@@ -355,6 +379,7 @@ class FanTanRound(Round):
         new.passes = self.passes.copy()
         new.withholdings = self.withholdings.copy()
         new.winner = self.winner
+        new.is_over = self.is_over
         new._legal = self._legal
         new._unlock = self._unlock
         new._strict = self._strict

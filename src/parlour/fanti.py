@@ -10,17 +10,16 @@ false). Collecting is compulsory and the player picks among the ways (FA-6).
 Rule options: ``rounds`` (5), ``ties`` (``"none"`` | ``"shared"``, FA-9),
 ``guardian_takes_guardians`` (``true`` | ``false``, FA-5).
 
-Speed (docs/speed.md, "step engine"): the legal moves of a turn are listed once and
-kept until the next move. Listing them enumerates the sets of valued table cards adding
-up to 10 or less once per table (:func:`subsets_by_sum`, cached by the table's valued
-cards), and every number card in the hand reads its collections from that one table.
+Speed (docs/speed.md, "step engine"): the legal moves of a turn are listed once
+(:func:`hand_moves`) and kept until the next move, and ``apply()`` checks a move by
+looking it up in that list, falling back to :meth:`FantiRound.why_illegal` only to
+explain a refusal. A number card's collections come from a memo (see "Collections").
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
 from . import cards
@@ -44,81 +43,131 @@ TEN_OF_DIAMONDS: Card = cards.card(9, cards.DIAMONDS)
 VALUE = [cards.rank_of(c) + 1 if cards.rank_of(c) < JACK else 0 for c in range(52)]
 
 
-MAX_TARGET = 10
-"""The most a number card's collection adds up to (an Ace, worth 1, needs 10)."""
+# --- Collections (FA-5) ---------------------------------------------------------------
+#
+# Listing the legal moves is the hot path of every bot and simulation, and a number
+# card's collections (the sets of valued table cards making 11 with it) are most of its
+# cost. Two things keep it cheap (docs/speed.md, "step engine"):
+#
+# * a card of rank r can only collect cards worth 10 - r or less (its *candidates*):
+#   a 9 or a 10 looks at the table's Aces and 2s only, and in random play four number
+#   cards in ten have no candidate at all and are done after one mask test;
+# * the sets are kept in a memo keyed by rank and candidates, which repeat far more
+#   than whole tables do (random play finds about 85% of them there).
 
 
-@lru_cache(maxsize=1 << 13)
-def subsets_by_sum(valued_table: Mask) -> tuple[tuple[Mask, ...], ...]:
-    """The sets of the given valued table cards by the sum of their values.
+def _worth_at_most(most: int) -> Mask:
+    return cards.mask_of(c for c in range(52) if 0 < VALUE[c] <= most)
 
-    Entry ``t`` (0..10) holds every set adding up to ``t``, as masks in ascending order
-    (entry 0 is just the empty set). One table serves every number card of a hand: the
-    card of value ``v`` collects the sets of entry ``11 - v``.
 
-    Random tables hold about three valued cards, so there are a handful of sets; the
-    cache pays because a table often comes back unchanged (a Scout or Mystic played,
-    or a turn after a discard of one) and small tables recur across rounds.
-    """
-    # Adding the cards lowest first keeps the list in ascending mask order: every new
-    # set holds the new card, which is above every card before it, so it is larger
-    # than every set already listed, and the new sets keep the order of the old ones.
-    sets: list[tuple[int, Mask]] = [(0, 0)]  # (sum of values, mask)
-    for c in cards.cards_of(valued_table):
+CANDIDATES: tuple[Mask, ...] = tuple(_worth_at_most(10 - rank) for rank in range(10))
+"""By number-card rank r (0 = Ace .. 9 = the 10): the valued cards worth 10 - r or less,
+the only ones a set making 11 with it can hold."""
+
+_TAKES_MEMO: tuple[dict[Mask, tuple[Mask, ...]], ...] = tuple({} for _ in range(10))
+_TAKES_MEMO_LIMIT = 1 << 14
+"""Entries a rank's memo keeps before it starts again from empty. Random play fills
+about 40,000 entries in all (some 6 MB); 4,096 a rank made random rounds ~5% slower."""
+
+
+def _remember_takes(rank: int, candidates: Mask) -> tuple[Mask, ...]:
+    """Every set of ``candidates`` a number card of ``rank`` collects (FA-5), ascending:
+    the sets adding up to 11 with it and, for an Ace, each single Ace; kept in the memo."""
+    memo = _TAKES_MEMO[rank]
+    if len(memo) >= _TAKES_MEMO_LIMIT:
+        memo.clear()  # simpler than LRU, and about as good for random tables
+    takes = memo[candidates] = _find_number_card_takes(rank, candidates)
+    return takes
+
+
+def _find_number_card_takes(rank: int, candidates: Mask) -> tuple[Mask, ...]:
+    """:func:`_remember_takes` without the memo."""
+    takes = _sets_adding_up_to(candidates, 10 - rank)
+    aces = candidates & ACES
+    if rank == ACE and aces:  # an Ace also takes one Ace
+        return tuple(sorted(takes + _SINGLES[aces]))
+    return takes
+
+
+def _sets_adding_up_to(valued: Mask, target: int) -> tuple[Mask, ...]:
+    """Every set of the ``valued`` cards whose values add up to ``target``, ascending."""
+    # The sets adding up to less than the target so far, as parallel lists of sums and
+    # masks, grown by adding the cards lowest first. A set made with the new card is
+    # above every set before it (it holds the highest card so far) and the new sets
+    # come in the order of the old ones, so sets are made in ascending mask order.
+    sums, masks = [0], [0]
+    found: list[Mask] = []
+    for c in cards.cards_of(valued):
         value, bit = VALUE[c], 1 << c
-        sets += [(total + value, m | bit) for total, m in sets if total + value <= MAX_TARGET]
-    by_sum: list[list[Mask]] = [[] for _ in range(MAX_TARGET + 1)]
-    for total, m in sets:
-        by_sum[total].append(m)
-    return tuple(tuple(masks) for masks in by_sum)
+        for i in range(len(sums)):
+            total = sums[i] + value
+            if total < target:
+                sums.append(total)
+                masks.append(masks[i] | bit)
+            elif total == target:
+                found.append(masks[i] | bit)
+    return tuple(found)
 
 
 def sum_sets(valued_table: Mask, target: int) -> tuple[Mask, ...]:
     """Every set of the given valued table cards whose values add up to ``target``."""
-    if not 0 < target <= MAX_TARGET:
-        return _sum_sets_beyond(valued_table, target)
-    return subsets_by_sum(valued_table)[target]
+    if target <= 0:
+        return (0,) if target == 0 else ()
+    return _sets_adding_up_to(valued_table & VALUED, target)
 
 
-def _sum_sets_beyond(valued_table: Mask, target: int) -> tuple[Mask, ...]:
-    """:func:`sum_sets` for targets no card needs (0, negative, above 10)."""
-    if target == 0:
-        return (0,)
-    if target < 0:
-        return ()
-    items = [(c, VALUE[c]) for c in cards.cards_of(valued_table)]
-    sets: list[tuple[int, Mask]] = [(0, 0)]
-    for c, value in items:
-        sets += [(total + value, m | 1 << c) for total, m in sets if total + value <= target]
-    return tuple(m for total, m in sets if total == target)
+RANK_MASKS: tuple[Mask, ...] = tuple(_rank_mask(r) for r in range(13))
 
 
-def _takes(card: Card, table: Mask, by_sum: tuple[tuple[Mask, ...], ...],
-           guardian_takes_guardians: bool) -> Sequence[Mask]:
-    """Every way ``card`` can collect from ``table`` (FA-5), ascending; ``by_sum`` is
-    :func:`subsets_by_sum` of the table's valued cards."""
-    rank = card % 13
-    if rank < JACK:  # a number card: sets making 11 with it (an Ace's value is 1)
-        sets = by_sum[MAX_TARGET - rank]
-        if rank == ACE and table & ACES:  # an Ace also takes one Ace
-            return sorted([*sets, *_singles(table & ACES)])
-        return sets
-    if rank == JACK:
-        swept = table & ~(KINGS | QUEENS)
-        if not guardian_takes_guardians:
-            swept &= ~JACKS
-        return (swept,) if swept else ()
-    return _singles(table & (KINGS if rank == KING else QUEENS))
+def _singles_by_set() -> dict[Mask, tuple[Mask, ...]]:
+    out = {}
+    for rank in range(13):
+        four = [cards.card(rank, s) for s in range(4)]
+        for pick in range(16):
+            chosen = [c for i, c in enumerate(four) if pick >> i & 1]
+            out[cards.mask_of(chosen)] = tuple(1 << c for c in chosen)
+    return out
 
 
-def _singles(m: Mask) -> list[Mask]:
-    """Each card of ``m`` as a set of its own, ascending."""
-    return [1 << c for c in cards.cards_of(m)]
+_SINGLES = _singles_by_set()
+"""Each card of a set of one rank as a set of its own, ascending: the takes of a Scout,
+Mystic or Ace that takes one card of its rank. Precomputed for the 16 sets of each rank."""
+
+GUARDIAN_SWEEPS = {True: cards.FULL_DECK & ~(KINGS | QUEENS),
+                   False: cards.FULL_DECK & ~(KINGS | QUEENS | JACKS)}
+"""What a Guardian sweeps, by ``guardian_takes_guardians`` (FA-5)."""
+
+
+def hand_moves(hand: Mask, table: Mask, guardian_takes_guardians: bool = True) -> list[Move]:
+    """Every legal move of ``hand`` against ``table`` (FA-5, FA-6), in the engine's
+    order: card ascending, then take mask ascending."""
+    moves: list[Move] = []
+    valued = table & VALUED
+    for c in cards.cards_of(hand):
+        rank = c % 13
+        if rank < JACK:  # sets making 11 with it, of its candidates; an Ace also takes an Ace
+            candidates = valued & CANDIDATES[rank]
+            takes = _TAKES_MEMO[rank].get(candidates) if candidates else ()
+            if takes is None:
+                takes = _remember_takes(rank, candidates)
+        elif rank == JACK:  # a Guardian sweeps the table
+            swept = table & GUARDIAN_SWEEPS[guardian_takes_guardians]
+            takes = (swept,) if swept else ()
+        else:  # a Scout or Mystic takes one of its own rank
+            takes = _SINGLES[table & RANK_MASKS[rank]]
+        if takes:
+            # A plain loop: most cards have one take or none, and a comprehension
+            # costs more to set up than it saves on one or two items.
+            for t in takes:
+                moves.append(c | t << 6)
+        else:
+            moves.append(c)  # FA-6: discard only when nothing can be collected
+    return moves
 
 
 def collections(card: Card, table: Mask, guardian_takes_guardians: bool = True) -> list[Mask]:
     """Every way ``card`` can collect from ``table`` (FA-5), as masks; [] when none."""
-    return list(_takes(card, table, subsets_by_sum(table & VALUED), guardian_takes_guardians))
+    return [m >> 6 for m in hand_moves(1 << card, table, guardian_takes_guardians) if m >> 6]
 
 
 @dataclass(frozen=True)
@@ -169,7 +218,7 @@ class FantiRound(Round):
 
     __slots__ = (
         "players", "dealer", "rules", "deck", "history", "hands", "table", "piles",
-        "dealt", "turn", "last_collector", "over", "_gtg", "_legal",
+        "dealt", "turn", "last_collector", "is_over", "_gtg", "_legal",
     )
 
     def __init__(self, rules: dict[str, Any], players: int, dealer: int,
@@ -184,7 +233,9 @@ class FantiRound(Round):
         self.hands = [0] * players
         self.piles = [0] * players
         self.last_collector = -1
-        self.over = False
+        # A plain attribute rather than a property: every playing loop reads it each
+        # move, and a property call costs as much as a third of a legal-moves call.
+        self.is_over = False
         self._gtg = rules["guardian_takes_guardians"]
         self._legal: list[Move] | None = None
         self._deal()
@@ -193,40 +244,31 @@ class FantiRound(Round):
     def _deal(self) -> None:
         """FA-3: one card at a time from the seat after the dealer until each has 4."""
         n, deck, start = self.players, self.deck, self.dealt
+        end = start + HAND_SIZE * n
         hands = self.hands
-        for i in range(HAND_SIZE * n):
-            hands[(self.dealer + 1 + i) % n] |= 1 << deck[start + i]
-        self.dealt = start + HAND_SIZE * n
+        # Card start+i goes to seat dealer+1+i, so seat s gets every n-th card from
+        # start + (s - dealer - 1) % n.
+        for s in range(n):
+            hands[s] |= cards.mask_of(deck[start + (s - self.dealer - 1) % n:end:n])
+        self.dealt = end
 
     # --- Round interface ------------------------------------------------------------
 
     @property
     def current_player(self) -> int:
-        return -1 if self.over else self.turn
+        return -1 if self.is_over else self.turn
 
     @property
-    def is_over(self) -> bool:
-        return self.over
-
-    def _list_moves(self) -> list[Move]:
-        """The legal moves of the turn: card ascending, then take mask ascending."""
-        moves: list[Move] = []
-        table, gtg = self.table, self._gtg
-        by_sum = subsets_by_sum(table & VALUED)  # shared by every card of the hand
-        for c in cards.cards_of(self.hands[self.turn]):
-            takes = _takes(c, table, by_sum, gtg)
-            if takes:
-                moves += [c | t << 6 for t in takes]
-            else:
-                moves.append(c)  # FA-6: discard only when nothing can be collected
-        return moves
+    def over(self) -> bool:
+        """The same as :attr:`is_over` (its older name)."""
+        return self.is_over
 
     def legal_moves(self) -> list[Move]:
-        if self.over:
+        if self.is_over:
             return []
-        legal = self._legal  # kept for the turn; _apply forgets it
+        legal = self._legal  # the turn's moves, listed once; _apply forgets them
         if legal is None:
-            legal = self._legal = self._list_moves()
+            legal = self._legal = hand_moves(self.hands[self.turn], self.table, self._gtg)
         return legal.copy()  # a copy: callers may sort or trim it
 
     def apply(self, move: Move) -> None:
@@ -234,15 +276,15 @@ class FantiRound(Round):
         # membership test instead of the full diagnosis. Anything else goes through
         # why_illegal, which explains a refusal.
         legal = self._legal
-        if legal is None and not self.over:
-            legal = self._legal = self._list_moves()
+        if legal is None and not self.is_over:
+            legal = self._legal = hand_moves(self.hands[self.turn], self.table, self._gtg)
         if type(move) is int and legal is not None and move in legal:
             self._apply(move)
         else:
             super().apply(move)
 
     def why_illegal(self, move: Move) -> str | None:
-        if self.over:
+        if self.is_over:
             return "the round is over"
         if type(move) is not int or move < 0 or move >> (6 + 52):
             return "not a Fanti move"
@@ -250,7 +292,7 @@ class FantiRound(Round):
         if c >= 52:
             return "Fanti has no pass: play a card (FA-4)"
         if self._legal is None:
-            self._legal = self._list_moves()
+            self._legal = hand_moves(self.hands[self.turn], self.table, self._gtg)
         if move in self._legal:
             return None
         if not self.hands[self.turn] >> c & 1:
@@ -284,14 +326,14 @@ class FantiRound(Round):
             if self.dealt < 52:
                 self._deal()
             else:  # FA-8: leftovers to the last collector, or to nobody
-                self.over = True
+                self.is_over = True
                 if self.last_collector >= 0:
                     self.piles[self.last_collector] |= self.table
                     self.table = 0
 
     def score(self) -> list[int] | None:
         """FA-9: +2 most cards, +1 most Leaf cards, +1 for 2C, +1 for 10D."""
-        if not self.over:
+        if not self.is_over:
             return None
         return score_piles(self.piles, self.rules["ties"] == "shared")
 
@@ -334,7 +376,7 @@ class FantiRound(Round):
         new.dealt = self.dealt
         new.turn = self.turn
         new.last_collector = self.last_collector
-        new.over = self.over
+        new.is_over = self.is_over
         new._gtg = self._gtg
         new._legal = self._legal
         return new

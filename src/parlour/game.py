@@ -76,7 +76,9 @@ class Round(abc.ABC):
 
     @property
     @abc.abstractmethod
-    def is_over(self) -> bool: ...
+    def is_over(self) -> bool:
+        """Whether the round has ended. (The engines keep it as a plain attribute, which
+        every playing loop reads once a move for a fraction of a property's cost.)"""
 
     @abc.abstractmethod
     def legal_moves(self) -> list[Move]:
@@ -208,6 +210,7 @@ class Game(abc.ABC):
         return cards.symbol(card)
 
 
+DECK_ERROR = "the deck must hold each of the 52 cards exactly once"
 _DECK_IN_ORDER = list(range(cards.DECK_SIZE))
 
 
@@ -217,5 +220,5 @@ def check_deck(deck: Sequence[Card]) -> tuple[Card, ...]:
     # Sorting in C is about 3x cheaper than building the mask card by card, and this
     # runs for every round dealt.
     if len(t) != 52 or sorted(t) != _DECK_IN_ORDER:
-        raise ValueError("the deck must hold each of the 52 cards exactly once")
+        raise ValueError(DECK_ERROR)
     return t

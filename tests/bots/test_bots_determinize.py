@@ -112,3 +112,20 @@ def test_temper_keeps_the_sample_from_collapsing():
     assert beta < 1
     flat, beta1 = temper([0.0] * 10, 0.5)
     assert beta1 == 1 and flat == [0.1] * 10
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10**6), moves=st.integers(10, 70), sample=st.integers(0, 10**6),
+       players=st.sampled_from([3, 4, 5]), strict=st.booleans())
+def test_fantan_posterior_worlds_stay_consistent(seed, moves, sample, players, strict):
+    """The opponent-model chain only visits worlds the history allows (FT-5)."""
+    r = round_at("fantan", players, {"strict": strict}, seed, moves, bot="heuristic")
+    if r.is_over:
+        return
+    me = r.current_player
+    view = r.view(me)
+    worlds = FanTanDeterminizer().posterior(view, 12, random.Random(sample))
+    assert len(worlds) == 12
+    for w in worlds:
+        replay(w, view.history, me, None)  # legality checked move by move
+        assert w.view(me) == view

@@ -54,3 +54,16 @@ def test_levels_and_engines_are_registered(game):
         make_bot("pimc:x", game, 1)
     with pytest.raises(ValueError):
         make_bot("nonsense", game, 1)
+
+
+@pytest.mark.parametrize("game", ["fantan", "fanti"])
+def test_levels_keep_their_time_promises(game):
+    """hard answers within 1 s and expert within 3 s: their search stops earlier."""
+    from parlour.bots.levels import EXPERT, HARD
+
+    hard = make_bot("hard", game, 0)
+    expert = make_bot("expert", game, 0)
+    assert hard.engine.budget.seconds <= 0.95 and hard.engine.budget.iterations == HARD[game]
+    assert expert.engine.budget.seconds <= 2.9
+    assert expert.engine.budget.iterations == EXPERT[game]
+    assert make_bot("hard:50", game, 0).engine.budget.seconds is None  # reproducible

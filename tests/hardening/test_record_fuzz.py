@@ -9,10 +9,10 @@ from __future__ import annotations
 import copy
 import json
 
-from conftest import random_playout
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from conftest import random_playout
 from parlour import record
 from parlour.record import RecordError
 

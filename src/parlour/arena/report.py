@@ -16,24 +16,24 @@ def table(summary: dict[str, Any]) -> Table:
     t = Table(title=(f"{summary['game']}, {summary['players']} players, "
                      f"{summary['deals']} deals x {summary['players']} rotations "
                      f"= {summary['games']} games (fair share {summary['fair_share']:.1%})"))
-    for col in ("bot", "games", "wins", "win rate", "95% CI", "mean score", "rating"):
+    for col in ("bot", "games", "wins", "win %", "95% CI", "mean score", "rating"):
         t.add_column(col, justify="left" if col == "bot" else "right", no_wrap=True)
     for b in summary["bots"]:
         lo, hi = b["ci95"]
-        t.add_row(b["name"], str(b["games"]), f"{b['wins']:g}", f"{b['win_rate']:.1%}",
-                  f"{lo:.1%} - {hi:.1%}", f"{b['mean_score']:.2f}",
-                  f"{b['rating']:.1f} ± {b['rating_sigma']:.1f}")
+        t.add_row(b["name"], str(b["games"]), f"{b['wins']:g}", f"{100 * b['win_rate']:.1f}",
+                  f"{100 * lo:.1f}-{100 * hi:.1f}", f"{b['mean_score']:.2f}",
+                  f"{b['rating']:.1f}±{b['rating_sigma']:.1f}")
     return t
 
 
 def seat_table(summary: dict[str, Any]) -> Table:
     t = Table(title="Seat advantage (win rate by seat, all bots)")
-    for col in ("seat", "games", "win rate", "95% CI"):
+    for col in ("seat", "games", "win %", "95% CI"):
         t.add_column(col, justify="right", no_wrap=True)
     for s in summary["seats"]:
         lo, hi = s["ci95"]
-        t.add_row(str(s["seat"]), str(s["games"]), f"{s['win_rate']:.1%}",
-                  f"{lo:.1%} - {hi:.1%}")
+        t.add_row(str(s["seat"]), str(s["games"]), f"{100 * s['win_rate']:.1f}",
+                  f"{100 * lo:.1f}-{100 * hi:.1f}")
     return t
 
 

@@ -30,11 +30,24 @@ from ..game import Move, Round
 Policy = Callable[[Round, Any], Move]
 
 
+INFERENCE = ("full", "constraints", "none")
+"""How much a world pool infers from the public history:
+
+* ``full``: hard constraints, and worlds drawn or weighted by how likely the
+  opponent model makes the other seats' observed plays (tempered);
+* ``constraints``: hard constraints only (hand sizes, cards played, Fan Tan pass
+  voids), every consistent world equally likely;
+* ``none``: hand sizes and cards played only -- Fan Tan pass voids ignored, so the
+  history is replayed without legality checks (for measuring what inference is worth).
+"""
+
+
 class Determinizer(Protocol):
     """Deals starting rounds consistent with a view (one per game)."""
 
-    def deal(self, view: Any, rng: random.Random) -> Round:
-        """A fresh round (no move played) whose public history replays to ``view``."""
+    def deal(self, view: Any, rng: random.Random, constrained: bool = True) -> Round:
+        """A fresh round (no move played) whose public history replays to ``view``;
+        with ``constrained`` false, pass voids are ignored."""
         ...
 
 
@@ -204,13 +217,30 @@ class World:
 
 
 def world_pool(determinizer: Determinizer, view: Any, count: int, rng: random.Random,
-               policy: Policy | None = None, min_ess: float = 0.5) -> list[World]:
-    """``count`` worlds for ``view``; weighted by ``policy`` (tempered) when given.
+               policy: Policy | None = None, inference: str = "full",
+               min_ess: float = 0.5) -> list[World]:
+    """``count`` worlds for ``view``, at the view's moment, with their weights.
 
-    A determinizer with a ``posterior(view, count, rng)`` method samples the
-    opponent model's tempered posterior itself (Fan Tan, :mod:`.infer_fantan`); its
-    worlds are used with equal weights.
+    ``inference`` is one of :data:`INFERENCE`. With ``full``, a determinizer with a
+    ``posterior(view, count, rng)`` method samples the opponent model's tempered
+    posterior itself (Fan Tan, :mod:`.infer_fantan`) and its worlds weigh the same;
+    otherwise each world is weighted by ``policy``'s likelihood, tempered
+    (:func:`temper`).
     """
+    if inference not in INFERENCE:
+        raise ValueError(f"inference must be one of {', '.join(INFERENCE)}")
+    if inference == "none":
+        worlds = []
+        for _ in range(count):
+            w = determinizer.deal(view, rng, constrained=False)
+            for _seat, move in view.history:
+                w._apply(move)  # unchecked: the world may break a pass void
+            if hasattr(determinizer, "tidy"):
+                determinizer.tidy(w)
+            worlds.append(World(w, 1.0 / count))
+        return worlds
+    if inference == "constraints":
+        policy = None
     if policy is not None and hasattr(determinizer, "posterior"):
         worlds = determinizer.posterior(view, count, rng)
         for w in worlds:

@@ -29,6 +29,9 @@ BETA = 0.5
 """Tempering of the opponent-model likelihood (1 = the model taken at its word)."""
 EPSILON = 0.1
 """The opponent model's chance of not making the heuristic's play."""
+CHAINS = 8
+"""Independent chains per pool: a sharp posterior mixes slowly, and one chain would
+give a pool of near-copies."""
 
 
 @dataclass(frozen=True)
@@ -74,22 +77,30 @@ class FanTanDeterminizer:
     def unseen(self, view: FanTanView) -> Mask:
         return cards.FULL_DECK & ~(view.hand | view.table)
 
-    def hands(self, view: FanTanView, rng: random.Random) -> list[Mask]:
-        """Current hands of every seat in one sampled world (mine as it is)."""
+    def hands(self, view: FanTanView, rng: random.Random,
+              constrained: bool = True) -> list[Mask]:
+        """Current hands of every seat in one sampled world (mine as it is); with
+        ``constrained`` false the pass voids are ignored."""
         ev = self.evidence(view)
         others = [s for s in range(view.players) if s != view.seat]
         unseen = self.unseen(view)
         hidden = sample_hands(cards.cards_of(unseen), others,
                               [view.hand_counts[s] for s in others],
-                              [ev.voids[s] for s in others], rng)
+                              [ev.voids[s] if constrained else 0 for s in others], rng)
         out = [0] * view.players
         out[view.seat] = view.hand
         for s, h in zip(others, hidden, strict=True):
             out[s] = h
         return out
 
-    def deal(self, view: Any, rng: random.Random) -> FanTanRound:
-        return self._start(view, self.hands(view, rng))
+    def deal(self, view: Any, rng: random.Random, constrained: bool = True) -> FanTanRound:
+        return self._start(view, self.hands(view, rng, constrained))
+
+    def tidy(self, world: FanTanRound) -> None:
+        """After an unchecked replay under ``strict: true``: forget the withholdings
+        the replay recorded (they only exist because the world broke a pass void)."""
+        if world.rules["strict"]:
+            world.withholdings.clear()
 
     def _start(self, view: FanTanView, now: list[Mask]) -> FanTanRound:
         """The starting round whose deal leads to the current hands ``now``."""
@@ -102,21 +113,24 @@ class FanTanDeterminizer:
                   beta: float | None = None,
                   epsilon: float | None = None) -> list[FanTanRound]:
         """``count`` starting rounds drawn from the tempered posterior of the
-        heuristic opponent model (:mod:`.infer_fantan`): one Metropolis chain, burnt
-        in and thinned, always within the hard constraints."""
+        heuristic opponent model (:mod:`.infer_fantan`): :data:`CHAINS` independent
+        Metropolis chains, each started from its own constrained deal, burnt in and
+        thinned, always within the hard constraints."""
         beta = BETA if beta is None else beta
         ev = self.evidence(view)
         like = Likelihood(view, EPSILON if epsilon is None else epsilon)
-        now = self.hands(view, rng)
         others = [s for s in range(view.players) if s != view.seat]
-        hands = {s: now[s] for s in others}
         voids = {s: ev.voids[s] for s in others}
         unseen = self.unseen(view).bit_count()
-        ll = metropolis(hands, voids, like, rng, 4 * unseen, beta)
-        out = []
-        for _ in range(count):
-            ll = metropolis(hands, voids, like, rng, max(2, unseen // 3), beta, ll)
-            for s in others:
-                now[s] = hands[s]
-            out.append(self._start(view, now))
+        out: list[FanTanRound] = []
+        chains = max(1, min(CHAINS, count))
+        for c in range(chains):
+            now = self.hands(view, rng)
+            hands = {s: now[s] for s in others}
+            ll = metropolis(hands, voids, like, rng, 4 * unseen, beta)
+            for _ in range(count // chains + (c < count % chains)):
+                ll = metropolis(hands, voids, like, rng, max(2, unseen // 3), beta, ll)
+                for s in others:
+                    now[s] = hands[s]
+                out.append(self._start(view, now))
         return out

@@ -44,7 +44,8 @@ class FantiDeterminizer:
             seen |= p
         return cards.FULL_DECK & ~seen
 
-    def deal(self, view: Any, rng: random.Random) -> FantiRound:
+    def deal(self, view: Any, rng: random.Random, constrained: bool = True) -> FantiRound:
+        """A starting round for ``view`` (Fanti has no constraints to relax)."""
         n = view.players
         out = cards.cards_of(self.unseen(view))
         rng.shuffle(out)

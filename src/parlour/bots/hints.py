@@ -32,11 +32,12 @@ from typing import Any
 from ..game import Move
 from ..games import get_game
 from .budget import Budget
-from .levels import EXPERT, HARD
+from .levels import EXPERT, EXPERT_SECONDS, HARD, HARD_SECONDS
 from .pimc import Pimc
 
 BUDGETS = {"easy": lambda g: Budget(200), "medium": lambda g: Budget(600),
-           "hard": lambda g: Budget(HARD[g], 1.0), "expert": lambda g: Budget(EXPERT[g], 3.0)}
+           "hard": lambda g: Budget(HARD[g], HARD_SECONDS),
+           "expert": lambda g: Budget(EXPERT[g], EXPERT_SECONDS)}
 
 
 def hints(game_name: str, view: Any, level: str = "hard",

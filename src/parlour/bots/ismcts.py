@@ -56,20 +56,20 @@ class Ismcts:
     """SO-ISMCTS for one game (see the module docstring)."""
 
     def __init__(self, game: str, budget: Budget, worlds: int = 48, c: float = 0.7,
-                 epsilon: float = 0.1, infer: bool | None = None) -> None:
+                 epsilon: float = 0.1, inference: str | None = None) -> None:
         self.model = model_for(game)
         self.budget = budget
         self.worlds = worlds
         self.c = c
         self.playout = noisy(self.model.policy, epsilon)
-        self.infer = self.model.infer if infer is None else infer
+        self.inference = self.model.inference if inference is None else inference
         self.determinizer = self.model.determinizer()
 
     def estimates(self, view: Any, rng: random.Random) -> list[Estimate]:
         """Every legal move with its value (mean win share at the root), best first."""
         clock = self.budget.clock()
         pool = world_pool(self.determinizer, view, self.worlds, rng,
-                          self.model.policy if self.infer else None)
+                          self.model.policy, self.inference)
         weights = [w.weight for w in pool]
         root = Node(-1, -1, None)
         c = self.c

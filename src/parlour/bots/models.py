@@ -28,7 +28,7 @@ class SearchModel:
     ``policy`` plays a move in a world (a round the searcher owns) for whoever is to
     move: the game's heuristic. ``key`` identifies a state for the exact solver's
     transposition table. ``late`` says when a world is small enough to solve exactly.
-    ``infer`` says whether worlds are weighted by the opponent model by default.
+    ``inference`` is the default world inference (:data:`.determinize.INFERENCE`).
     """
 
     game: str
@@ -36,12 +36,15 @@ class SearchModel:
     policy: Policy
     key: Callable[[Round], Hashable]
     late: Callable[[Round], bool]
-    infer: bool
+    inference: str
     horizon: Callable[[Round], Callable[[Round], list[tuple[float, float]] | None] | None] = (
         lambda r: None)
     """For a world about to be solved, the solver's horizon function (or None)."""
     moves: Callable[[Round], list[Move]] = lambda r: r.legal_moves()
     """The moves the exact solver considers (Fan Tan: never a withholding pass)."""
+    respond: bool = False
+    """Whether the exact solver answers the opponent model (others play ``policy``,
+    only the searching seat branches) instead of a max^n search of every seat."""
 
 
 def win_shares(r: Round) -> list[float]:
@@ -107,7 +110,11 @@ def _fantan_moves(r: Any) -> list[Move]:
 
 
 def _fantan_late(r: Any) -> bool:
-    return sum(h.bit_count() for h in r.hands) <= 2 * r.players + 2
+    return r.hands[r.turn].bit_count() <= LATE_HAND
+
+
+LATE_HAND = 5
+"""Fan Tan: solve a world exactly once the seat to move holds at most this many cards."""
 
 
 def _fanti_late(r: Any) -> bool:
@@ -148,13 +155,13 @@ LEAD_SCALE = 1.5
 MODELS: dict[str, SearchModel] = {
     "fantan": SearchModel(
         "fantan", FanTanDeterminizer, heuristic_fantan.round_policy,
-        key=lambda r: (tuple(r.hands), r.turn), late=_fantan_late, infer=True,
-        moves=_fantan_moves),
+        key=lambda r: (tuple(r.hands), r.turn), late=_fantan_late, inference="full",
+        moves=_fantan_moves, respond=True),
     "fanti": SearchModel(
         "fanti", FantiDeterminizer, heuristic_fanti.light_policy,
         key=lambda r: (tuple(r.hands), tuple(r.piles), r.table, r.turn, r.last_collector,
                        r.dealt),
-        late=_fanti_late, infer=False, horizon=_fanti_horizon),
+        late=_fanti_late, inference="constraints", horizon=_fanti_horizon),
 }
 
 

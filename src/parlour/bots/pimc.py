@@ -1,23 +1,26 @@
 """PIMC: Perfect Information Monte Carlo over determinized worlds.
 
-For one decision: deal a pool of worlds consistent with the view
-(:mod:`.determinize`), weighted by how likely the game's heuristic makes the other
-seats' observed plays (tempered, Fan Tan by default). Then, world after world,
-evaluate *every* legal move in it -- the same world and the same
-playout seed for each move (common random numbers), so the comparison between moves
-is paired and much less noisy than independent samples. Each world counts with its
-importance weight. Worlds are revisited with fresh playout noise while budget
-remains; a world solved exactly is not revisited, and when every world of the pool
-is solved a new pool is dealt. A move is evaluated by a
-playout with the heuristic for every seat (with a little random noise), or, once the
-world is small enough (:attr:`.models.SearchModel.late`), by the exact max^n solver
-(:mod:`.solver`). A move's value is its mean share of the round's win (a win
-probability, ties split).
+For one decision:
 
-One iteration is one evaluated (world, move) pair. Strategy fusion -- choosing as if
-the hidden cards were known -- is PIMC's known weakness; in these games hands are
-small or quickly constrained, and it measures stronger than tree search at the same
-time budget (see docs/bots.md).
+1. Deal a pool of worlds consistent with the view (:mod:`.determinize`), with the
+   game's inference: in Fan Tan drawn from the tempered posterior of the heuristic
+   opponent model, in Fanti uniformly.
+2. World after world, evaluate *every* legal move in it, with the same world and the
+   same playout seed for each move (common random numbers): the comparison between
+   moves is paired, far less noisy than independent samples. Each world counts with
+   its weight.
+3. A move is evaluated by a playout to the end of the round with the heuristic for
+   every seat (with a little random noise), or, once the world is small enough
+   (:attr:`.models.SearchModel.late`), by the exact solver (:mod:`.solver`).
+4. Worlds are revisited with fresh playout noise while budget remains; a world solved
+   exactly is not revisited, and when every world of the pool is solved a new pool
+   is dealt.
+
+A move's ``value`` is its mean share of the round's win (a win probability, ties
+split); moves are ranked by the search reward (:func:`.models.rewards`). One
+iteration is one evaluated (world, move) pair. Strategy fusion -- choosing as if the
+hidden cards were known -- is PIMC's known weakness; docs/bots.md says why it is
+still the ``hard`` engine.
 """
 
 from __future__ import annotations
@@ -31,6 +34,11 @@ from .budget import Budget
 from .determinize import world_pool
 from .models import model_for, noisy, outcomes, rewards, win_shares
 from .solver import TooBig, solve
+
+WORLDS = 48
+"""Worlds dealt at a time (a pool); more are dealt while budget remains."""
+EPSILON = 0.1
+"""Playout noise: the chance of a uniformly random move instead of the heuristic's."""
 
 
 @dataclass(frozen=True)
@@ -51,17 +59,19 @@ class Pimc:
     """PIMC search for one game (see the module docstring).
 
     ``worlds`` is the size of the world pool, ``epsilon`` the playout noise,
-    ``infer`` turns the opponent-model weighting on or off (default: the game's),
+    ``inference`` is how worlds are drawn (:data:`.determinize.INFERENCE`; default:
+    the game's),
     ``exact`` the late-game solver.
     """
 
-    def __init__(self, game: str, budget: Budget, worlds: int = 48, epsilon: float = 0.1,
-                 infer: bool | None = None, exact: bool = True) -> None:
+    def __init__(self, game: str, budget: Budget, worlds: int | None = None,
+                 epsilon: float | None = None, inference: str | None = None,
+                 exact: bool = True) -> None:
         self.model = model_for(game)
         self.budget = budget
-        self.worlds = worlds
-        self.playout = noisy(self.model.policy, epsilon)
-        self.infer = self.model.infer if infer is None else infer
+        self.worlds = WORLDS if worlds is None else worlds
+        self.playout = noisy(self.model.policy, EPSILON if epsilon is None else epsilon)
+        self.inference = self.model.inference if inference is None else inference
         self.exact = exact
         self.determinizer = self.model.determinizer()
 
@@ -76,17 +86,20 @@ class Pimc:
         samples = 0
         while not clock.over:
             pool = world_pool(self.determinizer, view, self.worlds, rng,
-                              self.model.policy if self.infer else None)
+                              self.model.policy, self.inference)
             solved: dict[int, list[tuple[float, float]]] = {}
+            too_big: set[int] = set()
             while not clock.over and len(solved) < len(pool):
                 for i, world in enumerate(pool):
                     if i in solved:
                         continue  # an exact value: a second visit would add nothing
                     values = None
-                    if self.exact and self.model.late(world.round):
+                    if self.exact and i not in too_big and self.model.late(world.round):
                         values = self._solve(world.round, legal, me)
                         if values is not None:
                             solved[i] = values
+                        else:
+                            too_big.add(i)
                     if values is None:
                         values = self._playouts(world.round, legal, me, rng.getrandbits(64))
                     for j, (v, w) in enumerate(values):
@@ -123,8 +136,10 @@ class Pimc:
             for m in legal:
                 r = world.copy()
                 r._apply(m)
-                values.append(solve(r, outcomes, self.model.key, self.model.policy, memo,
-                                    horizon=horizon, moves=self.model.moves)[me])
+                values.append(solve(
+                    r, outcomes, self.model.key, self.model.policy, memo, horizon=horizon,
+                    moves=self.model.moves, me=me,
+                    opponents=self.model.policy if self.model.respond else None)[me])
             return values
         except TooBig:
             return None

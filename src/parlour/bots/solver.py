@@ -26,10 +26,14 @@ def solve(r: Round, rewards: Callable[[Round], list[tuple[float, float]]],
           key: Callable[[Round], Hashable], first: Policy | None = None,
           memo: dict | None = None, budget: int = 20000,
           horizon: Callable[[Round], list[tuple[float, float]] | None] | None = None,
-          moves: Callable[[Round], list[Move]] | None = None) -> Value:
+          moves: Callable[[Round], list[Move]] | None = None,
+          me: int | None = None, opponents: Policy | None = None) -> Value:
     """The max^n value of ``r`` (it is not changed). Raises :class:`TooBig` past
     ``budget`` distinct states.
 
+    With ``opponents`` (and ``me``), every seat but ``me`` plays that policy instead
+    of searching: the value is then ``me``'s best response to the opponent model,
+    and only ``me``'s turns branch.
     ``moves`` lists the moves to consider in a state (default: every legal move).
     ``horizon``, when given, may cut the search short: for a state it returns a
     value vector to use as a leaf (e.g. an evaluation at the end of a Fanti deal), or
@@ -50,7 +54,13 @@ def solve(r: Round, rewards: Callable[[Round], list[tuple[float, float]]],
             return hit
         if len(table) >= budget:
             raise TooBig
-        me = s.current_player
+        mover = s.current_player
+        if opponents is not None and mover != me:
+            child = s.copy()
+            child._apply(opponents(child, None))
+            v = value(child)
+            table[k] = v
+            return v
         options = s.legal_moves() if moves is None else moves(s)
         if first is not None and len(options) > 1:
             f = first(s, None)
@@ -60,7 +70,7 @@ def solve(r: Round, rewards: Callable[[Round], list[tuple[float, float]]],
             child = s.copy()
             child._apply(m)
             v = value(child)
-            if best is None or v[me][0] > best[me][0] + 1e-12:
+            if best is None or v[mover][0] > best[mover][0] + 1e-12:
                 best = v
         assert best is not None
         table[k] = best

@@ -7,12 +7,32 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Request
 from fastapi.responses import JSONResponse, Response
+from pydantic import BaseModel
 
 from ..bots import bot_names
 from ..games import GAMES
 from .protocol import CreateTable, Joined, JoinTable
 from .service import TableService, default_bot
 from .verify import verify
+
+
+class ErrorBody(BaseModel):
+    """A refused request: a short code and a message for people."""
+
+    error: str
+    message: str
+
+
+def _errors(*codes: int) -> dict[int | str, dict[str, Any]]:
+    """OpenAPI entries for the error answers a route can give (503: the database is busy
+    or unreachable; nothing changed, try again)."""
+    words = {400: "The request breaks the rules of the game or the table",
+             403: "This key does not open a seat or a view at this table",
+             404: "There is no such table", 409: "The table is not in a state that allows this",
+             410: "The table has expired",
+             503: "The database is busy or unreachable: nothing changed, try again"}
+    return {c: {"model": ErrorBody, "description": words[c]} for c in (*codes, 503)}
+
 
 router = APIRouter(prefix="/api")
 # Handlers that touch live tables are ``async``: they run on the event loop, like the
@@ -51,25 +71,26 @@ def games() -> list[dict[str, Any]]:
     return out
 
 
-@router.post("/tables", status_code=201, response_model=Joined,
+@router.post("/tables", status_code=201, response_model=Joined, responses=_errors(400),
              summary="Create a table; the creator gets the first person seat and its token")
 async def create_table(request: Request, body: CreateTable) -> Joined:
     return _absolute(request, await _service(request).create(body))
 
 
-@router.get("/tables/{table_id}", summary="A table's public facts (no secrets, no cards)")
+@router.get("/tables/{table_id}", responses=_errors(404), summary="A table's public facts (no secrets, no cards)")
 async def table_info(request: Request, table_id: str) -> dict[str, Any]:
     return _service(request).public_info(table_id)
 
 
 @router.post("/tables/{table_id}/join", response_model=Joined,
+             responses=_errors(400, 403, 404, 409, 410),
              summary="Take a seat with the invite key, or get a spectator pass")
 async def join_table(request: Request, table_id: str, body: JoinTable) -> Joined:
     joined = await _service(request).join(table_id, body.key, body.name)
     return _absolute(request, joined)
 
 
-@router.get("/tables/{table_id}/record", summary="The finished game's parlour-record/1")
+@router.get("/tables/{table_id}/record", responses=_errors(404, 409), summary="The finished game's parlour-record/1")
 async def table_record(request: Request, table_id: str) -> Response:
     data = _service(request).record(table_id)
     return Response(json.dumps(data, ensure_ascii=False, indent=1),
@@ -78,6 +99,6 @@ async def table_record(request: Request, table_id: str) -> Response:
                              f'attachment; filename="parlour-{table_id}.json"'})
 
 
-@router.post("/verify", summary="Check every deal commitment of a record, per round")
+@router.post("/verify", responses=_errors(400), summary="Check every deal commitment of a record, per round")
 def verify_record(data: Annotated[Any, Body()]) -> JSONResponse:
     return JSONResponse(verify(data).to_json())

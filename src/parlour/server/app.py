@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -9,10 +10,12 @@ from pathlib import Path
 from fastapi import FastAPI, Request
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
+from sqlalchemy.exc import DBAPIError
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .. import __version__
 from .api import router
-from .db import Store
+from .db import Store, unavailable
 from .service import ServiceError, TableService
 from .settings import Settings
 from .ws import table_socket
@@ -34,10 +37,15 @@ def create_app(settings: Settings | None = None, *, testing: bool | None = None)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        store = Store(settings.db_url)
+        store = Store(settings.db_url, settings.db_timeout)
         service = TableService(settings, store)
         app.state.service = service
         await service.startup()
+        # Everything loaded so far (modules, the engine's tables, the bots) lives as long
+        # as the process: keep it out of the garbage collector's full passes, whose
+        # pauses would otherwise grow with the heap and show as latency spikes.
+        gc.collect()
+        gc.freeze()
         try:
             yield
         finally:
@@ -52,6 +60,23 @@ def create_app(settings: Settings | None = None, *, testing: bool | None = None)
     @app.exception_handler(ServiceError)
     async def _service_error(_request: Request, exc: ServiceError) -> JSONResponse:
         return JSONResponse({"error": exc.code, "message": exc.message}, status_code=exc.status)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        # Framework refusals (a body that is not JSON, an unknown path) in the API's
+        # own error shape; "detail" is kept for FastAPI-style clients.
+        code = {400: "bad_request", 404: "not_found", 405: "method_not_allowed"}.get(
+            exc.status_code, f"http_{exc.status_code}")
+        return JSONResponse({"error": code, "message": str(exc.detail), "detail": exc.detail},
+                            status_code=exc.status_code, headers=exc.headers)
+
+    @app.exception_handler(DBAPIError)
+    async def _database_error(_request: Request, exc: DBAPIError) -> JSONResponse:
+        if unavailable(exc):
+            return JSONResponse({"error": "unavailable", "message": "the database is busy or "
+                                 "unreachable; nothing was changed: please try again"},
+                                status_code=503, headers={"Retry-After": "1"})
+        raise exc
 
     app.add_api_websocket_route("/ws", table_socket)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")

@@ -6,6 +6,11 @@ written in one transaction that inserts ``events(table_id, seq)`` (primary key: 
 same sequence number can never be written twice) and moves ``tables.seq`` from the
 expected value to the next (``WHERE seq = expected``): a stale writer changes nothing.
 SQLite is the embedded default; PostgreSQL works by URL.
+
+Several server processes can share one database (``--cluster``): ``leases`` says which
+process owns a table (runs its bots and timers) until when, and ``presence`` which
+seats are connected to which process. A dead process's leases expire and another
+process takes its tables over.
 """
 
 from __future__ import annotations
@@ -19,13 +24,16 @@ from sqlalchemy import (
     ForeignKey,
     Integer,
     String,
+    bindparam,
     create_engine,
+    delete,
     event,
+    insert,
     select,
     update,
 )
 from sqlalchemy.engine import Engine
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
 
 
@@ -69,14 +77,57 @@ class EventRow(Base):
     data: Mapped[dict[str, Any]] = mapped_column(JSON)
 
 
+class LeaseRow(Base):
+    """Which server process owns a table (runs its bots and timers), and until when."""
+
+    __tablename__ = "leases"
+
+    table_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    owner: Mapped[str] = mapped_column(String(64), index=True)
+    until: Mapped[float] = mapped_column(Float)
+
+
+class PresenceRow(Base):
+    """A seat connected to a server process (renewed while the process lives)."""
+
+    __tablename__ = "presence"
+
+    table_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    instance: Mapped[str] = mapped_column(String(64), primary_key=True)
+    until: Mapped[float] = mapped_column(Float)
+
+
 class Conflict(RuntimeError):
     """The table moved on since it was read: the write was not applied."""
 
 
-def make_engine(url: str) -> Engine:
-    """An engine for ``url``; SQLite gets WAL and a busy timeout."""
+def unavailable(exc: BaseException) -> bool:
+    """Whether ``exc`` says the database is busy or cannot be reached (try again later)."""
+    return isinstance(exc, DBAPIError) and not isinstance(exc, IntegrityError)
+
+
+def _json(value: Any) -> str:
+    try:
+        import orjson
+    except ImportError:  # pragma: no cover -- orjson is a dependency
+        import json
+
+        return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    return orjson.dumps(value).decode("utf-8")
+
+
+def make_engine(url: str, busy_timeout: float = 0.5) -> Engine:
+    """An engine for ``url``; SQLite gets WAL and a short busy timeout.
+
+    The timeout is short on purpose: a write that finds the database locked fails
+    after ``busy_timeout`` seconds with a clear "try again" to the client instead of
+    stalling every table of the process.
+    """
     if url.startswith("sqlite"):
-        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+        engine = create_engine(url, json_serializer=_json,
+                               connect_args={"check_same_thread": False,
+                                             "timeout": busy_timeout})
 
         @event.listens_for(engine, "connect")
         def _pragmas(dbapi_conn: Any, _record: Any) -> None:
@@ -86,15 +137,48 @@ def make_engine(url: str) -> Engine:
             cur.close()
 
         return engine
-    return create_engine(url, pool_pre_ping=True)
+    args = {"connect_timeout": max(1, round(busy_timeout * 4))} if "psycopg" in url else {}
+    return create_engine(url, pool_pre_ping=True, json_serializer=_json, connect_args=args,
+                         pool_size=10, max_overflow=20)
+
+
+TABLES = TableRow.__table__
+EVENTS = EventRow.__table__
+LEASES = LeaseRow.__table__
+PRESENCE = PresenceRow.__table__
+
+
+_INSERT_EVENT = insert(EVENTS)
+_UPDATES: dict[frozenset[str], Any] = {}
+
+
+def _update_for(columns: frozenset[str]) -> Any:
+    """The sequence-checked UPDATE of these columns, built once: the statement is the
+    same object every time, so SQLAlchemy compiles and caches it only once."""
+    stmt = _UPDATES.get(columns)
+    if stmt is None:
+        cols = sorted(columns | {"seq"})
+        stmt = (update(TABLES)
+                .where(TABLES.c.id == bindparam("_id"), TABLES.c.seq == bindparam("_expected"))
+                .values({c: bindparam(f"v_{c}", type_=TABLES.c[c].type) for c in cols}))
+        _UPDATES[columns] = stmt
+    return stmt
 
 
 class Store:
     """Reads and writes tables; every write is one short transaction."""
 
-    def __init__(self, url: str) -> None:
-        self.engine = make_engine(url)
-        Base.metadata.create_all(self.engine)
+    def __init__(self, url: str, busy_timeout: float = 0.5) -> None:
+        self.url = url
+        self.engine = make_engine(url, busy_timeout)
+        for attempt in range(20):  # a database that is still starting up
+            try:
+                Base.metadata.create_all(self.engine)
+                break
+            except DBAPIError:
+                if attempt == 19:
+                    raise
+                time.sleep(0.5)
         self.sessions = sessionmaker(self.engine, expire_on_commit=False)
 
     def close(self) -> None:
@@ -119,11 +203,21 @@ class Store:
                                           TableRow.updated < before)
             return list(s.scalars(q))
 
-    def set(self, table_id: str, **values: Any) -> None:
-        """Change table fields that are not game events (seats, status, rematch)."""
+    def set(self, table_id: str, **values: Any) -> float:
+        """Change table fields that are not game events (seats, status, rematch);
+        returns the ``updated`` time written."""
         values.setdefault("updated", time.time())
-        with self.sessions.begin() as s:
-            s.execute(update(TableRow).where(TableRow.id == table_id).values(**values))
+        with self.engine.begin() as c:
+            c.execute(update(TABLES).where(TABLES.c.id == table_id).values(**values))
+        return values["updated"]
+
+    def versions(self, ids: list[str]) -> dict[str, tuple[int, float]]:
+        """``(seq, updated)`` of each table: what changed since a process last looked."""
+        if not ids:
+            return {}
+        with self.engine.connect() as c:
+            q = select(TABLES.c.id, TABLES.c.seq, TABLES.c.updated).where(TABLES.c.id.in_(ids))
+            return {r.id: (r.seq, r.updated) for r in c.execute(q)}
 
     def commit_event(self, table_id: str, expected_seq: int, data: dict[str, Any],
                      **values: Any) -> int:
@@ -132,17 +226,15 @@ class Store:
         Raises :class:`Conflict` (nothing written) when the table is no longer at
         ``expected_seq``.
         """
-        now = time.time()
+        values.setdefault("updated", time.time())
         new_seq = expected_seq + 1
+        params = {f"v_{k}": v for k, v in values.items()}
+        params.update(_id=table_id, _expected=expected_seq, v_seq=new_seq)
         try:
-            with self.sessions.begin() as s:
-                s.add(EventRow(table_id=table_id, seq=new_seq, at=now, data=data))
-                s.flush()
-                res = s.execute(
-                    update(TableRow)
-                    .where(TableRow.id == table_id, TableRow.seq == expected_seq)
-                    .values(seq=new_seq, updated=now, **values)
-                )
+            with self.engine.begin() as c:
+                c.execute(_INSERT_EVENT, {"table_id": table_id, "seq": new_seq,
+                                          "at": values["updated"], "data": data})
+                res = c.execute(_update_for(frozenset(values)), params)
                 if res.rowcount != 1:
                     raise Conflict(f"table {table_id} is no longer at seq {expected_seq}")
         except IntegrityError:
@@ -153,3 +245,65 @@ class Store:
         with self.sessions() as s:
             q = select(EventRow).where(EventRow.table_id == table_id).order_by(EventRow.seq)
             return list(s.scalars(q))
+
+    # --- several processes: leases and presence ----------------------------------------
+
+    def acquire(self, table_id: str, owner: str, until: float, now: float) -> bool:
+        """Take (or keep) the lease of a table if it is free, expired or already ours."""
+        with self.engine.begin() as c:
+            res = c.execute(update(LEASES).where(
+                LEASES.c.table_id == table_id,
+                (LEASES.c.owner == owner) | (LEASES.c.until < now)).values(owner=owner,
+                                                                            until=until))
+            if res.rowcount == 1:
+                return True
+        try:
+            with self.engine.begin() as c:
+                c.execute(insert(LEASES).values(table_id=table_id, owner=owner, until=until))
+            return True
+        except IntegrityError:
+            return False
+
+    def renew(self, owner: str, until: float) -> set[str]:
+        """Extend every lease ``owner`` still holds; returns those tables."""
+        with self.engine.begin() as c:
+            c.execute(update(LEASES).where(LEASES.c.owner == owner).values(until=until))
+            c.execute(update(PRESENCE).where(PRESENCE.c.instance == owner).values(until=until))
+            return set(c.scalars(select(LEASES.c.table_id).where(LEASES.c.owner == owner)))
+
+    def release(self, table_id: str, owner: str) -> None:
+        with self.engine.begin() as c:
+            c.execute(delete(LEASES).where(LEASES.c.table_id == table_id,
+                                           LEASES.c.owner == owner))
+
+    def orphans(self, now: float) -> list[str]:
+        """Tables in play whose lease is missing or expired."""
+        with self.engine.connect() as c:
+            q = (select(TABLES.c.id).select_from(TABLES.outerjoin(
+                LEASES, LEASES.c.table_id == TABLES.c.id))
+                .where(TABLES.c.status == "playing",
+                       LEASES.c.table_id.is_(None) | (LEASES.c.until < now)))
+            return list(c.scalars(q))
+
+    def present(self, table_id: str, seat: int, instance: str, until: float | None) -> None:
+        """Mark a seat connected to ``instance`` (``until`` None: no longer connected)."""
+        with self.engine.begin() as c:
+            c.execute(delete(PRESENCE).where(PRESENCE.c.table_id == table_id,
+                                             PRESENCE.c.seat == seat,
+                                             PRESENCE.c.instance == instance))
+            if until is not None:
+                c.execute(insert(PRESENCE).values(table_id=table_id, seat=seat,
+                                                  instance=instance, until=until))
+
+    def present_seats(self, ids: list[str], now: float, other_than: str) -> dict[str, set[int]]:
+        """The seats connected to another live process, per table."""
+        if not ids:
+            return {}
+        out: dict[str, set[int]] = {}
+        with self.engine.connect() as c:
+            q = select(PRESENCE.c.table_id, PRESENCE.c.seat).where(
+                PRESENCE.c.table_id.in_(ids), PRESENCE.c.until >= now,
+                PRESENCE.c.instance != other_than)
+            for r in c.execute(q):
+                out.setdefault(r.table_id, set()).add(r.seat)
+        return out

@@ -8,7 +8,6 @@ message for the connection's audience and then writes it.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 from collections.abc import Callable
 from typing import Any
@@ -19,6 +18,18 @@ from .settings import Settings
 from .views import Audience, render
 
 log = logging.getLogger("parlour.server")
+
+try:
+    import orjson
+
+    def encode(payload: dict[str, Any]) -> str:
+        return orjson.dumps(payload).decode("utf-8")
+except ImportError:  # pragma: no cover -- orjson is a dependency
+    import json
+
+    def encode(payload: dict[str, Any]) -> str:
+        return json.dumps(payload, separators=(",", ":"), ensure_ascii=False)
+
 
 Observer = Callable[[LiveTable | None, Audience, dict[str, Any]], None]
 """Called with every message just before it is sent (tests check what each seat sees)."""
@@ -44,7 +55,7 @@ class Connection:
     async def write(self, payload: dict[str, Any]) -> None:
         if self.closed:
             return
-        text = json.dumps(payload, separators=(",", ":"), ensure_ascii=False)
+        text = encode(payload)
         async with self._send_lock:
             try:
                 await self.ws.send_text(text)
@@ -58,13 +69,14 @@ class Hub:
     def __init__(self) -> None:
         self.observers: list[Observer] = []
 
-    async def send(self, t: LiveTable | None, conn: Connection, kind: str, **data: Any) -> None:
+    async def send(self, t: LiveTable | None, conn: Connection, kind: str,
+                   cache: dict[Any, Any] | None = None, **data: Any) -> None:
         if t is None:  # before hello: only errors, with nothing of any table in them
             payload = {"type": "error", "code": data["code"], "message": data["message"]}
             audience: Audience = None
         else:
             audience = conn.audience
-            payload = render(t, audience, kind, **data)
+            payload = render(t, audience, kind, cache=cache, **data)
         for obs in self.observers:
             obs(t, audience, payload)
         await conn.write(payload)
@@ -74,6 +86,7 @@ class Hub:
 
     async def broadcast(self, t: LiveTable, kind: str, *, exclude: Connection | None = None,
                         **data: Any) -> None:
+        cache: dict[Any, Any] = {}  # what every audience shares is built once
         for conn in list(t.conns):
             if conn is not exclude:
-                await self.send(t, conn, kind, **data)
+                await self.send(t, conn, kind, cache=cache, **data)

@@ -24,6 +24,41 @@ from .db import TableRow
 from .settings import Settings
 from .tokens import new_salt
 
+COLUMNS = ("status", "config", "record", "seq", "deadline", "salt", "log", "rematch",
+           "updated")
+"""The columns of a table row that change while it is played."""
+JSON_COLUMNS = ("config", "record", "log")
+
+
+def pack(values: dict[str, Any]) -> dict[str, Any]:
+    """Row values as kept in memory after a write: the JSON columns as encoded bytes.
+
+    One bytes object instead of a tree of dicts and lists per table keeps the heap
+    small, so the garbage collector's full passes stay short (they scan every live
+    container object).
+    """
+    return {k: (_dumps(v) if k in JSON_COLUMNS else v) for k, v in values.items()}
+
+
+def unpack(values: dict[str, Any]) -> dict[str, Any]:
+    return {k: (_loads(v) if k in JSON_COLUMNS else v) for k, v in values.items()}
+
+
+try:
+    import orjson
+
+    def _dumps(v: Any) -> bytes:
+        return orjson.dumps(v, option=orjson.OPT_NON_STR_KEYS)
+
+    _loads = orjson.loads
+except ImportError:  # pragma: no cover -- orjson is a dependency
+    import json
+
+    def _dumps(v: Any) -> bytes:
+        return json.dumps(v).encode()
+
+    _loads = json.loads
+
 
 @dataclass
 class SeatInfo:
@@ -85,6 +120,13 @@ class LiveTable:
     timer_task: asyncio.Task | None = field(default=None, repr=False)
     grace_tasks: dict[int, asyncio.Task] = field(default_factory=dict, repr=False)
     bots: dict[int, Bot] = field(default_factory=dict, repr=False)
+    updated: float = 0.0
+    committed: dict[str, Any] = field(default_factory=dict, repr=False)
+    """The row as last read or written: what a failed write goes back to."""
+    remote: set[int] = field(default_factory=set, repr=False)
+    """Seats connected to another server process (cluster mode)."""
+    absent: dict[int, float] = field(default_factory=dict, repr=False)
+    """Since when each person seat has been connected nowhere (cluster mode)."""
 
     # --- persistence -------------------------------------------------------------
 
@@ -98,7 +140,23 @@ class LiveTable:
                 salt=row.salt, log=list(row.log or []), rematch=row.rematch)
         if row.record is not None:
             t.match = record.load(row.record)
+        t.updated = row.updated
+        t.committed = pack({c: getattr(row, c) for c in COLUMNS})
         return t
+
+    def restore(self) -> None:
+        """Go back to the row as last read or written (after a write that failed)."""
+        c = unpack(self.committed)
+        row = TableRow(id=self.id, game=self.game.name, created=self.created,
+                       invite_key=self.invite_key, watch_key=self.watch_key,
+                       **{k: c[k] for k in COLUMNS})
+        self.take(LiveTable.from_row(row))
+
+    def take(self, fresh: LiveTable) -> None:
+        """Copy the stored fields of ``fresh`` (the same table, read again) into this one."""
+        for name in ("status", "config", "seats", "match", "seq", "deadline", "salt", "log",
+                     "rematch", "updated", "committed"):
+            setattr(self, name, getattr(fresh, name))
 
     def config_json(self) -> dict[str, Any]:
         return {**self.config, "seats": [s.to_json() for s in self.seats]}
@@ -134,6 +192,9 @@ class LiveTable:
         return len(self.match.rounds) if self.match else 0
 
     def connected(self, seat: int) -> bool:
+        return seat in self.remote or self.connected_here(seat)
+
+    def connected_here(self, seat: int) -> bool:
         return any(c.seat == seat for c in self.conns)
 
     def seat_of_token_hash(self, h: str) -> int | None:

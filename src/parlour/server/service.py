@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import secrets
 import time
 from typing import Any
 
@@ -21,16 +22,19 @@ from ..bots import bot_names
 from ..game import PASS, Move
 from ..games import get_game
 from ..options import OptionError
-from .db import Conflict, Store, TableRow
+from .db import Conflict, Store, TableRow, unavailable
 from .hub import Connection, Hub
-from .live import Action, LiveTable, SeatInfo
+from .live import Action, LiveTable, SeatInfo, pack
 from .protocol import CreateTable, Hello, HintMsg, Joined, MoveMsg, TestOptions
 from .settings import Settings
 from .tokens import hash_token, new_key, new_table_id, new_token, same
 
 log = logging.getLogger("parlour.server")
 
-PERSISTED = ("status", "config", "seats", "match", "seq", "deadline", "salt", "log", "rematch")
+RETRY_AFTER = 0.5
+"""Seconds before the server retries its own action after a failed write."""
+UNAVAILABLE = ("the database is busy or unreachable, so nothing was saved or changed: "
+               "please try again")
 
 
 class ServiceError(Exception):
@@ -60,35 +64,65 @@ class TableService:
         self.hub = Hub()
         self.tables: dict[str, LiveTable] = {}
         self._sweeper: asyncio.Task | None = None
+        self._cluster_task: asyncio.Task | None = None
+        self.closing = False
+        self.instance = settings.instance or secrets.token_hex(8)
+        self.owned: set[str] = set()
+        """Tables whose lease this process holds (cluster mode)."""
 
     # --- lifecycle ---------------------------------------------------------------------
 
     async def startup(self) -> None:
         """Resume every table in play: timers and bots from their stored deadlines."""
-        for tid in self.store.ids_with_status("playing"):
-            try:
-                t = self.load(tid)
-            except Exception:
-                log.exception("table %s cannot be resumed", tid)
-                continue
-            self._arm(t, t.resumed_action(self.settings))
-            for seat, s in enumerate(t.seats):
-                if s.kind == "person" and not s.auto:
-                    self._start_grace(t, seat)
+        if self.settings.cluster:
+            await self._take_orphans()
+            self._cluster_task = asyncio.create_task(self._cluster_loop())
+        else:
+            for tid in self.store.ids_with_status("playing"):
+                try:
+                    t = self.load(tid)
+                except Exception:
+                    log.exception("table %s cannot be resumed", tid)
+                    continue
+                self._arm(t, t.resumed_action(self.settings))
+                for seat, s in enumerate(t.seats):
+                    if s.kind == "person" and not s.auto:
+                        self._start_grace(t, seat)
         self._sweeper = asyncio.create_task(self._sweep_loop())
 
-    async def shutdown(self) -> None:
-        """Tell every client to reconnect, and stop the clocks (deadlines stay stored)."""
-        if self._sweeper:
-            self._sweeper.cancel()
+    async def going_away(self) -> None:
+        """Stop the clocks and tell every client to reconnect: a ``bye`` message, then
+        close code 1012 ("service restart"). Deadlines stay stored, so the next process
+        resumes every table on time; in cluster mode its leases are handed back."""
+        if self.closing:
+            return
+        self.closing = True
+        for task in (self._sweeper, self._cluster_task):
+            if task:
+                task.cancel()
         for t in list(self.tables.values()):
             self._cancel_tasks(t)
-            for conn in list(t.conns):
+        if self.settings.cluster:
+            with contextlib.suppress(Exception):
+                self.store.renew(self.instance, 0.0)  # leases and presence expire now
+            self.owned.clear()
+        for t in list(self.tables.values()):
+            async with t.lock:  # a move being handled is saved and sent first
+                conns = list(t.conns)
+            for conn in conns:
                 await self.hub.send(t, conn, "bye", reason="the server is restarting",
                                     reconnect=True)
                 with contextlib.suppress(Exception):
-                    await conn.ws.close(code=1012)
+                    await conn.ws.close(code=1012, reason="service restart")
+                conn.closed = True
+
+    async def shutdown(self) -> None:
+        await self.going_away()
         self.store.close()
+
+    def owns(self, t: LiveTable) -> bool:
+        """Whether this process runs the table's bots and timers."""
+        return not self.settings.cluster or t.id in self.owned
 
     def load(self, table_id: str) -> LiveTable:
         """The live table, read from the database on first use."""
@@ -103,12 +137,21 @@ class TableService:
         return t
 
     def _reload(self, t: LiveTable) -> None:
-        """Put the database's truth back into ``t`` after a failed write."""
+        """Put the database's truth back into ``t`` (another writer moved it on)."""
         row = self.store.get(t.id)
         assert row is not None
-        fresh = LiveTable.from_row(row)
-        for name in PERSISTED:
-            setattr(t, name, getattr(fresh, name))
+        t.take(LiveTable.from_row(row))
+
+    def _save(self, t: LiveTable, **values: Any) -> None:
+        """Write non-event fields of a table; on failure ``t`` goes back to its saved row
+        and the error propagates (the client is told to try again)."""
+        values = {k: (list(v) if isinstance(v, list) else v) for k, v in values.items()}
+        try:
+            t.updated = self.store.set(t.id, **values)
+        except Exception:
+            t.restore()
+            raise
+        t.committed.update(pack(values), updated=t.updated)
 
     # --- creating and joining (HTTP) ---------------------------------------------------
 
@@ -223,7 +266,7 @@ class TableService:
             seat.name = name.strip() or seat.name
             entry = {"kind": "join", "seat": free, "name": seat.name}
             t.log.append(entry)
-            self.store.set(t.id, config=t.config_json(), log=t.log)
+            self._save(t, config=t.config_json(), log=t.log)
             await self.hub.broadcast(t, "state", event=entry)
         return self._joined(t, free, token)
 
@@ -240,7 +283,25 @@ class TableService:
     # --- connections (WebSocket) -------------------------------------------------------
 
     async def handle(self, conn: Connection, msg: Any) -> None:
-        """One validated client message."""
+        """One validated client message. A database that is busy or down is reported to
+        the client as ``unavailable`` (nothing changed; try again)."""
+        if self.closing:
+            await self.hub.error(conn, "unavailable", "the server is restarting: reconnect")
+            return
+        try:
+            await self._handle(conn, msg)
+        except ServiceError as e:
+            await self.hub.error(conn, e.code, e.message)
+        except Exception as e:
+            if not unavailable(e):
+                log.exception("message failed")
+                await self.hub.error(conn, "server_error", "the server could not handle this "
+                                     "message; nothing was changed")
+                return
+            log.warning("database unavailable: %s", e)
+            await self.hub.error(conn, "unavailable", UNAVAILABLE)
+
+    async def _handle(self, conn: Connection, msg: Any) -> None:
         if isinstance(msg, Hello):
             await self.hello(conn, msg)
             return
@@ -282,7 +343,7 @@ class TableService:
         event = {"kind": "back", "seat": seat}
         t.log.append(event)
         action = self._plan(t)
-        self.store.set(t.id, config=t.config_json(), log=t.log, deadline=t.deadline)
+        self._save(t, config=t.config_json(), log=t.log, deadline=t.deadline)
         await self.hub.broadcast(t, "state", event=event)
         self._arm(t, action)
         return event
@@ -311,6 +372,10 @@ class TableService:
             await self.hub.error(conn, "expired", "this table has expired")
             return
         async with t.lock:
+            if seat is not None and self.settings.cluster:
+                self.store.present(t.id, seat, self.instance,
+                                   time.time() + self.settings.lease)
+                t.absent.pop(seat, None)
             conn.table, conn.seat = t, seat
             conn.role = "seat" if seat is not None else "spectator"
             t.conns.add(conn)
@@ -329,7 +394,13 @@ class TableService:
             return
         t.conns.discard(conn)
         conn.closed = True
-        if conn.seat is not None and not t.connected(conn.seat) and t.status == "playing":
+        if self.closing:
+            return
+        if self.settings.cluster:
+            if conn.seat is not None and not t.connected_here(conn.seat):
+                with contextlib.suppress(Exception):
+                    self.store.present(t.id, conn.seat, self.instance, None)
+        elif conn.seat is not None and not t.connected(conn.seat) and t.status == "playing":
             self._start_grace(t, conn.seat)
         async with t.lock:
             await self.hub.broadcast(t, "state")
@@ -348,13 +419,21 @@ class TableService:
             s = t.seats[seat]
             if t.connected(seat) or t.status != "playing" or s.auto:
                 return
-            s.auto = "disconnected"
-            entry = {"kind": "standin", "seat": seat, "reason": "disconnected"}
-            t.log.append(entry)
-            action = self._plan(t)
-            self.store.set(t.id, config=t.config_json(), log=t.log, deadline=t.deadline)
-            await self.hub.broadcast(t, "state", event=entry)
-            self._arm(t, action)
+            await self._stand_in(t, seat)
+
+    async def _stand_in(self, t: LiveTable, seat: int) -> None:
+        """A stand-in bot plays for a disconnected seat (under the lock)."""
+        t.seats[seat].auto = "disconnected"
+        entry = {"kind": "standin", "seat": seat, "reason": "disconnected"}
+        t.log.append(entry)
+        action = self._plan(t)
+        try:
+            self._save(t, config=t.config_json(), log=t.log, deadline=t.deadline)
+        except Exception as e:
+            log.warning("stand-in at table %s not saved: %s", t.id, e)
+            return
+        await self.hub.broadcast(t, "state", event=entry)
+        self._arm(t, action)
 
     # --- intents -----------------------------------------------------------------------
 
@@ -411,7 +490,7 @@ class TableService:
                 await self.hub.error(conn, "seats_open",
                                      f"{len(missing)} seat(s) still wait for a player")
                 return
-            await self._start(t)
+            await self._start(t, conn)
 
     async def hint(self, conn: Connection, msg: HintMsg) -> None:
         t = conn.table
@@ -463,7 +542,7 @@ class TableService:
                     config=cfg, record=None, seq=0, deadline=None, salt=None, log=[],
                     invite_key=new_key(), watch_key=new_key(), rematch=None))
                 t.rematch = tid
-                self.store.set(t.id, rematch=tid)
+                self._save(t, rematch=tid)
                 new = self.load(tid)
                 async with new.lock:
                     await self._start(new)
@@ -479,20 +558,59 @@ class TableService:
         return action
 
     async def _write(self, t: LiveTable, data: dict[str, Any], event: dict[str, Any],
-                     conn: Connection | None = None) -> None:
-        """Commit the event (sequence-checked), then broadcast it and arm the clock."""
+                     conn: Connection | None = None) -> bool:
+        """Commit the event (sequence-checked), then broadcast it and arm the clock.
+
+        Only the columns that changed are written. When the write fails, ``t`` goes
+        back to the stored truth, the client (if any) is told why, and the server's
+        own next action is retried a little later.
+        """
         action = self._plan(t)
+        values = t.row_values()
+        for k in ("status", "config", "salt"):
+            if k in t.committed and pack({k: values[k]})[k] == t.committed[k]:
+                del values[k]
+        values["updated"] = time.time()
         try:
-            t.seq = self.store.commit_event(t.id, t.seq, data, **t.row_values())
+            new_seq = self.store.commit_event(t.id, t.seq, data, **values)
         except Exception as e:
-            self._reload(t)
-            log.warning("write refused at table %s: %s", t.id, e)
-            if conn is not None:
-                code = "conflict" if isinstance(e, Conflict) else "server_error"
-                await self.hub.error(conn, code, "the move was not saved; please try again")
-            self._arm(t, self._plan(t))
-            return
+            await self._write_failed(t, e, conn)
+            return False
+        t.seq, t.updated = new_seq, values["updated"]
+        t.committed.update(pack(values), seq=new_seq)
         await self.hub.broadcast(t, "update", event=event)
+        if self.settings.cluster and t.status == "over" and t.id in self.owned:
+            self.owned.discard(t.id)
+            with contextlib.suppress(Exception):
+                self.store.release(t.id, self.instance)
+        self._arm(t, action)
+        return True
+
+    async def _write_failed(self, t: LiveTable, e: Exception, conn: Connection | None) -> None:
+        conflict = isinstance(e, Conflict)
+        log.warning("write refused at table %s: %s", t.id, e)
+        try:
+            if conflict:
+                self._reload(t)  # another process wrote first: take its events
+            else:
+                t.restore()
+        except Exception:
+            log.exception("table %s could not be restored; it is read again on next use", t.id)
+            t.restore()
+        if conn is not None:
+            if conflict:
+                await self.hub.error(conn, "conflict", "the table moved on before your move "
+                                     "was saved: nothing was changed; please look again")
+            elif unavailable(e):
+                await self.hub.error(conn, "unavailable", UNAVAILABLE)
+            else:
+                await self.hub.error(conn, "server_error",
+                                     "the move was not saved; please try again")
+        if conflict:
+            await self.hub.broadcast(t, "state")
+        action = self._plan(t)
+        if action is not None:
+            action.at = max(action.at, time.time() + RETRY_AFTER)
         self._arm(t, action)
 
     async def _commit_move(self, t: LiveTable, seat: int, move: Move, by: str,
@@ -500,14 +618,18 @@ class TableService:
         entry = t.apply(seat, move, by)
         await self._write(t, {"kind": "move", **entry}, entry, conn)
 
-    async def _start(self, t: LiveTable) -> None:
+    async def _start(self, t: LiveTable, conn: Connection | None = None) -> None:
+        if self.settings.cluster:
+            now = time.time()
+            if self.store.acquire(t.id, self.instance, now + self.settings.lease, now):
+                self.owned.add(t.id)
         t.start()
         t.log.append({"kind": "start"})
-        await self._deal(t)
+        await self._deal(t, conn)
 
-    async def _deal(self, t: LiveTable) -> None:
+    async def _deal(self, t: LiveTable, conn: Connection | None = None) -> None:
         entry = t.deal()
-        await self._write(t, dict(entry), entry)
+        await self._write(t, dict(entry), entry, conn)
 
     # --- the clock ---------------------------------------------------------------------
 
@@ -517,7 +639,7 @@ class TableService:
         if t.timer_task is not None and t.timer_task is not current:
             t.timer_task.cancel()
         t.timer_task = None
-        if action is not None:
+        if action is not None and self.owns(t) and not self.closing:
             t.timer_task = asyncio.create_task(self._fire_at(t, action, t.seq))
 
     def _cancel_tasks(self, t: LiveTable) -> None:
@@ -535,13 +657,23 @@ class TableService:
             await self._act(t, seq)
         except asyncio.CancelledError:
             pass
-        except Exception:
-            log.exception("server action failed at table %s", t.id)
+        except Exception as e:
+            if unavailable(e):
+                log.warning("server action at table %s waits for the database: %s", t.id, e)
+            else:
+                log.exception("server action failed at table %s", t.id)
+            if t.seq == seq and not self.closing:  # try again a little later
+                with contextlib.suppress(Exception):
+                    t.restore()
+                action = self._plan(t)
+                if action is not None:
+                    action.at = max(action.at, time.time() + RETRY_AFTER)
+                    t.timer_task = asyncio.create_task(self._fire_at(t, action, t.seq))
 
     async def _act(self, t: LiveTable, seq: int) -> None:
         """Do the table's due action, if the table is still where it was planned."""
         async with t.lock:
-            if t.seq != seq:
+            if t.seq != seq or not self.owns(t):
                 return
             action = t.next_action(self.settings)
             if action is None:
@@ -559,7 +691,7 @@ class TableService:
                 entry = {"kind": "standin", "seat": seat, "reason": "timeout"}
                 t.log.append(entry)
                 t.deadline = None
-                self.store.set(t.id, config=t.config_json(), log=t.log, deadline=None)
+                self._save(t, config=t.config_json(), log=t.log, deadline=None)
                 await self.hub.broadcast(t, "state", event=entry)
             view = t.match.current.view(seat)  # type: ignore[union-attr]
             bot = t.bot_for(seat)
@@ -568,7 +700,7 @@ class TableService:
         async with t.lock:
             r = t.match.current if t.match else None
             if (t.seq != seq or r is None or r.current_player != seat
-                    or t.controller(seat) == "person"):
+                    or t.controller(seat) == "person" or not self.owns(t)):
                 if t.seq == seq:  # the player came back in the meantime
                     self._arm(t, self._plan(t))
                 return
@@ -606,3 +738,114 @@ class TableService:
                 self.tables.pop(tid, None)
         return expired
 
+
+    # --- several processes on one database (cluster mode) ------------------------------
+
+    async def _cluster_loop(self) -> None:
+        """Poll for other processes' events, keep leases, take over orphaned tables and
+        stand in for seats connected nowhere."""
+        last_lease = last_presence = 0.0
+        while True:
+            await asyncio.sleep(self.settings.poll_every)
+            now = time.time()
+            try:
+                await self._poll()
+                if now - last_lease >= self.settings.lease / 4:
+                    last_lease = now
+                    self._renew()
+                    await self._take_orphans()
+                if now - last_presence >= min(1.0, self.settings.grace / 4):
+                    last_presence = now
+                    await self._check_presence()
+            except asyncio.CancelledError:
+                raise
+            except Exception as e:  # the database may be briefly away: try next time
+                log.warning("cluster upkeep failed: %s", e)
+
+    async def _poll(self) -> None:
+        """Tables this process holds that another process changed: read and push them."""
+        ids = [tid for tid, t in self.tables.items()
+               if t.status in ("waiting", "playing") or t.conns]
+        for tid, version in self.store.versions(ids).items():
+            t = self.tables.get(tid)
+            if t is not None and version != (t.seq, t.updated):
+                await self._refresh(t)
+
+    async def _refresh(self, t: LiveTable) -> None:
+        async with t.lock:
+            row = self.store.get(t.id)
+            if row is None or (row.seq, row.updated) == (t.seq, t.updated):
+                return
+            old_seq = t.seq
+            t.take(LiveTable.from_row(row))
+            if t.seq != old_seq:
+                event = next((e for e in reversed(t.log) if e.get("kind") in ("move", "deal")),
+                             None)
+                await self.hub.broadcast(t, "update", event=event)
+            else:
+                await self.hub.broadcast(t, "state")
+            if t.status != "playing" and t.id in self.owned:
+                self.owned.discard(t.id)
+                self._cancel_tasks(t)
+                with contextlib.suppress(Exception):
+                    self.store.release(t.id, self.instance)
+            elif self.owns(t):
+                self._arm(t, t.resumed_action(self.settings))
+
+    def _renew(self) -> None:
+        held = self.store.renew(self.instance, time.time() + self.settings.lease)
+        for tid in self.owned - held:  # taken over while this process was away
+            t = self.tables.get(tid)
+            if t is not None and t.timer_task is not None:
+                t.timer_task.cancel()
+                t.timer_task = None
+        self.owned &= held
+
+    async def _take_orphans(self) -> None:
+        """Take the lease of every table in play that no live process holds."""
+        now = time.time()
+        for tid in self.store.orphans(now):
+            if not self.store.acquire(tid, self.instance, now + self.settings.lease, now):
+                continue
+            try:
+                t = self.tables.get(tid)
+                if t is None:
+                    t = self.load(tid)
+                else:
+                    await self._refresh(t)
+            except Exception:
+                log.exception("table %s cannot be taken over", tid)
+                continue
+            self.owned.add(tid)
+            log.info("table %s: taken over by %s", tid, self.instance)
+            async with t.lock:
+                self._arm(t, t.resumed_action(self.settings))
+
+    async def _check_presence(self) -> None:
+        """Which seats are connected elsewhere; a stand-in for a seat connected nowhere
+        for longer than the grace time (the owner decides)."""
+        now = time.time()
+        ids = [tid for tid, t in self.tables.items() if t.status in ("waiting", "playing")]
+        present = self.store.present_seats(ids, now, self.instance)
+        for tid in ids:
+            t = self.tables.get(tid)
+            if t is None:
+                continue
+            remote = present.get(tid, set())
+            if remote != t.remote:
+                t.remote = remote
+                async with t.lock:
+                    await self.hub.broadcast(t, "state")
+            if t.status != "playing" or not self.owns(t):
+                continue
+            for seat, s in enumerate(t.seats):
+                if s.kind != "person" or s.auto or t.connected(seat):
+                    t.absent.pop(seat, None)
+                    continue
+                since = t.absent.setdefault(seat, now)
+                if now - since >= self.settings.grace:
+                    t.absent.pop(seat, None)
+                    async with t.lock:
+                        if (t.status == "playing" and not t.seats[seat].auto
+                                and not t.connected(seat)):
+                            await self._stand_in(t, seat)

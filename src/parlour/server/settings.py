@@ -28,6 +28,19 @@ class Settings:
     """Extra page origins allowed to open WebSockets (the server's own is always allowed)."""
     testing: bool = False
     """Honour test-only table options (fixed decks, seeds). Never on in production."""
+    db_timeout: float = 0.5
+    """How long a write waits for a locked database (SQLite) or a connection
+    (PostgreSQL) before the client is told to try again."""
+    cluster: bool = False
+    """Several processes share the database: tables are owned through leases, and each
+    process polls the database for events written by the others."""
+    instance: str = ""
+    """This process's name in leases and presence rows (default: random)."""
+    lease: float = 10.0
+    """Seconds a table's owner holds it without renewing; a dead owner's tables are
+    taken over after this long."""
+    poll_every: float = 0.1
+    """Seconds between looks at the database for other processes' events (cluster)."""
 
     @classmethod
     def from_env(cls, **overrides: object) -> Settings:
@@ -36,7 +49,8 @@ class Settings:
         env = os.environ
         if "PARLOUR_DB" in env:
             s.db_url = env["PARLOUR_DB"]
-        for name in ("bot_delay", "round_pause", "grace", "idle_expiry", "sweep_every"):
+        for name in ("bot_delay", "round_pause", "grace", "idle_expiry", "sweep_every",
+                     "db_timeout", "lease", "poll_every"):
             key = "PARLOUR_" + name.upper()
             if key in env:
                 setattr(s, name, float(env[key]))
@@ -44,6 +58,10 @@ class Settings:
             s.allowed_origins = [o.strip() for o in env["PARLOUR_ORIGINS"].split(",") if o.strip()]
         if env.get("PARLOUR_TESTING") == "1":
             s.testing = True
+        if env.get("PARLOUR_CLUSTER") == "1":
+            s.cluster = True
+        if env.get("PARLOUR_INSTANCE"):
+            s.instance = env["PARLOUR_INSTANCE"]
         for k, v in overrides.items():
             if v is not None:
                 setattr(s, k, v)

@@ -19,10 +19,16 @@ from .live import LiveTable
 Audience = int | None
 
 
-def render(t: LiveTable, audience: Audience, kind: str, **data: Any) -> dict[str, Any]:
-    """The message of type ``kind`` for ``audience`` at table ``t``."""
+def render(t: LiveTable, audience: Audience, kind: str, cache: dict[Any, Any] | None = None,
+           **data: Any) -> dict[str, Any]:
+    """The message of type ``kind`` for ``audience`` at table ``t``.
+
+    ``cache`` (one dict per broadcast) lets the parts that every audience shares be
+    built once; what differs per audience is always built for that audience.
+    """
     if kind in ("welcome", "state", "update"):
-        msg: dict[str, Any] = {"type": kind, "seq": t.seq, "state": snapshot(t, audience)}
+        msg: dict[str, Any] = {"type": kind, "seq": t.seq,
+                               "state": snapshot(t, audience, cache)}
         if data.get("event") is not None:
             msg["event"] = log_entry(t, audience, data["event"])
         return msg
@@ -130,20 +136,16 @@ def revealed(t: LiveTable) -> list[dict[str, Any]]:
     return out
 
 
-def snapshot(t: LiveTable, audience: Audience) -> dict[str, Any]:
-    """Everything ``audience`` may know about the table now."""
+def _shared(t: LiveTable) -> dict[str, Any]:
+    """The parts of a snapshot that are the same for every audience (public facts)."""
     m = t.match
-    last = m.rounds[-1] if m is not None and m.rounds else None
-    cur = m.current if m is not None else None
-    state: dict[str, Any] = {
+    return {
         "table": {
             "id": t.id, "game": t.game.name, "title": t.game.title, "status": t.status,
             "players": t.players, "rules": t.rules, "timer": t.timer,
             "standin": t.config.get("standin"), "host": t.config.get("host"),
             "rematch": t.rematch, "seats": seats_json(t),
         },
-        "you": audience,
-        "role": "spectator" if audience is None else "seat",
         "round": t.round_number,
         "rounds": t.rules["rounds"],
         "view": None,
@@ -155,7 +157,27 @@ def snapshot(t: LiveTable, audience: Audience) -> dict[str, Any]:
         "winners": m.winners if m else None,
         "revealed": revealed(t),
         "deadline": None,
-        "log": visible_log(t, audience),
+    }
+
+
+def snapshot(t: LiveTable, audience: Audience, cache: dict[Any, Any] | None = None
+             ) -> dict[str, Any]:
+    """Everything ``audience`` may know about the table now."""
+    m = t.match
+    last = m.rounds[-1] if m is not None and m.rounds else None
+    cur = m.current if m is not None else None
+    cache = {} if cache is None else cache
+    if "shared" not in cache:
+        cache["shared"] = _shared(t)
+    # Under strict: false the log reads differently per seat (forced passes).
+    log_key = ("log", audience if t.rules.get("strict") is False else "all")
+    if log_key not in cache:
+        cache[log_key] = visible_log(t, audience)
+    state: dict[str, Any] = {
+        **cache["shared"],
+        "you": audience,
+        "role": "spectator" if audience is None else "seat",
+        "log": cache[log_key],
         "links": {"watch": f"/t/{t.id}#watch={t.watch_key}"},
     }
     if audience is not None:

@@ -13,9 +13,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from ...arena.analyze import analyze as run_analysis
 from ...arena.analyze import markdown, write_charts
-from ...games import get_game
-from ...options import OptionError
 from ..app import app
+from ..common import UsageError, game_argument, resolve_game, resolve_players, usage_errors
 from .tournament import parse_rules
 
 
@@ -26,19 +25,17 @@ def parse_compare(game: str, text: str | None) -> tuple[str, list[Any]] | None:
     key, sep, values = text.partition("=")
     key = key.strip().replace("-", "_")
     if not sep or not values.strip():
-        raise typer.BadParameter("--compare takes KEY=V1,V2[,...]")
-    opts = get_game(game).options
-    try:
-        opt = opts._get(key)
-        return key, [opt.parse(v) for v in values.split(",") if v.strip()]
-    except (OptionError, ValueError) as e:
-        raise typer.BadParameter(str(e)) from None
+        raise UsageError("--compare takes KEY=V1,V2[,...]")
+    parsed = [resolve_game(game).options.parse_pairs([f"{key}={v}"])[key]
+              for v in values.split(",") if v.strip()]
+    return key, parsed
 
 
 @app.command("analyze")
 def analyze(
-    game: Annotated[str, typer.Argument(help="fanti or fantan")],
-    players: Annotated[int, typer.Option("--players", "-n", help="seats at the table")] = 4,
+    game: Annotated[str, game_argument("analyze")],
+    players: Annotated[int | None, typer.Option(
+        "--players", "-n", help="seats at the table (default: 2 for Fanti, 4 for Fan Tan)")] = None,
     games: Annotated[int, typer.Option("--games", "-k", help="deals per variant")] = 200,
     rule: Annotated[list[str] | None, typer.Option(
         "--rule", "-r", help="KEY=VALUE rule option for every variant (repeatable)")] = None,
@@ -54,14 +51,21 @@ def analyze(
 ) -> None:
     """Balance report: seat and first-player advantage, round length, bonus ties,
     score distributions, for each variant side by side (Markdown, with charts)."""
-    rules = parse_rules(game, rule)
-    cmp = parse_compare(game, compare)
-    if cmp and cmp[0] in rules:
-        raise typer.BadParameter(f"{cmp[0]} is both compared and fixed by --rule")
-    try:
-        get_game(game).check_players(players)
-    except ValueError as e:
-        raise typer.BadParameter(str(e)) from None
+    with usage_errors():
+        players = resolve_players(resolve_game(game), players)
+        if games < 1:
+            raise UsageError(f"--games must be at least 1, not {games}")
+        rules = parse_rules(game, players, rule)
+        cmp = parse_compare(game, compare)
+        if cmp and cmp[0] in rules:
+            raise UsageError(f"{cmp[0]} is both compared and fixed by --rule")
+        from ...bots import make_bot
+
+        for name in dict.fromkeys(b.strip() for b in bots.split(",")):
+            try:
+                make_bot(name, game, 0)
+            except ValueError as e:
+                raise UsageError(str(e)) from None
     console = Console(stderr=True)
     total = games * (len(cmp[1]) if cmp else 1)
     with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),

@@ -11,23 +11,30 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from ...arena import report
 from ...arena.tournament import Tournament
-from ...games import get_game
-from ...options import OptionError
 from ..app import app
+from ..common import (
+    UsageError,
+    game_argument,
+    resolve_game,
+    resolve_players,
+    usage_errors,
+)
 
 
-def parse_rules(game: str, pairs: list[str] | None) -> dict:
-    """``--rule KEY=VALUE`` pairs as a rules dict, checked against the game's options."""
-    try:
-        return get_game(game).options.parse_pairs(pairs or [])
-    except (OptionError, ValueError) as e:
-        raise typer.BadParameter(str(e)) from None
+def parse_rules(game: str, players: int, pairs: list[str] | None) -> dict:
+    """``--rule KEY=VALUE`` pairs as a dict of the rules given (checked against the
+    game's options; defaults are filled in later, with ``rounds`` 1)."""
+    g = resolve_game(game)
+    given = g.options.parse_pairs(pairs or [])
+    g.rules(players, given)  # raises OptionError on a bad combination
+    return given
 
 
 @app.command("tournament")
 def tournament(
-    game: Annotated[str, typer.Argument(help="fanti or fantan")],
-    players: Annotated[int, typer.Option("--players", "-n", help="seats at the table")] = 4,
+    game: Annotated[str, game_argument("play")],
+    players: Annotated[int | None, typer.Option(
+        "--players", "-n", help="seats at the table (default: 2 for Fanti, 4 for Fan Tan)")] = None,
     bots: Annotated[str, typer.Option(
         help="comma-separated bots; the last one fills the remaining seats "
              "(hard,heuristic at 4 players = hard vs 3 heuristic)")] = "heuristic,random",
@@ -51,13 +58,19 @@ def tournament(
     --rule rounds=K). Results: wins (shared wins split), win rate with a 95% CI
     clustered by deal, mean score, OpenSkill rating, and the win rate per seat.
     """
-    if backend not in ("local", "ray"):
-        raise typer.BadParameter("--backend must be local or ray")
-    rules = parse_rules(game, rule)
-    try:
-        t = Tournament(game, players, bots.split(","), games, seed, rules)
-    except ValueError as e:
-        raise typer.BadParameter(str(e)) from None
+    with usage_errors():
+        n = resolve_players(resolve_game(game), players)
+        if backend not in ("local", "ray"):
+            raise UsageError(f"--backend must be local or ray, not {backend!r}")
+        if games < 1:
+            raise UsageError(f"--games must be at least 1, not {games}")
+        if workers < 1:
+            raise UsageError(f"--workers must be at least 1, not {workers}")
+        rules = parse_rules(game, n, rule)
+        try:
+            t = Tournament(game, n, bots.split(","), games, seed, rules)
+        except ValueError as e:
+            raise UsageError(str(e)) from None
     console = Console(stderr=True)
     total = len(t.jobs())
     with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),

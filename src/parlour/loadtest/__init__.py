@@ -1,0 +1,15 @@
+"""Load and fault harness for the online tables (issue #7).
+
+``parlour loadtest`` drives T concurrent tables of scripted people over real
+WebSockets against a ``parlour serve`` it starts itself (or a given loopback URL) and
+reports games finished, moves per second, move round trips, errors and the server's
+memory. The same clients (:mod:`.clients`) and server launcher (:mod:`.procs`) serve
+the fault tests in ``tests/hardening``.
+"""
+
+from .clients import SeatClient, Stats, TableRun, run_tables
+from .procs import NotLocal, ServerProcess, check_local_url
+from .run import LoadConfig, public, run_load
+
+__all__ = ["LoadConfig", "NotLocal", "SeatClient", "ServerProcess", "Stats", "TableRun",
+           "check_local_url", "public", "run_load", "run_tables"]

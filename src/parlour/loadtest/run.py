@@ -1,0 +1,158 @@
+"""A load run: start (or find) the server, play T tables, measure, report."""
+
+from __future__ import annotations
+
+import asyncio
+import resource
+import time
+from dataclasses import asdict, dataclass, field
+from typing import Any
+from urllib.parse import urlsplit
+
+import httpx
+
+from .clients import Stats, TableRun, percentile, run_tables
+from .procs import ServerProcess, check_local_url, cpu_seconds, pid_listening_on, rss_bytes
+
+
+@dataclass
+class LoadConfig:
+    tables: int = 10
+    duration: float = 120.0
+    url: str | None = None
+    speed: str = "human"
+    game: str = "fantan"
+    players: int = 4
+    rounds: int = 1
+    ramp: float | None = None
+    """Seconds over which the tables start (default: 1 s per 40 tables, at most 5 s)."""
+    bot_delay: float = 0.3
+    """The started server's pause before a forced pass (``--bot-delay``)."""
+    compression: bool = True
+    check: bool = True
+    """Fetch every finished game's record and check it (``record.load`` and commitments)."""
+    capture: bool = False
+    seed: int | None = None
+    server_args: list[str] = field(default_factory=list)
+
+
+def _mb(n: int | None) -> float | None:
+    return None if n is None else round(n / 2 ** 20, 1)
+
+
+def _ms(x: float | None) -> float | None:
+    return None if x is None else round(x * 1000, 1)
+
+
+def summarise(cfg: LoadConfig, runs: list[TableRun], stats: Stats, elapsed: float,
+              rss: dict[str, int | None], checked: dict[str, int]) -> dict[str, Any]:
+    ms = [x * 1000 for x in stats.rtts]
+    finished = sum(1 for r in runs if r.finished)
+
+    def p(q: float) -> float | None:
+        v = percentile(ms, q)
+        return None if v is None else round(v, 2)
+
+    errors = dict(stats.errors)
+    return {
+        "tables": cfg.tables, "speed": cfg.speed, "game": cfg.game, "players": cfg.players,
+        "rounds": cfg.rounds, "duration_limit_s": cfg.duration,
+        "elapsed_s": round(elapsed, 2),
+        "games_finished": finished,
+        "all_finished": finished == cfg.tables,
+        "moves": stats.moves_acked,
+        "moves_sent": stats.moves_sent,
+        "moves_per_s": round(stats.moves_acked / elapsed, 1) if elapsed > 0 else None,
+        "messages_received": stats.messages,
+        "rtt_ms": {"n": len(ms), "p50": p(50), "p90": p(90), "p99": p(99),
+                   "max": round(max(ms), 2) if ms else None},
+        "client_loop_lag_ms": {"p50": _ms(percentile(stats.lags, 50)),
+                               "p99": _ms(percentile(stats.lags, 99)),
+                               "max": _ms(max(stats.lags) if stats.lags else None)},
+        "errors": sum(errors.values()) + len(stats.failures),
+        "error_codes": errors,
+        "failures": stats.failures[:20],
+        "reconnects": stats.reconnects,
+        "records_checked": checked,
+        "server_rss_mb": {k: _mb(v) for k, v in rss.items()},
+    }
+
+
+async def _check_records(runs: list[TableRun]) -> dict[str, int]:
+    from .. import record
+    from ..server.verify import verify
+
+    out = {"ok": 0, "bad": 0, "missing": 0}
+    async with httpx.AsyncClient(timeout=30) as http:
+        for run in runs:
+            if not run.finished:
+                continue
+            data = await run.record(http)
+            run.record_data = data
+            if data is None:
+                out["missing"] += 1
+                continue
+            try:
+                record.load(data)
+                ok = verify(data).ok
+            except Exception:  # noqa: BLE001 -- counted, not raised
+                ok = False
+            out["ok" if ok else "bad"] += 1
+    return out
+
+
+def run_load(cfg: LoadConfig, progress: Any = None) -> dict[str, Any]:
+    """Run one load test and return its report (a JSON-ready dict)."""
+    server: ServerProcess | None = None
+    if cfg.url:
+        base = check_local_url(cfg.url)
+        port = urlsplit(base).port or (443 if base.startswith("https") else 80)
+        pid = pid_listening_on(port)
+    else:
+        server = ServerProcess(bot_delay=cfg.bot_delay, extra=cfg.server_args).start()
+        base, pid = server.base, server.pid
+    rss: dict[str, int | None] = {"start": rss_bytes(pid) if pid else None, "peak": None,
+                                  "end": None}
+    peak = [rss["start"] or 0]
+
+    def tick(runs: list[TableRun], stats: Stats) -> None:
+        if pid:
+            now = rss_bytes(pid)
+            if now:
+                peak[0] = max(peak[0], now)
+        if progress:
+            progress(runs, stats)
+
+    ramp = cfg.ramp if cfg.ramp is not None else min(5.0, cfg.tables / 40)
+    cpu0 = cpu_seconds(pid) if pid else None
+    me0 = resource.getrusage(resource.RUSAGE_SELF)
+    t0 = time.monotonic()
+    try:
+        runs, stats = asyncio.run(run_tables(
+            [base], cfg.tables, duration=cfg.duration, speed=cfg.speed, game=cfg.game,
+            players=cfg.players, rules={"rounds": cfg.rounds}, ramp=ramp,
+            capture=cfg.capture, compression="deflate" if cfg.compression else None,
+            seed=cfg.seed, on_tick=tick))
+        elapsed = time.monotonic() - t0
+        me1 = resource.getrusage(resource.RUSAGE_SELF)
+        cpu = {"clients_s": round(me1.ru_utime + me1.ru_stime - me0.ru_utime - me0.ru_stime, 2)}
+        cpu1 = cpu_seconds(pid) if pid else None
+        if cpu0 is not None and cpu1 is not None:
+            cpu["server_s"] = round(cpu1 - cpu0, 2)
+        if pid:
+            rss["end"] = rss_bytes(pid)
+            rss["peak"] = max(peak[0], rss["end"] or 0) or None
+        checked = asyncio.run(_check_records(runs)) if cfg.check else {}
+    finally:
+        if server is not None:
+            server.cleanup()
+    report = summarise(cfg, runs, stats, elapsed, rss, checked)
+    report["server"] = {"url": base, "pid": pid, "started_here": server is not None}
+    report["cpu"] = cpu
+    report["config"] = {k: v for k, v in asdict(cfg).items() if k != "server_args"}
+    report["_runs"] = runs  # for tests; dropped from the JSON output
+    return report
+
+
+def public(report: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in report.items() if not k.startswith("_")}

@@ -1,0 +1,97 @@
+"""More than one server process (issue #7, item 5): two ``parlour serve --cluster``
+processes on one temporary PostgreSQL cluster.
+
+Each table is owned by one process at a time (a lease row with an expiry): the owner
+runs its bots and timers. Clients connect to either process and play any table: a
+move is committed by whichever process receives it (with the sequence check) and the
+other process finds it by polling the events it has not seen and pushes it to its own
+clients. Process A (which started every table, so owns them all) is SIGKILLed
+mid-game; its clients reconnect to B, B takes A's tables over when their leases
+expire, and every game finishes with nothing lost.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import pytest
+from hardening_kit import Postgres, check_events, check_moves, fetch_records
+from sqlalchemy import select
+
+from parlour import record
+from parlour.loadtest import ServerProcess, run_tables
+from parlour.server.db import LEASES, TABLES, Store
+from parlour.server.verify import verify
+
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(240)]
+
+LEASE = 2.0
+
+
+def owners(store: Store) -> dict[str, str]:
+    """The lease owner of every table in play."""
+    with store.engine.connect() as c:
+        q = select(LEASES.c.table_id, LEASES.c.owner).join(
+            TABLES, TABLES.c.id == LEASES.c.table_id).where(TABLES.c.status == "playing")
+        return {r.table_id: r.owner for r in c.execute(q)}
+
+
+def test_two_processes_share_tables_and_one_takes_over_when_the_other_dies(tmp_path):
+    pg = Postgres()
+    procs = []
+    try:
+        for name in ("A", "B"):
+            procs.append(ServerProcess(
+                pg.url, bot_delay=0.05, round_pause=0.2, workdir=tmp_path / name,
+                extra=["--cluster", "--lease", str(LEASE)],
+                env={"PARLOUR_INSTANCE": name, "PARLOUR_POLL_EVERY": "0.05"}))
+            (tmp_path / name).mkdir()
+        a, b = (p.start() for p in procs)
+        store = Store(pg.sqlalchemy_url)
+        seen: dict[str, object] = {}
+
+        async def scenario():
+            urls = [a.base, b.base]  # seat i connects to urls[i % 2] first
+            people = asyncio.create_task(run_tables(
+                urls, 6, duration=150, speed=(0.05, 0.15), seed=11, ramp=0.3, compression=None))
+            with_bots = asyncio.create_task(run_tables(
+                urls, 3, duration=150, speed=(0.05, 0.15), seed=12, ramp=0.3, compression=None,
+                bots=2))
+            await asyncio.sleep(2.5)
+            seen["before"] = await asyncio.to_thread(owners, store)
+            await asyncio.to_thread(a.kill)
+            seen["killed_at"] = time.time()
+            await asyncio.sleep(LEASE + 2.0)
+            seen["after"] = await asyncio.to_thread(owners, store)
+            r1, s1 = await people
+            r2, s2 = await with_bots
+            return r1 + r2, [s1, s2]
+
+        runs, stats = asyncio.run(scenario())
+        for s in stats:
+            assert not s.failures, s.failures[:5]
+            assert set(s.errors) <= {"conflict", "stale", "not_your_turn"}, s.errors
+        assert all(r.finished for r in runs)
+        records = asyncio.run(fetch_records(runs))
+        for data in records.values():
+            assert record.load(data).is_over and verify(data).ok
+        counts = check_moves(runs, records)
+        counts["events"] = check_events(store, records)
+        # Before the kill every table in play was A's (its host started it there) ...
+        assert seen["before"] and set(seen["before"].values()) == {"A"}, seen["before"]
+        # ... and after the lease ran out, B held every table still in play.
+        assert set(seen["after"].values()) <= {"B"}, seen["after"]
+        bot_moves = sum(1 for rid in (r.id for r in runs[6:])
+                        for rd in records[rid]["rounds"] for mv in rd["moves"]
+                        if mv["seat"] >= 2)
+        assert bot_moves > 0  # the owners ran the bots, before and after the takeover
+        assert sum(s.reconnects for s in stats) > 0
+        assert b.alive()
+        print(f"\ncluster: 9 games over 2 processes, A killed, {counts}, "
+              f"bot moves {bot_moves}, owners before {set(seen['before'].values())}, "
+              f"after {set(seen['after'].values())}")
+    finally:
+        for p in procs:
+            p.cleanup()
+        pg.cleanup()

@@ -1,0 +1,281 @@
+"""Faults (issue #7, item 2): a server killed at random moments, a database that is
+briefly locked or stopped, a client that vanishes mid-frame, and a clean SIGTERM.
+
+Every test runs real ``parlour serve`` subprocesses on 127.0.0.1 and the load
+harness's clients (one WebSocket per seat, reconnecting by themselves). What is
+checked each time: every game finishes; its record passes ``parlour check``'s reader
+and every commitment verifies; every move a client saw acknowledged is in the record
+at its sequence number, and every person's move in the record is one its seat sent
+(nothing lost, nothing applied twice, nothing made up); the events table holds each
+event once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import json
+import os
+import random
+import socket
+import sqlite3
+import threading
+import time
+
+import httpx
+import pytest
+from hardening_kit import Postgres, check_events, check_moves, fetch_records
+
+from parlour import record
+from parlour.loadtest import ServerProcess, run_tables
+from parlour.server.db import Store
+from parlour.server.verify import verify
+
+pytestmark = [pytest.mark.slow]
+
+QUICK = (0.02, 0.1)
+"""Think time of the scripted people in these tests: quick, but games take seconds."""
+
+
+def finish_checks(runs, stats, records, store):
+    assert not stats.failures, stats.failures[:5]
+    assert all(r.finished for r in runs)
+    for data in records.values():
+        m = record.load(data)
+        assert m.is_over and verify(data).ok
+    counts = check_moves(runs, records)
+    counts["events"] = check_events(store, records)
+    return counts
+
+
+async def play_with(server, tables, *, speed=QUICK, duration=150, seed=1, fault=None):
+    """Play ``tables`` games against ``server`` while ``fault(server, stats)`` runs."""
+    task = None
+    stats_box = {}
+
+    async def go():
+        return await run_tables([server.base], tables, duration=duration, speed=speed,
+                                seed=seed, ramp=0.5, compression=None)
+
+    main = asyncio.create_task(go())
+    if fault is not None:
+        await asyncio.sleep(0)
+        task = asyncio.create_task(fault(server, stats_box))
+    runs, stats = await main
+    if task is not None:
+        extra = await task
+    else:
+        extra = None
+    records = await fetch_records(runs)
+    return runs, stats, records, extra
+
+
+@pytest.mark.timeout(240)
+def test_sigkill_at_random_moments_loses_nothing(tmp_path):
+    """50 concurrent games; the server is SIGKILLed three times at random moments and
+    restarted on the same SQLite file; clients reconnect by themselves."""
+    server = ServerProcess(tmp_path / "tables.sqlite3", bot_delay=0.05, round_pause=0.2,
+                           workdir=tmp_path).start()
+    rng = random.Random(2024)
+    kills = []
+
+    async def killer(server, _box):
+        for _ in range(3):
+            await asyncio.sleep(rng.uniform(1.0, 3.0))
+            await asyncio.to_thread(server.kill)
+            kills.append(time.time())
+            await asyncio.to_thread(server.start)
+        return len(kills)
+
+    try:
+        runs, stats, records, n = asyncio.run(play_with(server, 50, fault=killer, seed=5))
+        counts = finish_checks(runs, stats, records, Store(f"sqlite:///{server.db}"))
+    finally:
+        server.cleanup()
+    assert n == 3 and server.starts == 4
+    assert stats.reconnects >= 50, stats.reconnects  # every seat had to come back
+    assert counts["acked"] > 1000 and counts["recorded_person_moves"] >= counts["acked"]
+    print(f"\nSIGKILL: 3 kills, 50 games, {counts}, reconnects {stats.reconnects}")
+
+
+@pytest.mark.timeout(180)
+def test_sigterm_says_reconnect_and_loses_nothing(tmp_path):
+    """SIGTERM: every client gets a ``bye`` and close code 1012 "service restart";
+    the server exits cleanly; a new server on the same file finishes every game."""
+    server = ServerProcess(tmp_path / "tables.sqlite3", bot_delay=0.05, workdir=tmp_path).start()
+    codes = []
+
+    async def term(server, _box):
+        await asyncio.sleep(2.0)
+        codes.append(await asyncio.to_thread(server.terminate))
+        await asyncio.to_thread(server.start)
+
+    try:
+        runs, stats, records, _ = asyncio.run(play_with(server, 8, fault=term,
+                                                        speed=(0.1, 0.2)))
+        counts = finish_checks(runs, stats, records, Store(f"sqlite:///{server.db}"))
+    finally:
+        server.cleanup()
+    # uvicorn re-raises the signal once it has shut down cleanly (exit status -15).
+    assert codes in ([0], [-15]), "the server did not stop by itself on SIGTERM"
+    assert "Traceback" not in server.log_tail(100000)
+    assert stats.byes == 32, stats.byes  # every seat was told, before the close
+    assert stats.closes[(1012, "service restart")] == 32, stats.closes
+    assert not stats.errors, stats.errors
+    assert counts["acked"] > 8 * 40
+
+
+def hold_lock(path, seconds, done):
+    """Another connection holds SQLite's write lock for ``seconds``."""
+    con = sqlite3.connect(path, timeout=10, isolation_level=None)
+    con.execute("BEGIN EXCLUSIVE")
+    time.sleep(seconds)
+    con.execute("COMMIT")
+    con.close()
+    done.append(seconds)
+
+
+@pytest.mark.timeout(180)
+def test_a_locked_sqlite_database_is_reported_and_retried(tmp_path):
+    db = tmp_path / "tables.sqlite3"
+    server = ServerProcess(db, bot_delay=0.05, workdir=tmp_path).start()
+    done = []
+
+    async def locker(server, _box):
+        for _ in range(3):
+            await asyncio.sleep(1.0)
+            await asyncio.to_thread(hold_lock, str(db), 1.0, done)
+
+    try:
+        runs, stats, records, _ = asyncio.run(play_with(server, 6, fault=locker,
+                                                        speed=(0.05, 0.1)))
+        counts = finish_checks(runs, stats, records, Store(f"sqlite:///{db}"))
+        assert server.alive()
+    finally:
+        server.cleanup()
+    assert done == [1.0, 1.0, 1.0]
+    assert set(stats.errors) <= {"unavailable"}, stats.errors
+    assert stats.errors["unavailable"] >= 1
+    messages = [e["message"] for r in runs for s in r.seats for e in s.log.errors]
+    assert all("try again" in m for m in messages)
+    con = sqlite3.connect(db)
+    assert con.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+    con.close()
+    assert counts["acked"] > 6 * 40
+    print(f"\nlocked SQLite: {stats.errors['unavailable']} clear errors, {counts}")
+
+
+@pytest.mark.timeout(240)
+def test_a_stopped_postgresql_is_reported_and_retried(tmp_path):
+    pg = Postgres()
+    server = None
+    try:
+        server = ServerProcess(pg.url, bot_delay=0.05, workdir=tmp_path).start()
+        outage = []
+
+        async def stop_db(server, _box):
+            await asyncio.sleep(1.5)
+            await asyncio.to_thread(pg.stop, "fast")
+            t0 = time.time()
+            await asyncio.sleep(1.0)
+            await asyncio.to_thread(pg.start)
+            outage.append(time.time() - t0)
+
+        runs, stats, records, _ = asyncio.run(play_with(server, 6, fault=stop_db,
+                                                        speed=(0.05, 0.1)))
+        counts = finish_checks(runs, stats, records, Store(pg.sqlalchemy_url))
+        assert server.alive()
+    finally:
+        if server is not None:
+            server.cleanup()
+        pg.cleanup()
+    assert outage and outage[0] >= 1.0
+    assert set(stats.errors) <= {"unavailable"}, stats.errors
+    assert stats.errors["unavailable"] >= 1
+    assert counts["acked"] > 6 * 40
+    print(f"\nstopped PostgreSQL: {stats.errors['unavailable']} clear errors, {counts}")
+
+
+def _handshake(port):
+    s = socket.create_connection(("127.0.0.1", port), timeout=10)
+    key = base64.b64encode(os.urandom(16)).decode()
+    s.sendall((f"GET /ws HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
+               f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+               f"Sec-WebSocket-Version: 13\r\n\r\n").encode())
+    head = b""
+    while b"\r\n\r\n" not in head:
+        head += s.recv(4096)
+    assert head.startswith(b"HTTP/1.1 101"), head
+    return s
+
+
+def _frame(text, cut=None):
+    """A masked text frame (as a client must send), optionally cut after ``cut`` bytes."""
+    payload = text.encode()
+    mask = os.urandom(4)
+    n = len(payload)
+    head = bytes([0x81]) + (bytes([0x80 | n]) if n < 126 else bytes([0x80 | 126]) + n.to_bytes(2, "big"))
+    body = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+    frame = head + mask + body
+    return frame if cut is None else frame[:cut]
+
+
+@pytest.mark.timeout(120)
+def test_a_client_vanishing_mid_frame_changes_nothing(tmp_path):
+    server = ServerProcess(tmp_path / "t.sqlite3", bot_delay=0.05, workdir=tmp_path).start()
+    try:
+        r = httpx.post(server.base + "/api/tables", json={
+            "game": "fantan", "players": 4, "rules": {"rounds": 1},
+            "seats": [{"kind": "person"}] + [{"kind": "bot", "bot": "random"}] * 3})
+        j = r.json()
+        hello = json.dumps({"type": "hello", "table": j["table"], "token": j["token"]})
+        # 1. Hello, then half of a "start" frame, then the socket closes.
+        s = _handshake(server.port)
+        s.sendall(_frame(hello))
+        s.sendall(_frame(json.dumps({"type": "start"}), cut=5))
+        s.close()
+        # 2. Half a frame header only, then the socket stays open and silent.
+        hung = _handshake(server.port)
+        hung.sendall(_frame(hello, cut=2))
+        # 3. A frame whose length promises more than ever comes, then close.
+        s = _handshake(server.port)
+        s.sendall(_frame(hello)[:-3])
+        s.shutdown(socket.SHUT_WR)
+        s.close()
+        time.sleep(0.5)
+        assert httpx.get(server.base + "/healthz").json() == {"status": "ok"}
+        info = httpx.get(f"{server.base}/api/tables/{j['table']}").json()
+        assert info["status"] == "waiting"  # the half "start" did nothing
+        store = Store(f"sqlite:///{server.db}")
+        assert store.get(j["table"]).seq == 0 and store.events(j["table"]) == []
+        # The seat plays its whole game on a fresh connection meanwhile.
+        from websockets.sync.client import connect
+
+        with connect(f"ws://127.0.0.1:{server.port}/ws") as ws:
+            ws.send(hello)
+            ws.send(json.dumps({"type": "start"}))
+            state = None
+            answered = -1
+            while not (state and state["table"]["status"] == "over"):
+                msg = json.loads(ws.recv(timeout=20))
+                if "state" not in msg:
+                    continue
+                state, seq = msg["state"], msg["seq"]
+                v = state["view"]
+                if (v and state["commit"] and state["table"]["status"] == "playing"
+                        and v["current_player"] == 0 and v["legal"] != [{"pass": True}]
+                        and answered != seq):
+                    answered = seq
+                    ws.send(json.dumps({"type": "move", "seq": seq, "move": v["legal"][0]}))
+        hung.close()
+        data = httpx.get(f"{server.base}/api/tables/{j['table']}/record").json()
+        assert record.load(data).is_over and verify(data).ok
+        assert server.alive()
+    finally:
+        server.cleanup()
+
+
+def test_server_process_helpers_stay_local(tmp_path):
+    s = ServerProcess(workdir=tmp_path)
+    assert s.base.startswith("http://127.0.0.1:")
+    assert threading.active_count() >= 1
