@@ -17,9 +17,10 @@ figure to quote) and per second of wall time. The load average is printed beside
 
 Baselines measured in the same run, because the figures move with the machine's load:
 
-* ``--yardstick`` (default on when pyspiel is installed): OpenSpiel ``hearts`` played
-  the naive way, a pure Python loop over its interface (``parlour.yardstick``), before
-  and after the parlour figures; each figure is also given as rounds per hearts game;
+* the yardstick (unless ``--no-yardstick``; skipped without pyspiel): OpenSpiel
+  ``hearts`` played the naive way, a pure Python loop over its interface
+  (``parlour.yardstick``), before and after the parlour figures; each figure is also
+  given as rounds per hearts game;
 * ``--against REV``: the step engine of git revision ``REV`` (its ``cards``, ``game``,
   ``options``, ``fantan`` and ``fanti`` modules, read with ``git show``), timed in
   turns with the current one on the same decks and moves; each figure is also given
@@ -29,10 +30,12 @@ Baselines measured in the same run, because the figures move with the machine's 
 from __future__ import annotations
 
 import argparse
+import atexit
 import importlib
 import json
 import os
 import random
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -81,6 +84,7 @@ def best(runs: list[dict[str, float]]) -> dict[str, float]:
 def load_engine(rev: str) -> Any:
     """The ``fantan`` and ``fanti`` games of git revision ``rev``, as a separate package."""
     root = Path(tempfile.mkdtemp(prefix="step_bench_"))
+    atexit.register(shutil.rmtree, root, True)
     name = "parlour_" + "".join(ch for ch in rev if ch.isalnum())
     pkg = root / name
     pkg.mkdir()

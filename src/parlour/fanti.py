@@ -91,21 +91,20 @@ def _find_number_card_takes(rank: int, candidates: Mask) -> tuple[Mask, ...]:
 
 def _sets_adding_up_to(valued: Mask, target: int) -> tuple[Mask, ...]:
     """Every set of the ``valued`` cards whose values add up to ``target``, ascending."""
-    # The sets adding up to less than the target so far, as parallel lists of sums and
-    # masks, grown by adding the cards lowest first. A set made with the new card is
-    # above every set before it (it holds the highest card so far) and the new sets
-    # come in the order of the old ones, so sets are made in ascending mask order.
-    sums, masks = [0], [0]
+    # The sets adding up to less than the target so far, as (sum, mask), grown by
+    # adding the cards lowest first. A set made with the new card is above every set
+    # before it (it holds the highest card so far) and the new sets come in the order
+    # of the old ones, so sets are made, and found, in ascending mask order.
+    partial: list[tuple[int, Mask]] = [(0, 0)]
     found: list[Mask] = []
     for c in cards.cards_of(valued):
         value, bit = VALUE[c], 1 << c
-        for i in range(len(sums)):
-            total = sums[i] + value
+        for total, m in partial.copy():
+            total += value
             if total < target:
-                sums.append(total)
-                masks.append(masks[i] | bit)
+                partial.append((total, m | bit))
             elif total == target:
-                found.append(masks[i] | bit)
+                found.append(m | bit)
     return tuple(found)
 
 

@@ -20,7 +20,7 @@ from hardening_kit import Postgres, check_events, check_moves, fetch_records
 from sqlalchemy import select
 
 from parlour import record
-from parlour.loadtest import ServerProcess, run_tables
+from parlour.loadtest import ServerProcess, run_sync, run_tables
 from parlour.server.db import LEASES, TABLES, Store
 from parlour.server.verify import verify
 
@@ -68,12 +68,12 @@ def test_two_processes_share_tables_and_one_takes_over_when_the_other_dies(tmp_p
             r2, s2 = await with_bots
             return r1 + r2, [s1, s2]
 
-        runs, stats = asyncio.run(scenario())
+        runs, stats = run_sync(scenario())
         for s in stats:
             assert not s.failures, s.failures[:5]
             assert set(s.errors) <= {"conflict", "stale", "not_your_turn"}, s.errors
         assert all(r.finished for r in runs)
-        records = asyncio.run(fetch_records(runs))
+        records = run_sync(fetch_records(runs))
         for data in records.values():
             assert record.load(data).is_over and verify(data).ok
         counts = check_moves(runs, records)

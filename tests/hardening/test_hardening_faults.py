@@ -27,7 +27,7 @@ import pytest
 from hardening_kit import Postgres, check_events, check_moves, fetch_records
 
 from parlour import record
-from parlour.loadtest import ServerProcess, run_tables
+from parlour.loadtest import ServerProcess, run_sync, run_tables
 from parlour.server.db import Store
 from parlour.server.verify import verify
 
@@ -40,6 +40,7 @@ QUICK = (0.02, 0.1)
 def finish_checks(runs, stats, records, store):
     assert not stats.failures, stats.failures[:5]
     assert all(r.finished for r in runs)
+    assert len(records) == len(runs)
     for data in records.values():
         m = record.load(data)
         assert m.is_over and verify(data).ok
@@ -88,7 +89,7 @@ def test_sigkill_at_random_moments_loses_nothing(tmp_path):
         return len(kills)
 
     try:
-        runs, stats, records, n = asyncio.run(play_with(server, 50, fault=killer, seed=5))
+        runs, stats, records, n = run_sync(play_with(server, 50, fault=killer, seed=5))
         counts = finish_checks(runs, stats, records, Store(f"sqlite:///{server.db}"))
     finally:
         server.cleanup()
@@ -111,7 +112,7 @@ def test_sigterm_says_reconnect_and_loses_nothing(tmp_path):
         await asyncio.to_thread(server.start)
 
     try:
-        runs, stats, records, _ = asyncio.run(play_with(server, 8, fault=term,
+        runs, stats, records, _ = run_sync(play_with(server, 8, fault=term,
                                                         speed=(0.1, 0.2)))
         counts = finish_checks(runs, stats, records, Store(f"sqlite:///{server.db}"))
     finally:
@@ -147,7 +148,7 @@ def test_a_locked_sqlite_database_is_reported_and_retried(tmp_path):
             await asyncio.to_thread(hold_lock, str(db), 1.0, done)
 
     try:
-        runs, stats, records, _ = asyncio.run(play_with(server, 6, fault=locker,
+        runs, stats, records, _ = run_sync(play_with(server, 6, fault=locker,
                                                         speed=(0.05, 0.1)))
         counts = finish_checks(runs, stats, records, Store(f"sqlite:///{db}"))
         assert server.alive()
@@ -181,7 +182,7 @@ def test_a_stopped_postgresql_is_reported_and_retried(tmp_path):
             await asyncio.to_thread(pg.start)
             outage.append(time.time() - t0)
 
-        runs, stats, records, _ = asyncio.run(play_with(server, 6, fault=stop_db,
+        runs, stats, records, _ = run_sync(play_with(server, 6, fault=stop_db,
                                                         speed=(0.05, 0.1)))
         counts = finish_checks(runs, stats, records, Store(pg.sqlalchemy_url))
         assert server.alive()

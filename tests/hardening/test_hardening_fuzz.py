@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import json
 import string
-import sys
 import warnings
 from collections import Counter
 from pathlib import Path
@@ -24,10 +23,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
 warnings.filterwarnings("ignore", message=".*httpx2.*")
 
-from server_kit import CODE, hidden_cards, mentioned  # noqa: E402
+from hardening_kit import CODE, hidden_cards, mentioned  # noqa: E402
 from starlette.testclient import TestClient  # noqa: E402
 
 from parlour import cards  # noqa: E402

@@ -13,19 +13,16 @@ import base64
 import hashlib
 import json
 import sqlite3
-import sys
 import warnings
-from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
 warnings.filterwarnings("ignore", message=".*httpx2.*")
 
 from starlette.testclient import TestClient  # noqa: E402
 from starlette.websockets import WebSocketDisconnect  # noqa: E402
 
-from parlour.loadtest import ServerProcess  # noqa: E402
+from parlour.loadtest import ServerProcess, run_sync  # noqa: E402
 from parlour.server import Settings, create_app, tokens  # noqa: E402
 
 pytestmark = [pytest.mark.timeout(120)]
@@ -237,3 +234,46 @@ def test_limits_and_origin_over_a_real_server(real_server):
             ws.recv(timeout=5)
         assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
     assert httpx.get(real_server.base + "/healthz").status_code == 200
+
+
+def test_a_client_that_stops_reading_cannot_hold_up_its_table():
+    """A reader that never drains its socket (its sends block forever) is dropped after
+    a bounded backlog; writing to it never waits, so the table's broadcasts go on."""
+    import asyncio
+
+    from parlour.server.hub import MAX_BACKLOG, Connection
+
+    class Stuck:
+        def __init__(self):
+            self.sent = 0
+            self.closed_with = None
+
+        async def send_text(self, text):
+            self.sent += 1
+            await asyncio.Event().wait()  # the peer never reads: blocks for ever
+
+        async def close(self, code, reason=""):
+            self.closed_with = (code, reason)
+
+    class Quick(Stuck):
+        async def send_text(self, text):
+            self.sent += 1
+
+    async def scenario():
+        stuck, quick = Stuck(), Quick()
+        a, b = Connection(stuck, Settings()), Connection(quick, Settings())
+        t0 = asyncio.get_running_loop().time()
+        for i in range(MAX_BACKLOG + 50):
+            for c in (a, b):
+                await c.write({"type": "update", "seq": i})
+            await asyncio.sleep(0)
+        elapsed = asyncio.get_running_loop().time() - t0
+        await asyncio.sleep(0.05)
+        return a, b, stuck, quick, elapsed
+
+    a, b, stuck, quick, elapsed = run_sync(scenario())
+    assert elapsed < 2.0  # no write waited for the stuck reader
+    assert quick.sent == MAX_BACKLOG + 50 and not b.closed
+    assert a.closed and stuck.sent == 1  # dropped: its first send never returned
+    assert stuck.closed_with == (1008, "too slow: messages were not read")
+    a.stop()

@@ -9,7 +9,7 @@ the fault tests in ``tests/hardening``.
 
 from .clients import SeatClient, Stats, TableRun, run_tables
 from .procs import NotLocal, ServerProcess, check_local_url
-from .run import LoadConfig, public, run_load
+from .run import LoadConfig, public, run_load, run_sync
 
 __all__ = ["LoadConfig", "NotLocal", "SeatClient", "ServerProcess", "Stats", "TableRun",
-           "check_local_url", "public", "run_load", "run_tables"]
+           "check_local_url", "public", "run_load", "run_sync", "run_tables"]

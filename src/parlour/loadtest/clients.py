@@ -279,15 +279,17 @@ class TableRun:
         self.seats = [SeatClient(self, i, tok) for i, tok in enumerate(tokens)]
 
     async def play(self, http: httpx.AsyncClient) -> None:
-        for attempt in range(5):
+        attempt = 0
+        while True:  # a server that is restarting: keep trying until the deadline
             try:
                 await self.create(http)
                 break
             except (httpx.HTTPError, KeyError, ValueError) as e:
-                if attempt == 4 or time.monotonic() > self.deadline:
+                if time.monotonic() > self.deadline:
                     self.stats.failures.append(f"a table could not be created: {e!r}")
                     return
-                await asyncio.sleep(0.2 * 2 ** attempt)
+                await asyncio.sleep(min(2.0, 0.1 * 2 ** attempt) * (0.5 + self.rng.random()))
+                attempt += 1
         self.started = time.monotonic()
         await asyncio.gather(*(s.run() for s in self.seats))
         self.finished = all(s.log.done for s in self.seats)

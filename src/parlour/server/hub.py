@@ -35,8 +35,18 @@ Observer = Callable[[LiveTable | None, Audience, dict[str, Any]], None]
 """Called with every message just before it is sent (tests check what each seat sees)."""
 
 
+MAX_BACKLOG = 200
+"""Messages a connection may have waiting to be written before it counts as gone: a
+client that stops reading is dropped, never allowed to hold up its table."""
+
+
 class Connection:
-    """One client socket. ``seat`` is None for spectators and before ``hello``."""
+    """One client socket. ``seat`` is None for spectators and before ``hello``.
+
+    Outgoing messages go through a queue and a writer task of their own, so a
+    broadcast never waits for a slow or stuck reader (which, under the table's lock,
+    would hold up everyone at the table).
+    """
 
     def __init__(self, ws: Any, settings: Settings) -> None:
         self.ws = ws
@@ -46,21 +56,64 @@ class Connection:
         self.limiter = RateLimiter(settings.rate_per_second, settings.rate_burst)
         self.bad_hellos = 0
         self.closed = False
-        self._send_lock = asyncio.Lock()
+        self._queue: asyncio.Queue[str | tuple[int, str]] = asyncio.Queue()
+        self._writer: asyncio.Task | None = None
 
     @property
     def audience(self) -> Audience:
         return self.seat if self.role == "seat" else None
 
     async def write(self, payload: dict[str, Any]) -> None:
+        """Queue a message; returns at once."""
         if self.closed:
             return
-        text = encode(payload)
-        async with self._send_lock:
+        if self._queue.qsize() >= MAX_BACKLOG:
+            log.warning("a client stopped reading (%d messages waiting): dropped",
+                        self._queue.qsize())
+            self.closed = True
+            if self._writer is not None:
+                self._writer.cancel()  # stuck in a send that may never return
+            self._queue = asyncio.Queue()
+            self._queue.put_nowait((1008, "too slow: messages were not read"))
+            self._writer = asyncio.create_task(self._drain())
+            return
+        self._queue.put_nowait(encode(payload))
+        self._start()
+
+    def _start(self) -> None:
+        if self._writer is None or self._writer.done():
+            self._writer = asyncio.create_task(self._drain())
+
+    async def _drain(self) -> None:
+        while not self._queue.empty():
+            item = self._queue.get_nowait()
             try:
-                await self.ws.send_text(text)
+                if isinstance(item, tuple):
+                    await self.ws.close(code=item[0], reason=item[1])
+                    return
+                await self.ws.send_text(item)
             except Exception:  # the peer went away; the read loop cleans up
                 self.closed = True
+                return
+
+    async def close(self, code: int, reason: str = "", timeout: float = 5.0) -> None:
+        """Send what is queued, then close the socket with ``code``."""
+        if not self.closed:
+            self.closed = True
+            self._queue.put_nowait((code, reason))
+            self._start()
+        writer = self._writer
+        if writer is not None and not writer.done():
+            try:
+                await asyncio.wait_for(asyncio.shield(writer), timeout)
+            except Exception:  # noqa: BLE001 -- a peer that does not read: give up
+                writer.cancel()
+
+    def stop(self) -> None:
+        """The socket is gone: drop whatever is still queued."""
+        self.closed = True
+        if self._writer is not None and not self._writer.done():
+            self._writer.cancel()
 
 
 class Hub:

@@ -41,6 +41,10 @@ class Settings:
     taken over after this long."""
     poll_every: float = 0.1
     """Seconds between looks at the database for other processes' events (cluster)."""
+    gc_freeze_every: float = 20.0
+    """Seconds between moving live objects out of the garbage collector's full passes."""
+    gc_full_every: float = 600.0
+    """Seconds between full garbage collections over everything (cyclic garbage)."""
 
     @classmethod
     def from_env(cls, **overrides: object) -> Settings:

@@ -33,7 +33,7 @@ async def table_socket(ws: WebSocket) -> None:
                 frame = await asyncio.wait_for(ws.receive(), timeout=timeout)
             except TimeoutError:
                 await hub.error(conn, "no_hello", "no hello in time: closing")
-                await ws.close(code=1008)
+                await conn.close(1008, "no hello")
                 return
             if frame["type"] == "websocket.disconnect":
                 return
@@ -48,7 +48,7 @@ async def table_socket(ws: WebSocket) -> None:
                 continue
             if not conn.limiter.allow():
                 if conn.limiter.refused > MAX_REFUSED:
-                    await ws.close(code=1008, reason="rate limit")
+                    await conn.close(1008, "rate limit")
                     return
                 await hub.error(conn, "rate_limited", f"too many messages: at most "
                                 f"{settings.rate_per_second:g} a second")
@@ -62,4 +62,6 @@ async def table_socket(ws: WebSocket) -> None:
     except WebSocketDisconnect:
         pass
     finally:
+        if conn.table is None:
+            conn.stop()
         await service.disconnected(conn)

@@ -34,6 +34,9 @@ def loadtest(
         help="The started server's pause before an automatic pass.")] = 0.3,
     compression: Annotated[bool, typer.Option(
         help="Negotiate permessage-deflate, as browsers do.")] = True,
+    ramp: Annotated[float | None, typer.Option(
+        help="Seconds over which the tables arrive (default: 1 s per 20 tables, at most "
+             "10 s).")] = None,
     seed: Annotated[int | None, typer.Option(help="Seed of the players' choices.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
 ) -> None:
@@ -61,7 +64,7 @@ def loadtest(
 
     cfg = LoadConfig(tables=tables, duration=duration, url=url, speed=speed.value, game=game,
                      players=players, rounds=rounds, bot_delay=bot_delay,
-                     compression=compression, seed=seed)
+                     compression=compression, seed=seed, ramp=ramp)
     report = public(run_load(cfg, progress=progress))
     if as_json:
         typer.echo(json.dumps(report, indent=1))
