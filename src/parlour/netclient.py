@@ -188,6 +188,8 @@ def _session(ws: Any, link: Link, auth: dict[str, str], input_fn: Callable[[str]
             out(f"server: {msg['message']}")
             if state is None and msg["code"] in ("unauthorised", "not_found", "expired"):
                 return 1
+            if msg["code"] in ("unavailable", "conflict", "server_error"):
+                answered = -1  # not saved: ask again (the state may still be the same)
         elif kind == "bye":
             out(f"server: {msg['reason']}")
             return None

@@ -122,7 +122,9 @@ def test_sigterm_says_reconnect_and_loses_nothing(tmp_path):
     assert "Traceback" not in server.log_tail(100000)
     assert stats.byes == 32, stats.byes  # every seat was told, before the close
     assert stats.closes[(1012, "service restart")] == 32, stats.closes
-    assert not stats.errors, stats.errors
+    # a move that arrives while the server is saying goodbye is answered "unavailable"
+    # (the server is restarting: reconnect) and sent again after the reconnect
+    assert set(stats.errors) <= {"unavailable"}, stats.errors
     assert counts["acked"] > 8 * 40
 
 
@@ -280,3 +282,47 @@ def test_server_process_helpers_stay_local(tmp_path):
     s = ServerProcess(workdir=tmp_path)
     assert s.base.startswith("http://127.0.0.1:")
     assert threading.active_count() >= 1
+
+
+def test_moves_between_snapshots_are_replayed_exactly(tmp_path):
+    """A move in the middle of a round is saved as its event only; the record and log
+    are snapshotted at deals, round ends and seat changes. A table read back from the
+    database (snapshot + later events) is exactly the table in memory."""
+    import warnings
+
+    warnings.filterwarnings("ignore", message=".*httpx2.*")
+    from starlette.testclient import TestClient
+
+    from parlour.server import Settings, create_app
+    from parlour.server.live import LiveTable
+
+    app = create_app(Settings(db_url=f"sqlite:///{tmp_path}/snap.sqlite3", bot_delay=0.0,
+                              round_pause=0.0, testing=True))
+    with TestClient(app) as client:
+        svc = app.state.service
+        tails = 0
+        for seed in range(1, 9):
+            j = client.post("/api/tables", json={
+                "game": "fantan", "players": 4, "rules": {"rounds": 2},
+                "seats": [{"kind": "person"}] + [{"kind": "bot", "bot": "random"}] * 3,
+                "test": {"seed": seed}}).json()
+            with client.websocket_connect("/ws") as ws:
+                ws.send_json({"type": "hello", "table": j["table"], "token": j["token"]})
+                ws.receive_json()
+                ws.send_json({"type": "start"})
+                while True:  # the bots play until it is the person's turn
+                    m = ws.receive_json()
+                    s = m.get("state")
+                    if (s and s["commit"] and s["view"]["current_player"] == 0
+                            and s["view"]["legal"] != [{"pass": True}]):
+                        break
+                t = svc.tables[j["table"]]
+                row, tail = svc.store.get_with_tail(j["table"])
+                assert row.seq == t.seq and len(tail) == len(t.tail)
+                tails += len(tail)
+                assert len(row.record["rounds"][-1]["moves"]) + len(tail) == len(
+                    t.match.rounds[-1].history)
+                again = LiveTable.from_row(row, tail)
+                assert record.dump(again.match) == record.dump(t.match)
+                assert again.log == t.log and again.seq == t.seq
+        assert tails > 0  # some tables had moves after their snapshot

@@ -64,6 +64,9 @@ class TableRow(Base):
     invite_key: Mapped[str] = mapped_column(String(64))
     watch_key: Mapped[str] = mapped_column(String(64))
     rematch: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    snap_seq: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """The seq at which ``record`` and ``log`` were last written in full; the moves
+    after it are the events with a higher seq (None: both are current)."""
 
 
 class EventRow(Base):
@@ -174,6 +177,7 @@ class Store:
         for attempt in range(20):  # a database that is still starting up
             try:
                 Base.metadata.create_all(self.engine)
+                self._migrate()
                 break
             except DBAPIError:
                 if attempt == 19:
@@ -181,8 +185,30 @@ class Store:
                 time.sleep(0.5)
         self.sessions = sessionmaker(self.engine, expire_on_commit=False)
 
+    def _migrate(self) -> None:
+        """Add the columns that databases made by earlier versions lack."""
+        from sqlalchemy import inspect, text
+
+        have = {c["name"] for c in inspect(self.engine).get_columns("tables")}
+        if "snap_seq" not in have:
+            with self.engine.begin() as c:
+                c.execute(text("ALTER TABLE tables ADD COLUMN snap_seq INTEGER"))
+
     def close(self) -> None:
         self.engine.dispose()
+
+    def get_with_tail(self, table_id: str) -> tuple[TableRow | None, list[dict[str, Any]]]:
+        """A table's row and the events written after its last full snapshot (moves),
+        read in one transaction."""
+        with self.sessions() as s, s.begin():
+            row = s.get(TableRow, table_id)
+            if row is None or row.snap_seq is None or row.snap_seq >= row.seq:
+                return row, []
+            q = (select(EventRow.data).where(EventRow.table_id == table_id,
+                                             EventRow.seq > row.snap_seq,
+                                             EventRow.seq <= row.seq)
+                 .order_by(EventRow.seq))
+            return row, list(s.scalars(q))
 
     def add(self, row: TableRow) -> None:
         with self.sessions.begin() as s:

@@ -25,7 +25,7 @@ from .settings import Settings
 from .tokens import new_salt
 
 COLUMNS = ("status", "config", "record", "seq", "deadline", "salt", "log", "rematch",
-           "updated")
+           "updated", "snap_seq")
 """The columns of a table row that change while it is played."""
 JSON_COLUMNS = ("config", "record", "log")
 
@@ -123,6 +123,10 @@ class LiveTable:
     updated: float = 0.0
     committed: dict[str, Any] = field(default_factory=dict, repr=False)
     """The row as last read or written: what a failed write goes back to."""
+    tail: list[dict[str, Any]] = field(default_factory=list, repr=False)
+    """Move events saved since ``record`` and ``log`` were last written in full."""
+    logged: int = 0
+    """How many entries of ``log`` are saved (in the snapshot or as tail events)."""
     remote: set[int] = field(default_factory=set, repr=False)
     """Seats connected to another server process (cluster mode)."""
     absent: dict[int, float] = field(default_factory=dict, repr=False)
@@ -131,8 +135,9 @@ class LiveTable:
     # --- persistence -------------------------------------------------------------
 
     @classmethod
-    def from_row(cls, row: TableRow) -> LiveTable:
-        """The table a row stores; the match is replayed (and checked) from its record."""
+    def from_row(cls, row: TableRow, tail: list[dict[str, Any]] | tuple = ()) -> LiveTable:
+        """The table a row stores; the match is replayed (and checked) from its record,
+        then the moves saved after the record's snapshot (``tail``) are applied."""
         cfg = dict(row.config)
         seats = [SeatInfo.from_json(s) for s in cfg.pop("seats")]
         t = cls(row.id, get_game(row.game), row.status, row.created, cfg, seats,
@@ -142,6 +147,15 @@ class LiveTable:
             t.match = record.load(row.record)
         t.updated = row.updated
         t.committed = pack({c: getattr(row, c) for c in COLUMNS})
+        for e in tail:
+            r = t.match.current if t.match is not None else None
+            if (e.get("kind") != "move" or r is None or e.get("seat") != r.current_player
+                    or e.get("round") != len(t.match.rounds)):  # type: ignore[union-attr]
+                raise ValueError(f"table {row.id}: stored event {e!r} does not follow")
+            t.match.apply(t.game.move_from_json(e["move"]))  # type: ignore[union-attr]
+            t.log.append(dict(e))
+        t.tail = [dict(e) for e in tail]
+        t.logged = len(t.log)
         return t
 
     def restore(self) -> None:
@@ -150,27 +164,26 @@ class LiveTable:
         row = TableRow(id=self.id, game=self.game.name, created=self.created,
                        invite_key=self.invite_key, watch_key=self.watch_key,
                        **{k: c[k] for k in COLUMNS})
-        self.take(LiveTable.from_row(row))
+        self.take(LiveTable.from_row(row, self.tail))
 
     def take(self, fresh: LiveTable) -> None:
         """Copy the stored fields of ``fresh`` (the same table, read again) into this one."""
         for name in ("status", "config", "seats", "match", "seq", "deadline", "salt", "log",
-                     "rematch", "updated", "committed"):
+                     "rematch", "updated", "committed", "tail", "logged"):
             setattr(self, name, getattr(fresh, name))
 
     def config_json(self) -> dict[str, Any]:
         return {**self.config, "seats": [s.to_json() for s in self.seats]}
 
-    def row_values(self) -> dict[str, Any]:
-        """The fields an event write stores."""
-        return {
-            "status": self.status,
-            "config": self.config_json(),
-            "record": record.dump(self.match) if self.match is not None else None,
-            "deadline": self.deadline,
-            "salt": self.salt,
-            "log": list(self.log),
-        }
+    def row_values(self, full: bool = True) -> dict[str, Any]:
+        """The fields an event write stores: with ``full``, the record and the log too
+        (a snapshot); without, only what a move in the middle of a round changes."""
+        values = {"status": self.status, "config": self.config_json(),
+                  "deadline": self.deadline, "salt": self.salt}
+        if full:
+            values["record"] = record.dump(self.match) if self.match is not None else None
+            values["log"] = list(self.log)
+        return values
 
     # --- facts -----------------------------------------------------------------------
 

@@ -17,7 +17,7 @@ import secrets
 import time
 from typing import Any
 
-from .. import cards
+from .. import cards, record
 from ..bots import bot_names
 from ..game import PASS, Move
 from ..games import get_game
@@ -147,29 +147,34 @@ class TableService:
         t = self.tables.get(table_id)
         if t is not None:
             return t
-        row = self.store.get(table_id)
+        row, tail = self.store.get_with_tail(table_id)
         if row is None:
             raise ServiceError(404, "not_found", f"there is no table {table_id!r}")
-        t = LiveTable.from_row(row)
+        t = LiveTable.from_row(row, tail)
         self.tables[table_id] = t
         return t
 
     def _reload(self, t: LiveTable) -> None:
         """Put the database's truth back into ``t`` (another writer moved it on)."""
-        row = self.store.get(t.id)
+        row, tail = self.store.get_with_tail(t.id)
         assert row is not None
-        t.take(LiveTable.from_row(row))
+        t.take(LiveTable.from_row(row, tail))
 
     def _save(self, t: LiveTable, **values: Any) -> None:
         """Write non-event fields of a table; on failure ``t`` goes back to its saved row
         and the error propagates (the client is told to try again)."""
         values = {k: (list(v) if isinstance(v, list) else v) for k, v in values.items()}
+        # Always a full snapshot: the log written here is the whole log.
+        values["log"] = list(t.log)
+        values["record"] = record.dump(t.match) if t.match is not None else None
+        values["snap_seq"] = t.seq
         try:
             t.updated = self.store.set(t.id, **values)
         except Exception:
             t.restore()
             raise
         t.committed.update(pack(values), updated=t.updated)
+        t.tail, t.logged = [], len(t.log)
 
     # --- creating and joining (HTTP) ---------------------------------------------------
 
@@ -584,10 +589,16 @@ class TableService:
         own next action is retried a little later.
         """
         action = self._plan(t)
-        values = t.row_values()
+        # A move in the middle of a round writes only the event and the clock; deals,
+        # round ends and anything else that changed the log write a full snapshot.
+        light = (data.get("kind") == "move" and t.match is not None
+                 and t.match.current is not None and len(t.log) == t.logged + 1)
+        values = t.row_values(full=not light)
         for k in ("status", "config", "salt"):
             if k in t.committed and pack({k: values[k]})[k] == t.committed[k]:
                 del values[k]
+        if not light:
+            values["snap_seq"] = t.seq + 1
         values["updated"] = time.time()
         try:
             new_seq = self.store.commit_event(t.id, t.seq, data, **values)
@@ -596,6 +607,11 @@ class TableService:
             return False
         t.seq, t.updated = new_seq, values["updated"]
         t.committed.update(pack(values), seq=new_seq)
+        if light:
+            t.tail.append(dict(data))
+        else:
+            t.tail = []
+        t.logged = len(t.log)
         await self.hub.broadcast(t, "update", event=event)
         if self.settings.cluster and t.status == "over" and t.id in self.owned:
             self.owned.discard(t.id)
@@ -791,11 +807,11 @@ class TableService:
 
     async def _refresh(self, t: LiveTable) -> None:
         async with t.lock:
-            row = self.store.get(t.id)
+            row, tail = self.store.get_with_tail(t.id)
             if row is None or (row.seq, row.updated) == (t.seq, t.updated):
                 return
             old_seq = t.seq
-            t.take(LiveTable.from_row(row))
+            t.take(LiveTable.from_row(row, tail))
             if t.seq != old_seq:
                 event = next((e for e in reversed(t.log) if e.get("kind") in ("move", "deal")),
                              None)
