@@ -54,6 +54,7 @@ def main() -> int:
         rtt = r["rtt_ms"]
         print(f"T={tables:4d}  finished {r['games_finished']}/{tables}  errors {r['errors']}  "
               f"moves/s {r['moves_per_s']}  p50 {rtt['p50']} ms  p99 {rtt['p99']} ms  "
+              f"(after arrival {r['rtt_ms_after_arrival']['p99']} ms)  "
               f"server cpu {r['cpu'].get('server_s')} s  rss peak {r['server_rss_mb']['peak']} MB"
               f"  load {r['load_average_before']}", flush=True)
         if not r["within_bound"]:

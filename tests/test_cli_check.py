@@ -9,9 +9,9 @@ import pytest
 from typer.testing import CliRunner
 
 import parlour.cli.commands  # noqa: F401  (registers the commands)
-from conftest import random_playout
 from parlour import record
 from parlour.cli import app
+from playout import random_playout
 
 runner = CliRunner()
 

@@ -10,9 +10,9 @@ import pytest
 from typer.testing import CliRunner
 
 import parlour.cli.commands  # noqa: F401  (registers the commands)
-from conftest import random_playout
 from parlour import cards, record
 from parlour.fantan import FANTAN
+from playout import random_playout
 
 runner = CliRunner()
 app = parlour.cli.app

@@ -8,12 +8,12 @@ from pathlib import Path
 import pytest
 
 import scenarios as S
-from conftest import random_playout
 from parlour import get_game
 from parlour.fantan import FANTAN
 from parlour.fanti import FANTI
 from parlour.game import PASS, IllegalMove
 from parlour.match import Commit, Match, Shuffler, commitment
+from playout import random_playout
 
 
 def test_fa10_fanti_has_five_rounds_by_default_any_positive_number_allowed():

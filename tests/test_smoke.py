@@ -1,7 +1,7 @@
 """A whole game of each kind plays, records and replays (C-2, FA-10, FT-9)."""
 
-from conftest import random_playout
 from parlour import record
+from playout import random_playout
 
 
 def test_whole_games_round_trip_through_records():

@@ -12,9 +12,9 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import random_playout
 from parlour import record
 from parlour.record import RecordError
+from playout import random_playout
 
 JSON = st.recursive(
     st.none() | st.booleans() | st.integers(-3, 60) | st.floats(allow_nan=False)

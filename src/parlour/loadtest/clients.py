@@ -53,6 +53,8 @@ class Stats:
     inflates round trips, so this is reported beside them."""
     closes: Counter = field(default_factory=Counter)
     """(close code, reason) of every connection the server closed."""
+    started: float = 0.0
+    """When the run began (``time.monotonic()``)."""
     errors: Counter = field(default_factory=Counter)
     """Error messages the server sent, by code (retries and races included)."""
     failures: list[str] = field(default_factory=list)
@@ -331,7 +333,7 @@ async def run_tables(urls: list[str], tables: int, *, duration: float,
     gc.freeze()
     gc_was_on = gc.isenabled()
     gc.disable()
-    stats = Stats()
+    stats = Stats(started=time.monotonic())
     rng = random.Random(seed)
     deadline = time.monotonic() + duration
     runs = [TableRun(urls, stats, game=game, players=players, rules=rules, speed=speed,

@@ -57,8 +57,17 @@ def _ms(x: float | None) -> float | None:
     return None if x is None else round(x * 1000, 1)
 
 
+def _after(stats: Stats, skip: float) -> dict[str, float | int | None]:
+    ms = [r * 1000 for r, at in zip(stats.rtts, stats.rtt_at, strict=True)
+          if at - stats.started >= skip]
+    p50, p99 = percentile(ms, 50), percentile(ms, 99)
+    return {"n": len(ms), "p50": None if p50 is None else round(p50, 2),
+            "p99": None if p99 is None else round(p99, 2)}
+
+
 def summarise(cfg: LoadConfig, runs: list[TableRun], stats: Stats, elapsed: float,
-              rss: dict[str, int | None], checked: dict[str, int]) -> dict[str, Any]:
+              rss: dict[str, int | None], checked: dict[str, int],
+              ramp: float = 0.0) -> dict[str, Any]:
     ms = [x * 1000 for x in stats.rtts]
     finished = sum(1 for r in runs if r.finished)
 
@@ -79,6 +88,9 @@ def summarise(cfg: LoadConfig, runs: list[TableRun], stats: Stats, elapsed: floa
         "messages_received": stats.messages,
         "rtt_ms": {"n": len(ms), "p50": p(50), "p90": p(90), "p99": p(99),
                    "max": round(max(ms), 2) if ms else None},
+        # The same, leaving out the tables' arrival (the ramp and 5 s after it), when
+        # the server also creates tables, seats players and opens their sockets.
+        "rtt_ms_after_arrival": _after(stats, ramp + 5.0),
         "client_loop_lag_ms": {"p50": _ms(percentile(stats.lags, 50)),
                                "p99": _ms(percentile(stats.lags, 99)),
                                "max": _ms(max(stats.lags) if stats.lags else None)},
@@ -159,7 +171,7 @@ def run_load(cfg: LoadConfig, progress: Any = None) -> dict[str, Any]:
     finally:
         if server is not None:
             server.cleanup()
-    report = summarise(cfg, runs, stats, elapsed, rss, checked)
+    report = summarise(cfg, runs, stats, elapsed, rss, checked, ramp)
     report["server"] = {"url": base, "pid": pid, "started_here": server is not None}
     report["cpu"] = cpu
     report["config"] = {k: v for k, v in asdict(cfg).items() if k != "server_args"}

@@ -38,6 +38,7 @@ def create_app(settings: Settings | None = None, *, testing: bool | None = None)
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = Store(settings.db_url, settings.db_timeout)
+        store.start_checkpoints()
         service = TableService(settings, store)
         app.state.service = service
         await service.startup()

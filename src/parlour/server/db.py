@@ -15,6 +15,7 @@ process takes its tables over.
 
 from __future__ import annotations
 
+import contextlib
 import time
 from typing import Any
 
@@ -137,6 +138,9 @@ def make_engine(url: str, busy_timeout: float = 0.5) -> Engine:
             cur = dbapi_conn.cursor()
             cur.execute("PRAGMA journal_mode=WAL")
             cur.execute("PRAGMA synchronous=NORMAL")
+            # No checkpoint inside a commit (it copies pages and syncs the file, which
+            # would stall the event loop): Store.start_checkpoints does it in a thread.
+            cur.execute("PRAGMA wal_autocheckpoint=0")
             cur.close()
 
         return engine
@@ -185,6 +189,33 @@ class Store:
                 time.sleep(0.5)
         self.sessions = sessionmaker(self.engine, expire_on_commit=False)
 
+    def start_checkpoints(self, every: float = 0.5) -> None:
+        """SQLite file: copy the write-ahead log into the database in a thread of its
+        own (passive checkpoints never block writers), so commits on the event loop
+        only append to the log."""
+        path = self.engine.url.database
+        if not self.url.startswith("sqlite") or not path or path == ":memory:":
+            return
+        import sqlite3
+        import threading
+
+        self._stop = threading.Event()
+
+        def run() -> None:
+            con = sqlite3.connect(path, timeout=0.1, check_same_thread=False)
+            try:
+                while not self._stop.wait(every):
+                    with contextlib.suppress(sqlite3.Error):  # busy or locked: next time
+                        con.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+                with contextlib.suppress(sqlite3.Error):
+                    con.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
+            finally:
+                con.close()
+
+        self._checkpointer = threading.Thread(target=run, name="parlour-checkpoint",
+                                              daemon=True)
+        self._checkpointer.start()
+
     def _migrate(self) -> None:
         """Add the columns that databases made by earlier versions lack."""
         from sqlalchemy import inspect, text
@@ -195,6 +226,10 @@ class Store:
                 c.execute(text("ALTER TABLE tables ADD COLUMN snap_seq INTEGER"))
 
     def close(self) -> None:
+        stop = getattr(self, "_stop", None)
+        if stop is not None:
+            stop.set()
+            self._checkpointer.join(5)
         self.engine.dispose()
 
     def get_with_tail(self, table_id: str) -> tuple[TableRow | None, list[dict[str, Any]]]:

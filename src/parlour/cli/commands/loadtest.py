@@ -76,6 +76,8 @@ def loadtest(
         typer.echo(f"moves           {report['moves']} ({report['moves_per_s']}/s)")
         typer.echo(f"round trip ms   p50 {r['p50']}  p90 {r['p90']}  p99 {r['p99']}  "
                    f"max {r['max']}")
+        a = report["rtt_ms_after_arrival"]
+        typer.echo(f"  after arrival p50 {a['p50']}  p99 {a['p99']}  (n {a['n']})")
         typer.echo(f"errors          {report['errors']} {report['error_codes'] or ''}")
         for f in report["failures"]:
             typer.echo(f"  {f}")
