@@ -89,7 +89,8 @@ def check_command(
         read = len(files) - unreadable
         out.print(f"{_count(len(findings), 'record')} checked in {_count(read, 'file')}: "
                   f"{len(findings) - invalid} valid, {invalid} invalid"
-                  + (f"; {_count(unreadable, 'file')} could not be read" if unreadable else ""))
+                  + (f"; {_count(unreadable, 'file')} could not be read" if unreadable else ""),
+                  soft_wrap=True)
     raise typer.Exit(2 if unreadable else 1 if invalid else 0)
 
 
@@ -99,7 +100,7 @@ def _print_file(out: Console, path: Path, findings: list[Finding]) -> None:
     ok = valid == len(findings)
     line = Text("✓ " if ok else "✗ ", style="bold green" if ok else "bold red")
     line.append(str(path), style="bold").append(f": {valid} of {len(findings)} records valid")
-    out.print(line)
+    out.print(line, soft_wrap=True)  # a long path must stay whole on its line
     for f in findings:
         if f.error is not None:
             reason = f.error.removeprefix(f"line {f.line}: ") if f.line else f.error
