@@ -26,7 +26,7 @@ from parlour.server.verify import verify
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(240)]
 
-LEASE = 2.0
+LEASE = 3.0
 
 
 def owners(store: Store) -> dict[str, str]:

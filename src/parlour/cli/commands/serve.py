@@ -30,8 +30,9 @@ def serve(
         help="Share the database with other `parlour serve --cluster` processes: each "
              "table is owned by one process at a time (a lease), and every process "
              "pushes the others' events to its own clients (see docs/deploy.md).")] = False,
-    lease: Annotated[float, typer.Option(
-        help="Cluster: seconds before a silent process's tables are taken over.")] = 10.0,
+    lease: Annotated[float | None, typer.Option(
+        help="Cluster: seconds before a silent process's tables are taken over "
+             "(default 10, or PARLOUR_LEASE).")] = None,
     ws_deflate: Annotated[bool, typer.Option(
         help="Offer permessage-deflate on WebSockets (less traffic, more CPU).")] = False,
 ) -> None:
@@ -47,6 +48,7 @@ def serve(
                                  allowed_origins=list(origin or []))
     if cluster:
         settings.cluster = True
+    if lease is not None:
         settings.lease = lease
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
     typer.echo(f"parlour: open http://{shown}:{port}/  (database: {settings.db_url})")
