@@ -22,6 +22,8 @@ import math
 import random
 from dataclasses import dataclass
 
+import numpy as np
+
 from .. import cards
 from ..cards import Card, Mask
 from ..fantan import SEVENS, UNLOCKS, FanTanView
@@ -128,3 +130,33 @@ def _pick(mask: Mask, rng: random.Random) -> Card:
             return c
         k -= 1
     raise AssertionError("unreachable")
+
+
+@dataclass(frozen=True)
+class DecisionArrays:
+    """:func:`decisions` as flat numpy arrays for the nopython kernels
+    (:mod:`.fast_fantan_kernel`): seat ``s``'s decisions are rows ``lo[s]`` to
+    ``hi[s] - 1``."""
+
+    lo: np.ndarray
+    hi: np.ndarray
+    playable: np.ndarray
+    chosen: np.ndarray
+    later: np.ndarray
+
+
+def decision_arrays(view: FanTanView) -> DecisionArrays:
+    """The informative past turns of every other seat (:func:`decisions`), flattened."""
+    per = decisions(view)
+    lo = np.zeros(view.players, np.int64)
+    hi = np.zeros(view.players, np.int64)
+    play, chosen, later = [], [], []
+    for s in range(view.players):
+        lo[s] = len(play)
+        for d in per.get(s, ()):
+            play.append(d.playable)
+            chosen.append(d.chosen)
+            later.append(d.later)
+        hi[s] = len(play)
+    return DecisionArrays(lo, hi, np.array(play, np.uint64), np.array(chosen, np.int64),
+                          np.array(later, np.uint64))

@@ -5,15 +5,18 @@ level     bot
 ========  =========================================================================
 easy      ``greedy``: one-move rules
 medium    ``heuristic``: the game's hand-written strategy (docs/bots.md)
-hard      ``pimc`` with inference and the late-game solver, per move at most
-          :data:`HARD` iterations and 0.9 s of search (so at most 1 s a move)
+hard      PIMC with inference and the late-game solver, per move at most
+          :data:`HARD` iterations and 0.9 s of search (so at most 1 s a move):
+          for Fan Tan the compiled engine :class:`.fast_fantan.FastFanTan`, for
+          Fanti :class:`.pimc.Pimc`
 expert    the same engine with :data:`EXPERT` iterations and 2.8 s (3 s a move)
 ========  =========================================================================
 
 Search bots can also be named with an explicit iteration budget and no time limit,
 which makes them reproducible from their seed on any machine (the arena's
-benchmarks use these): ``pimc:N``, ``ismcts:N``, ``hard:N`` (hard's engine and
-settings at ``N`` iterations), and a third part to set the world inference
+benchmarks use these): ``pimc:N`` (the Python :class:`.pimc.Pimc`, also for Fan
+Tan, for comparison), ``ismcts:N``, ``hard:N`` (hard's engine and settings at ``N``
+iterations), and a third part to set the world inference
 (:data:`.determinize.INFERENCE`): ``hard:N:constraints`` (hard constraints only,
 no opponent model), ``hard:N:none`` or ``hard:N:noinfer`` (Fan Tan pass voids
 ignored too: uniform worlds).
@@ -24,6 +27,7 @@ from __future__ import annotations
 
 from .base import BOTS, Bot, register_factory
 from .budget import Budget
+from .fast_fantan import FastFanTan
 from .ismcts import Ismcts
 from .pimc import Pimc
 from .search_bot import SearchBot
@@ -42,7 +46,13 @@ LEVELS = ("easy", "medium", "hard", "expert")
 
 def search_bot(engine: str, game: str, seed: int | None, budget: Budget,
                inference: str | None = None, label: str | None = None) -> SearchBot:
-    """A search bot: ``engine`` is ``pimc`` or ``ismcts``."""
+    """A search bot: ``engine`` is ``hard`` (the level's engine for the game),
+    ``pimc`` or ``ismcts``."""
+    if engine == "hard":
+        if game == "fantan":
+            return SearchBot(game, seed, FastFanTan(budget, inference=inference),
+                             label or engine)
+        engine = "pimc"
     if engine == "pimc":
         eng = Pimc(game, budget, inference=inference)
     elif engine == "ismcts":
@@ -65,8 +75,7 @@ def parse_search_name(name: str, game: str, seed: int | None) -> Bot | None:
     if iterations < 1 or (len(parts) == 3 and parts[2] not in modes):
         return None
     inference = modes[parts[2]] if len(parts) == 3 else None
-    engine = "pimc" if parts[0] == "hard" else parts[0]
-    return search_bot(engine, game, seed, Budget(iterations=iterations), inference,
+    return search_bot(parts[0], game, seed, Budget(iterations=iterations), inference,
                       label=name)
 
 
@@ -77,7 +86,7 @@ def _level(level: str, game: str, seed: int | None) -> Bot:
         return BOTS["heuristic"][game](game, seed)
     its, secs = ((HARD[game], HARD_SECONDS) if level == "hard"
                  else (EXPERT[game], EXPERT_SECONDS))
-    return search_bot("pimc", game, seed, Budget(iterations=its, seconds=secs), label=level)
+    return search_bot("hard", game, seed, Budget(iterations=its, seconds=secs), label=level)
 
 
 for _game in GAMES:

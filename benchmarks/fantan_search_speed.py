@@ -1,0 +1,68 @@
+"""Time per Fan Tan search decision: one search bot against ``heuristic`` players.
+
+Plays ``--deals`` seeded rounds with the search bot in seat 0 and ``heuristic`` in the
+other seats and times every decision with two or more legal moves (a forced move is
+answered without search). Prints the mean, median, 95th percentile and maximum, and
+the first-call compile time of the numba kernels (zero when numba's cache is warm).
+
+    .venv/bin/python benchmarks/fantan_search_speed.py --bot hard --players 4 --deals 30
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+
+from parlour.bots import make_bot
+from parlour.games import get_game
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--bot", default="hard")
+    ap.add_argument("--players", type=int, default=4)
+    ap.add_argument("--deals", type=int, default=30)
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args()
+    game = get_game("fantan")
+    rules = game.rules(args.players, {"rounds": 1})
+    t0 = time.perf_counter()
+    from parlour.bots import fast_fantan_kernel  # noqa: F401  (compiles or loads the cache)
+    warm = make_bot(args.bot, "fantan", 0)
+    r = game.new_round(rules, args.players, 0, list(range(52)))
+    while len(r.legal_moves()) < 2 or r.current_player != 0:
+        r.apply(r.legal_moves()[0])
+    warm.choose(r.view(0))
+    first = time.perf_counter() - t0
+    times: list[float] = []
+    for d in range(args.deals):
+        rng = random.Random(args.seed * 100003 + d)
+        deck = list(range(52))
+        rng.shuffle(deck)
+        r = game.new_round(rules, args.players, rng.randrange(args.players), deck)
+        bots = [make_bot(args.bot if s == 0 else "heuristic", "fantan", d * 10 + s)
+                for s in range(args.players)]
+        while not r.is_over:
+            p = r.current_player
+            view = r.view(p)
+            if p == 0 and len(view.legal) > 1:
+                t = time.perf_counter()
+                move = bots[p].choose(view)
+                times.append(time.perf_counter() - t)
+            else:
+                move = bots[p].choose(view)
+            r.apply(move)
+    times.sort()
+    print(f"bot {args.bot}, {args.players} players, {args.deals} deals, "
+          f"{len(times)} multi-choice decisions")
+    print(f"first decision incl. import/compile: {first:.2f} s")
+    print(f"per decision: mean {1000 * statistics.mean(times):.1f} ms, "
+          f"median {1000 * statistics.median(times):.1f} ms, "
+          f"p95 {1000 * times[int(0.95 * (len(times) - 1))]:.1f} ms, "
+          f"max {1000 * times[-1]:.1f} ms")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,63 @@
+"""Summarise strength runs as a Markdown table, with each line's target from issue #3.
+
+    .venv/bin/python benchmarks/strength_table.py benchmarks/results
+
+reads every ``NAME.json`` summary that ``benchmarks/strength.sh`` wrote into the
+folder and prints one row per line: the first bot of the line-up (the one measured),
+its win rate with the 95% CI clustered by deal, the deals played, the fair share, the
+target and whether it is met.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+# line name -> (minimum win rate, minimum CI lower bound); None = no such condition.
+TARGETS: dict[str, tuple[float | None, float | None]] = {
+    "fantan4-heuristic-vs-random": (0.50, None),
+    "fantan4-hard-vs-heuristic": (0.30, 0.25),
+    "fanti2-heuristic-vs-random": (0.80, None),
+    "fanti2-hard-vs-heuristic": (0.55, 0.50),
+    "fantan6-hard-vs-heuristic": (None, 1 / 6),
+    "fanti4-hard-vs-heuristic": (None, 0.25),
+}
+
+
+def verdict(name: str, rate: float, lo: float) -> str:
+    """``met``, ``not met`` or ``-`` (a line without a target, e.g. a comparison)."""
+    if name not in TARGETS:
+        return "-"
+    need_rate, need_lo = TARGETS[name]
+    ok = (need_rate is None or rate >= need_rate) and (need_lo is None or lo > need_lo)
+    parts = []
+    if need_rate is not None:
+        parts.append(f">= {need_rate:.0%}")
+    if need_lo is not None:
+        parts.append(f"CI low > {need_lo:.1%}")
+    return f"{' and '.join(parts)}: {'met' if ok else 'NOT met'}"
+
+
+def rows(folder: Path) -> list[str]:
+    out = ["| line | line-up | win rate | 95% CI | deals | fair share | target |",
+           "|---|---|---|---|---|---|---|"]
+    for path in sorted(folder.glob("*.json")):
+        try:
+            s = json.loads(path.read_text())
+        except (OSError, ValueError):
+            continue
+        if not isinstance(s, dict) or "bots" not in s:
+            continue
+        b = s["bots"][0]
+        lo, hi = b["ci95"]
+        lineup = ", ".join(s["lineup"])
+        out.append(
+            f"| {path.stem} | {lineup} | {b['win_rate']:.1%} | {lo:.1%}-{hi:.1%} | "
+            f"{s['deals']} | {s['fair_share']:.1%} | {verdict(path.stem, b['win_rate'], lo)} |")
+    return out
+
+
+if __name__ == "__main__":
+    folder = Path(sys.argv[1] if len(sys.argv) > 1 else "benchmarks/results")
+    print("\n".join(rows(folder)))
