@@ -33,9 +33,9 @@ from .pimc import Pimc
 from .search_bot import SearchBot
 
 GAMES = ("fantan", "fanti")
-HARD = {"fantan": 3000, "fanti": 2000}
+HARD = {"fantan": 3000, "fanti": 200}
 """Iterations per decision for ``hard`` (capped by :data:`HARD_SECONDS`)."""
-EXPERT = {"fantan": 9000, "fanti": 6000}
+EXPERT = {"fantan": 9000, "fanti": 800}
 """Iterations per decision for ``expert`` (capped by :data:`EXPERT_SECONDS`)."""
 HARD_SECONDS, EXPERT_SECONDS = 0.9, 2.8
 """Search time limits, a little under the promised 1 s and 3 s: the check comes

@@ -43,7 +43,8 @@ class SearchModel:
     moves: Callable[[Round], list[Move]] = lambda r: r.legal_moves()
     """The moves the exact solver considers (Fan Tan: never a withholding pass)."""
     respond: bool = False
-    """Whether the exact solver answers the opponent model (others play ``policy``,
+    """Whether the exact solver answers the opponent model (others play ``policy``;
+    in Fanti the ``heuristic`` bot's move, :func:`.fanti_search.heuristic_choice`;
     only the searching seat branches) instead of a max^n search of every seat."""
 
 
@@ -161,7 +162,7 @@ MODELS: dict[str, SearchModel] = {
         "fanti", FantiDeterminizer, heuristic_fanti.light_policy,
         key=lambda r: (tuple(r.hands), tuple(r.piles), r.table, r.turn, r.last_collector,
                        r.dealt),
-        late=_fanti_late, inference="constraints", horizon=_fanti_horizon),
+        late=_fanti_late, inference="full", horizon=_fanti_horizon, respond=True),
 }
 
 
