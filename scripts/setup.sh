@@ -25,3 +25,8 @@ if [ ! -f "$stamp" ]; then
   rm -f .venv/.parlour-installed-*
   touch "$stamp"
 fi
+
+# Compile the search kernels into numba's on-disk cache now, so that no one's first
+# `hard` move (1 s at most) waits for a compile of several seconds.
+.venv/bin/python -c "from parlour.bots.fast_fantan import warm; warm()" \
+  || echo "setup: could not pre-compile the search kernels (they compile on first use)"

@@ -246,3 +246,13 @@ def test_an_expired_time_limit_still_evaluates_every_move():
     out = FastFanTan(Budget(seconds=1e-9)).estimates(view, random.Random(0))
     assert sorted(e.move for e in out) == sorted(view.legal)
     assert all(e.samples >= 1 and 0.0 <= e.value <= 1.0 for e in out)
+
+
+def test_warm_compiles_every_kernel_a_search_uses():
+    """setup.sh and `parlour serve` call warm() so no first `hard` move waits on numba."""
+    from parlour.bots import fast_fantan_kernel as kernel
+    from parlour.bots.fast_fantan import warm
+
+    assert warm() >= 0
+    for fn in (kernel.evaluate, kernel.sample_pool):
+        assert fn.signatures, f"{fn.__name__} not compiled by warm()"

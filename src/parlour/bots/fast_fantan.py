@@ -248,3 +248,23 @@ class FastFanTan:
                 start[s] = h
             K.sample_pool(np.uint64(rng.getrandbits(64)), out, *state, start, True, *args)
         return out
+
+
+def warm() -> float:
+    """Compile (or load from numba's on-disk cache) every kernel of this engine by
+    searching one small position; returns the seconds it took.
+
+    A cold compile takes several seconds, far over ``hard``'s 1 s a move, so setup
+    (scripts/setup.sh) and ``parlour serve`` call this before anyone waits on a move.
+    """
+    import time
+
+    from ..fantan import FANTAN
+
+    started = time.perf_counter()
+    rules = FANTAN.rules(4, {})
+    r = FANTAN.new_round(rules, 4, 0, list(range(52)))
+    while len(r.legal_moves()) < 2 and not r.is_over:
+        r.apply(r.legal_moves()[0])
+    FastFanTan(Budget(iterations=64)).estimates(r.view(r.current_player), random.Random(0))
+    return time.perf_counter() - started

@@ -6,17 +6,20 @@
 
 The value of a move is the estimated **probability that this seat wins the round**
 after playing it (a shared win counts as its share: 1/2 for a two-way tie), as
-measured by the PIMC search (:mod:`.pimc`) over worlds consistent with the view, with
+measured by the PIMC search over worlds consistent with the view, with
 the level's budget:
 
 =======  ==========================================================
 level    search budget per call
 =======  ==========================================================
-easy     200 iterations
-medium   600 iterations
+easy     a fifth of :data:`.levels.HARD`'s iterations
+medium   half of :data:`.levels.HARD`'s iterations
 hard     :data:`.levels.HARD` iterations, at most 1 s
 expert   :data:`.levels.EXPERT` iterations, at most 3 s
 =======  ==========================================================
+
+The engine is the one ``hard`` plays with (:func:`.levels.search_bot`): the compiled
+Fan Tan engine or the Fanti PIMC, so a hint costs what a ``hard`` move costs.
 
 With an iteration budget only (easy, medium) the values are reproducible from the
 seed; hard and expert are also cut by wall time, so under load they may differ.
@@ -32,10 +35,10 @@ from typing import Any
 from ..game import Move
 from ..games import get_game
 from .budget import Budget
-from .levels import EXPERT, EXPERT_SECONDS, HARD, HARD_SECONDS
-from .pimc import Pimc
+from .levels import EXPERT, EXPERT_SECONDS, HARD, HARD_SECONDS, search_bot
 
-BUDGETS = {"easy": lambda g: Budget(200), "medium": lambda g: Budget(600),
+BUDGETS = {"easy": lambda g: Budget(max(1, HARD[g] // 5)),
+           "medium": lambda g: Budget(max(1, HARD[g] // 2)),
            "hard": lambda g: Budget(HARD[g], HARD_SECONDS),
            "expert": lambda g: Budget(EXPERT[g], EXPERT_SECONDS)}
 
@@ -48,7 +51,7 @@ def hints(game_name: str, view: Any, level: str = "hard",
         raise ValueError(f"level must be one of {', '.join(BUDGETS)}, not {level!r}")
     if not view.legal:
         return []
-    engine = Pimc(game, BUDGETS[level](game))
+    engine = search_bot("hard", game, seed, BUDGETS[level](game)).engine
     return [(e.move, e.value) for e in engine.estimates(view, random.Random(seed))]
 
 

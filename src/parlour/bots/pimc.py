@@ -45,9 +45,9 @@ from .solver import TooBig, solve
 WORLDS = 48
 """Worlds dealt at a time (a pool); more are dealt while budget remains."""
 EPSILON = 0.1
+"""Playout noise: the chance of a uniformly random move instead of the heuristic's."""
 FANTI_POOL = 16
 """Fanti with ``full`` inference: worlds weighted together (see :meth:`Pimc._fanti`)."""
-"""Playout noise: the chance of a uniformly random move instead of the heuristic's."""
 
 
 @dataclass(frozen=True)

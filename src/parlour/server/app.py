@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -14,6 +15,7 @@ from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .. import __version__
+from ..bots import fast_fantan
 from .api import router
 from .db import Store, unavailable
 from .service import ServiceError, TableService
@@ -41,6 +43,9 @@ def create_app(settings: Settings | None = None, *, testing: bool | None = None)
         store.start_checkpoints()
         service = TableService(settings, store)
         app.state.service = service
+        # Load the compiled search kernels in the background, so the first `hard`
+        # move does not pay for it (bots/fast_fantan.py: warm).
+        threading.Thread(target=fast_fantan.warm, name="warm-kernels", daemon=True).start()
         await service.startup()
         # Everything loaded so far (modules, the engine's tables, the bots) lives as long
         # as the process: keep it out of the garbage collector's full passes, whose
