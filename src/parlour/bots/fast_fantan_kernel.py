@@ -21,6 +21,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..batch.fantan_kernel import _options, _score, _withhold
 from ..batch.kbits import U0, U1, bit, bounded, count, kth_card, lowest, mix64
 from ..fantan import SEVEN_OF_DIAMONDS, SEVENS
 from .fantan_lanes import LANES
@@ -290,14 +291,6 @@ def sample_pool(seed, out, chain_hands, chain_ll, fresh, start, dealt, unseen, s
 
 
 @njit(cache=True)
-def _holder(hands, n, c):
-    for s in range(n):
-        if hands[s] & bit(c):
-            return s
-    return -1
-
-
-@njit(cache=True)
 def past_fines(hands, n, chips, pseat, pplay, plater, fines, paid5):
     """FT-8 for the withholdings already made in a world whose current hands are
     ``hands``: a past pass of seat ``pseat[i]`` was one if it held a card of
@@ -306,46 +299,17 @@ def past_fines(hands, n, chips, pseat, pplay, plater, fines, paid5):
     held = np.empty(n, np.uint64)
     for i in range(pseat.shape[0]):
         s = pseat[i]
-        legal = (hands[s] | plater[i, s]) & pplay[i]
-        if legal == U0:
-            continue
-        fines[s] += 1
-        if chips:
-            for t in range(n):
-                held[t] = hands[t] | plater[i, t]
-            sev = legal & SEVENS_U
-            while sev:
-                c7 = lowest(sev)
-                sev &= sev - U1
-                for nb in (c7 - 1, c7 + 1):
-                    h = _holder(held, n, nb)
-                    if h != s and h >= 0:
-                        paid5[s] -= 5
-                        paid5[h] += 5
+        for t in range(n):
+            held[t] = hands[t] | plater[i, t]
+        legal = held[s] & pplay[i]
+        if legal != U0:
+            _withhold(s, legal, held, n, chips, fines, paid5)
 
 
 @njit(cache=True)
 def _outcome(hands, n, dealer, w, chips, passes, fines, paid5, me, score):
     """``(reward, win share)`` of seat ``me`` (FT-7, FT-8, :func:`.models.rewards`)."""
-    if not chips:
-        for s in range(n):
-            score[s] = 0 if s == w else passes[s] + count(hands[s]) + 3 * fines[s]
-    else:
-        most = (52 + n - 1) // n
-        pot = 0
-        for s in range(n):
-            score[s] = paid5[s]
-        for s in range(n):
-            off = (s - dealer - 1) % n
-            dealt = (52 - off + n - 1) // n
-            paid = 1 + (1 if dealt < most else 0) + passes[s] + 3 * fines[s]
-            score[s] -= paid
-            pot += paid
-            if s != w:
-                left = count(hands[s])
-                score[s] -= left
-                score[w] += left
-        score[w] += pot
+    _score(score, n, dealer, w, chips, hands, passes, fines, paid5)  # FT-7, FT-8
     sign = 1 if chips else -1
     best = score[0]
     for s in range(1, n):
@@ -361,29 +325,6 @@ def _outcome(hands, n, dealer, w, chips, passes, fines, paid5, me, score):
         if sign * score[me] > sign * score[o]:
             beaten += 1
     return share + PLACING * beaten / (n - 1), share
-
-
-@njit(inline="always", cache=True)
-def _options(hand, table, playable, any_seven, strict):
-    """The playable cards (FT-3, FT-4) and whether passing is allowed (FT-5, FT-8)."""
-    opening = table == U0 and not any_seven
-    legal = hand & B7D if opening else hand & playable
-    return legal, legal == U0 or not (opening or strict)
-
-
-@njit(inline="always", cache=True)
-def _withhold(seat, legal, hands, n, chips, fines, paid5):
-    fines[seat] += 1
-    if chips:
-        sev = legal & SEVENS_U
-        while sev:
-            c7 = lowest(sev)
-            sev &= sev - U1
-            for nb in (c7 - 1, c7 + 1):
-                h = _holder(hands, n, nb)
-                if h != seat:
-                    paid5[seat] -= 5
-                    paid5[h] += 5
 
 
 @njit(cache=True)
