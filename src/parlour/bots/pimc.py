@@ -92,10 +92,7 @@ class Pimc:
             return self._fanti(view, legal, rng)
         clock = self.budget.clock()
         me = view.seat
-        sums = [0.0] * len(legal)
-        wins = [0.0] * len(legal)
-        mass = 0.0
-        samples = 0
+        tally = _Tally(len(legal))
         while not clock.over:
             pool = world_pool(self.determinizer, view, self.worlds, rng,
                               self.model.policy, self.inference)
@@ -114,18 +111,11 @@ class Pimc:
                             too_big.add(i)
                     if values is None:
                         values = self._playouts(world.round, legal, me, rng.getrandbits(64))
-                    for j, (v, w) in enumerate(values):
-                        sums[j] += world.weight * v
-                        wins[j] += world.weight * w
-                    mass += world.weight
-                    samples += 1
+                    tally.add(values, world.weight)
                     clock.spend(len(legal))
                     if clock.over:
                         break
-        out = [Estimate(m, wins[j] / mass, samples, sums[j] / mass)
-               for j, m in enumerate(legal)]
-        out.sort(key=lambda e: -e.reward)
-        return out
+        return tally.ranked(legal)
 
     def _fanti(self, view: Any, legal: list[Move], rng: random.Random) -> list[Estimate]:
         """Fanti: worlds dealt at the view's moment (:func:`.fanti_search.deal_hands`)
@@ -139,10 +129,7 @@ class Pimc:
         evidence = fanti_search.DealEvidence(view) if self.inference == "full" else None
         if evidence is not None and not evidence.plays:
             evidence = None  # nothing seen this deal: every world is as likely
-        sums = [0.0] * len(legal)
-        wins = [0.0] * len(legal)
-        mass = 0.0
-        samples = 0
+        tally = _Tally(len(legal))
         while not clock.over:
             if evidence is None:
                 pool = [(fanti_search.deal_hands(view, rng), 1.0)]
@@ -153,19 +140,11 @@ class Pimc:
             for hands, weight in pool:
                 if weight < 1e-4 / len(pool):
                     continue  # not worth a solve
-                for j, (v, w) in enumerate(fanti_search.solve_moves(view, hands, legal,
-                                                                       self.respond)):
-                    sums[j] += weight * v
-                    wins[j] += weight * w
-                mass += weight
-                samples += 1
+                tally.add(fanti_search.solve_moves(view, hands, legal, self.respond), weight)
                 clock.spend(len(legal))
                 if clock.over:
                     break
-        out = [Estimate(m, wins[j] / mass, samples, sums[j] / mass)
-               for j, m in enumerate(legal)]
-        out.sort(key=lambda e: -e.reward)
-        return out
+        return tally.ranked(legal)
 
     def _playouts(self, world: Any, legal: list[Move], me: int,
                   seed: int) -> list[tuple[float, float]]:
@@ -195,6 +174,31 @@ class Pimc:
             return values
         except TooBig:
             return None
+
+
+class _Tally:
+    """Weighted sums of every move's (reward, win share) over the worlds seen."""
+
+    def __init__(self, moves: int) -> None:
+        self.sums = [0.0] * moves
+        self.wins = [0.0] * moves
+        self.mass = 0.0
+        self.samples = 0
+
+    def add(self, values: Any, weight: float) -> None:
+        """One world: ``values[j]`` is move ``j``'s ``(reward, win share)`` there."""
+        for j, (v, w) in enumerate(values):
+            self.sums[j] += weight * v
+            self.wins[j] += weight * w
+        self.mass += weight
+        self.samples += 1
+
+    def ranked(self, legal: list[Move]) -> list[Estimate]:
+        """The moves with their mean values, best reward first."""
+        out = [Estimate(m, self.wins[j] / self.mass, self.samples, self.sums[j] / self.mass)
+               for j, m in enumerate(legal)]
+        out.sort(key=lambda e: -e.reward)
+        return out
 
 
 def _mine(r: Any, me: int) -> tuple[float, float]:
