@@ -4,6 +4,9 @@ Plays ``--deals`` seeded rounds with the search bot in seat 0 and ``heuristic`` 
 other seats and times every decision with two or more legal moves (a forced move is
 answered without search). Prints the mean, median, 95th percentile and maximum, and
 the first-call compile time of the numba kernels (zero when numba's cache is warm).
+With ``--baseline BOT`` it also times that bot on the first ``--baseline-deals`` of the
+same deals, in the same run, and prints the ratio of mean times (the default baseline
+is the generic Python engine at hard's iterations, ``pimc:3000``).
 
     .venv/bin/python benchmarks/fantan_search_speed.py --bot hard --players 4 --deals 30
 """
@@ -19,12 +22,38 @@ from parlour.bots import make_bot
 from parlour.games import get_game
 
 
+def decision_times(game, rules, bot: str, players: int, deals: int,
+                   seed: int) -> list[float]:
+    """Seconds of every multi-choice decision of ``bot`` (seat 0) in ``deals`` rounds."""
+    times: list[float] = []
+    for d in range(deals):
+        rng = random.Random(seed * 100003 + d)
+        deck = list(range(52))
+        rng.shuffle(deck)
+        r = game.new_round(rules, players, rng.randrange(players), deck)
+        bots = [make_bot(bot if s == 0 else "heuristic", "fantan", d * 10 + s)
+                for s in range(players)]
+        while not r.is_over:
+            p = r.current_player
+            view = r.view(p)
+            if p == 0 and len(view.legal) > 1:
+                t = time.perf_counter()
+                move = bots[p].choose(view)
+                times.append(time.perf_counter() - t)
+            else:
+                move = bots[p].choose(view)
+            r.apply(move)
+    return times
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--bot", default="hard")
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--deals", type=int, default=30)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--baseline", default="pimc:3000", help="'' for none")
+    ap.add_argument("--baseline-deals", type=int, default=3)
     args = ap.parse_args()
     game = get_game("fantan")
     rules = game.rules(args.players, {"rounds": 1})
@@ -36,24 +65,7 @@ def main() -> None:
         r.apply(r.legal_moves()[0])
     warm.choose(r.view(0))
     first = time.perf_counter() - t0
-    times: list[float] = []
-    for d in range(args.deals):
-        rng = random.Random(args.seed * 100003 + d)
-        deck = list(range(52))
-        rng.shuffle(deck)
-        r = game.new_round(rules, args.players, rng.randrange(args.players), deck)
-        bots = [make_bot(args.bot if s == 0 else "heuristic", "fantan", d * 10 + s)
-                for s in range(args.players)]
-        while not r.is_over:
-            p = r.current_player
-            view = r.view(p)
-            if p == 0 and len(view.legal) > 1:
-                t = time.perf_counter()
-                move = bots[p].choose(view)
-                times.append(time.perf_counter() - t)
-            else:
-                move = bots[p].choose(view)
-            r.apply(move)
+    times = decision_times(game, rules, args.bot, args.players, args.deals, args.seed)
     times.sort()
     print(f"bot {args.bot}, {args.players} players, {args.deals} deals, "
           f"{len(times)} multi-choice decisions")
@@ -62,6 +74,15 @@ def main() -> None:
           f"median {1000 * statistics.median(times):.1f} ms, "
           f"p95 {1000 * times[int(0.95 * (len(times) - 1))]:.1f} ms, "
           f"max {1000 * times[-1]:.1f} ms")
+    if args.baseline:
+        base = decision_times(game, rules, args.baseline, args.players, args.baseline_deals,
+                              args.seed)
+        mine = decision_times(game, rules, args.bot, args.players, args.baseline_deals,
+                              args.seed)
+        ratio = statistics.mean(base) / statistics.mean(mine)
+        print(f"baseline {args.baseline} on the first {args.baseline_deals} deals: mean "
+              f"{1000 * statistics.mean(base):.1f} ms against {1000 * statistics.mean(mine):.1f}"
+              f" ms: {args.bot} is {ratio:.1f}x faster")
 
 
 if __name__ == "__main__":
