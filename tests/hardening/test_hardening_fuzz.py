@@ -303,61 +303,25 @@ def _check(arena: Arena, before: int, codes: Counter, *expected: str) -> None:
     print(f"\n{n} messages: {dict(seen)}")
 
 
-def test_malformed_messages(arena):
+HOSTILE = {
+    "malformed": (MALFORMED, ("bad_message", "bad_move", "illegal")),
+    "oversized": (OVERSIZED, ("too_large",)),
+    "out_of_turn": (OUT_OF_TURN, ("not_your_turn",)),
+    "stale": (STALE, ("stale",)),
+    "unauthorised": (UNAUTHORISED, ("unauthorised", "no_hello", "already_joined", "not_found")),
+}
+"""Each family of hostile messages, with the error codes it must meet."""
+
+
+@pytest.mark.parametrize("family", list(HOSTILE))
+def test_hostile_messages(arena, family):
+    strategy, expected = HOSTILE[family]
     start, codes = arena.sent, Counter(arena.codes)
 
     @FUZZ
-    @given(batches(MALFORMED))
+    @given(batches(strategy))
     def run(batch):
         run_batch(arena, batch)
 
     run()
-    _check(arena, start, codes, "bad_message", "bad_move", "illegal")
-
-
-def test_oversized_messages(arena):
-    start, codes = arena.sent, Counter(arena.codes)
-
-    @FUZZ
-    @given(batches(OVERSIZED))
-    def run(batch):
-        run_batch(arena, batch)
-
-    run()
-    _check(arena, start, codes, "too_large")
-
-
-def test_out_of_turn_messages(arena):
-    start, codes = arena.sent, Counter(arena.codes)
-
-    @FUZZ
-    @given(batches(OUT_OF_TURN))
-    def run(batch):
-        run_batch(arena, batch)
-
-    run()
-    _check(arena, start, codes, "not_your_turn")
-
-
-def test_stale_messages(arena):
-    start, codes = arena.sent, Counter(arena.codes)
-
-    @FUZZ
-    @given(batches(STALE))
-    def run(batch):
-        run_batch(arena, batch)
-
-    run()
-    _check(arena, start, codes, "stale")
-
-
-def test_unauthorised_messages(arena):
-    start, codes = arena.sent, Counter(arena.codes)
-
-    @FUZZ
-    @given(batches(UNAUTHORISED))
-    def run(batch):
-        run_batch(arena, batch)
-
-    run()
-    _check(arena, start, codes, "unauthorised", "no_hello", "already_joined", "not_found")
+    _check(arena, start, codes, *expected)
