@@ -327,6 +327,15 @@ def _outcome(hands, n, dealer, w, chips, passes, fines, paid5, me, score):
     return share + PLACING * beaten / (n - 1), share
 
 
+@njit(inline="always", cache=True)
+def _play(hands, seat, card, table, playable, unlock):
+    """``seat`` plays ``card`` (FT-3): it leaves the hand and joins the table, and the
+    cards it unlocks become playable. Returns the new ``(table, playable)``."""
+    b = bit(card)
+    hands[seat] ^= b
+    return table | b, (playable ^ b) | unlock[card]
+
+
 @njit(cache=True)
 def _playout(hands, n, table, playable, turn, passes, fines, paid5, seed, eps, unlock,
              any_seven, strict, chips, af, lc, lp, ll, lm):
@@ -348,12 +357,8 @@ def _playout(hands, n, table, playable, turn, passes, fines, paid5, seed, eps, u
             if legal != U0:
                 _withhold(turn, legal, hands, n, chips, fines, paid5)
         else:
-            b = bit(move)
-            hand ^= b
-            hands[turn] = hand
-            table |= b
-            playable = (playable ^ b) | unlock[move]
-            if hand == U0:
+            table, playable = _play(hands, turn, move, table, playable, unlock)
+            if hands[turn] == U0:
                 return turn
         turn = turn + 1 if turn + 1 < n else 0
 
@@ -373,12 +378,8 @@ def _advance(hands, n, table, playable, turn, passes, me, unlock, any_seven, str
         if move == PASS:
             passes[turn] += 1
         else:
-            b = bit(move)
-            hand ^= b
-            hands[turn] = hand
-            table |= b
-            playable = (playable ^ b) | unlock[move]
-            if hand == U0:
+            table, playable = _play(hands, turn, move, table, playable, unlock)
+            if hands[turn] == U0:
                 return turn, table, playable, turn
         turn = turn + 1 if turn + 1 < n else 0
 
