@@ -57,6 +57,7 @@ from ..fanti import (
 )
 from ..game import Move
 from . import heuristic_fanti
+from .models import placed
 
 TWO_C: Mask = 1 << TWO_OF_CLUBS
 TEN_D: Mask = 1 << TEN_OF_DIAMONDS
@@ -71,8 +72,6 @@ what cards going one by one to a random seat would give. Cards are taken in grou
 future is more uncertain than independent cards."""
 MAXN_CARDS = 6
 """3-4 players: search every seat's choices (max^n) once the hands hold this few cards."""
-PLACING = 0.1
-"""As :data:`.models.PLACING`: the reward's weight of the finishing place."""
 
 
 def deal_hands(view: Any, rng: random.Random) -> list[Mask]:
@@ -272,13 +271,8 @@ def final_outcome(piles: list[Mask], table: Mask, last_collector: int,
     best = max(score)
     winners = [s for s, x in enumerate(score) if x == best]
     share = 1.0 / len(winners)
-    n = len(piles)
-    out = []
-    for s in range(n):
-        w = share if score[s] == best else 0.0
-        beaten = sum(1 for o in range(n) if score[s] > score[o])
-        out.append((w + PLACING * beaten / (n - 1), w))
-    return tuple(out)
+    wins = [share if x == best else 0.0 for x in score]
+    return tuple(zip(placed(score, wins, 1), wins, strict=True))
 
 
 # --- Moves -----------------------------------------------------------------------------

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -72,14 +72,15 @@ def rewards(r: Round) -> list[float]:
     """
     score = r.score()
     assert score is not None
-    wins = win_shares(r)
-    n = r.players
-    sign = -1 if r.game.lower_wins(r.rules) else 1
-    out = []
-    for s in range(n):
-        beaten = sum(1 for o in range(n) if sign * score[s] > sign * score[o])
-        out.append(wins[s] + PLACING * beaten / (n - 1))
-    return out
+    return placed(score, win_shares(r), -1 if r.game.lower_wins(r.rules) else 1)
+
+
+def placed(score: Sequence[int], wins: Sequence[float], sign: int) -> list[float]:
+    """:func:`rewards` from round scores and win shares; ``sign`` is 1 where the
+    higher score is better, -1 where the lower is."""
+    n = len(score)
+    return [wins[s] + PLACING * sum(1 for o in range(n) if sign * score[s] > sign * score[o])
+            / (n - 1) for s in range(n)]
 
 
 def outcomes(r: Round) -> list[tuple[float, float]]:
