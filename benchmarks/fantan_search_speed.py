@@ -58,7 +58,7 @@ def main() -> None:
     game = get_game("fantan")
     rules = game.rules(args.players, {"rounds": 1})
     t0 = time.perf_counter()
-    from parlour.bots import fast_fantan_kernel  # noqa: F401  (compiles or loads the cache)
+    from parlour.games.fantan import search_kernel as fast_fantan_kernel  # noqa: F401  (compiles or loads the cache)
     warm = make_bot(args.bot, "fantan", 0)
     r = game.new_round(rules, args.players, 0, list(range(52)))
     while len(r.legal_moves()) < 2 or r.current_player != 0:

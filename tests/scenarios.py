@@ -13,8 +13,8 @@ from typing import Any
 
 from deal_helpers import fantan_deck
 from parlour import cards
-from parlour.fantan import FANTAN, FanTanRound
 from parlour.game import PASS, Move
+from parlour.games.fantan.rules import FANTAN, FanTanRound
 
 PLAYERS, DEALER = 8, 3
 DIAMONDS_DOWN = ["6D", "5D", "4D", "3D", "2D", "AD", "KD"]

@@ -13,8 +13,8 @@ from typer.testing import CliRunner
 import parlour.cli.commands  # noqa: F401  (registers the commands)
 from parlour import cards, record
 from parlour.cli import app
-from parlour.fantan import FANTAN
-from parlour.fanti import FANTI
+from parlour.games.fantan.rules import FANTAN
+from parlour.games.fanti.rules import FANTI
 from parlour.match import Match, Shuffler
 
 runner = CliRunner()

@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 import parlour.cli.commands  # noqa: F401  (registers the commands)
 from parlour import cards, record
-from parlour.fantan import FANTAN
+from parlour.games.fantan.rules import FANTAN
 from playout import random_playout
 
 runner = CliRunner()

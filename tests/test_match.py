@@ -9,9 +9,9 @@ import pytest
 
 import scenarios as S
 from parlour import get_game
-from parlour.fantan import FANTAN
-from parlour.fanti import FANTI
 from parlour.game import PASS, IllegalMove
+from parlour.games.fantan.rules import FANTAN
+from parlour.games.fanti.rules import FANTI
 from parlour.match import Commit, Match, Shuffler, commitment
 from playout import random_playout
 

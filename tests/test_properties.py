@@ -25,9 +25,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from parlour import cards, record
-from parlour.fantan import FANTAN
-from parlour.fanti import FANTI, FantiRound
 from parlour.game import PASS, Game, IllegalMove, Round, play
+from parlour.games.fantan.rules import FANTAN
+from parlour.games.fanti.rules import FANTI, FantiRound
 from parlour.match import Match, Shuffler
 
 MAX_MOVES = 5000

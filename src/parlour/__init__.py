@@ -2,13 +2,13 @@
 
 The core is small: :mod:`parlour.cards` (cards as integers and bit masks),
 :mod:`parlour.game` (the interface every game implements), one module per game
-(:mod:`parlour.fanti`, :mod:`parlour.fantan`), :mod:`parlour.match` (rounds, dealer
+(:mod:`parlour.games.fanti.rules`, :mod:`parlour.games.fantan.rules`), :mod:`parlour.match` (rounds, dealer
 rotation, totals) and :mod:`parlour.record` (the ``parlour-record/1`` format).
 """
 
-from .game import PASS, Game, IllegalMove, Move, Round, move_card, move_take, play
-from .games import GAMES, get_game
-from .match import Match, Shuffler
+from parlour.game import PASS, Game, IllegalMove, Move, Round, move_card, move_take, play
+from parlour.games import GAMES, get_game
+from parlour.match import Match, Shuffler
 
 __version__ = "0.1.0"
 

@@ -14,7 +14,7 @@ The rest builds ``parlour bench``'s report (:func:`report`), every figure measur
 the same run:
 
 * :func:`playouts` -- random-playout rounds/s and moves/s of either engine: ``step``
-  (:func:`random_playouts`) or ``batch`` (:func:`parlour.batch.bench`, numba kernels);
+  (:func:`random_playouts`) or ``batch`` (:func:`parlour.batch.speed`, numba kernels);
 * :func:`search_speed` -- ISMCTS iterations per second on a fixed mid-round position
   (:func:`mid_round`), through the bot registry (``ismcts:N``);
 * :func:`scaling` -- time per round at every player count (Fan Tan 3..8, Fanti 2..4;
@@ -35,9 +35,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from . import __version__
-from .game import Round, is_pass
-from .games import get_game
+from parlour import __version__
+from parlour.game import Round, is_pass
+from parlour.games import get_game
 
 DECK_POOL = 256
 """Distinct decks prepared before timing, dealt in turn."""
@@ -112,12 +112,12 @@ def random_playouts(game: str, players: int, seconds: float = 2.0, seed: int = 0
 def batch_playouts(game: str, players: int, seconds: float = 2.0,
                    batch: int = DEFAULT_BATCH, seed: int = 0,
                    rules: dict[str, Any] | None = None) -> dict[str, Any]:
-    """:func:`parlour.batch.bench` with the fields of :class:`BenchResult` first.
+    """:func:`parlour.batch.speed` with the fields of :class:`BenchResult` first.
 
     Then ``engine`` (``"batch"``), ``batch``, ``games``, ``games_per_s``,
     ``bytes_per_game`` and ``warmup_s`` (compiling or loading the kernel, not counted).
     """
-    from . import batch as batch_engine  # numba: imported only when asked for
+    from parlour import batch as batch_engine  # numba: imported only when asked for
 
     b = batch_engine.bench(game, players, seconds, batch, rules, seed)
     return {
@@ -175,7 +175,7 @@ def search_speed(game: str, players: int, seconds: float = 2.0, bot: str = SEARC
     called on the position's view until ``seconds`` have passed (at least once), so
     each decision's set-up (sampling the worlds) counts as it does in play.
     """
-    from .bots import make_bot
+    from parlour.bots import make_bot
 
     iterations = iterations or SEARCH_ITERATIONS
     r = mid_round(game, players, seed)
@@ -262,7 +262,7 @@ def plan(games: Sequence[str], players: dict[str, int], seconds: float,
     steps: list[Step] = []
     yard_runs: list[dict[str, Any]] = []
     if yardstick:
-        from . import yardstick as ys
+        from parlour import yardstick as ys
 
         def measure_yard() -> None:
             yard_runs.append(ys.measure(seconds))
@@ -331,7 +331,7 @@ def finish(out: dict[str, Any], yard_runs: list[dict[str, Any]]) -> None:
         out["scaling"] = entries
     if not yard_runs:
         return
-    from . import yardstick as ys
+    from parlour import yardstick as ys
 
     yard = ys.mean(*yard_runs)
     if yard.get("available"):

@@ -26,9 +26,9 @@ import abc
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
-from . import cards
-from .cards import Card, Mask
-from .options import OptionSet
+from parlour import cards
+from parlour.cards import Card, Mask
+from parlour.options import OptionSet
 
 Move = int
 PASS: Move = 52

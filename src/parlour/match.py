@@ -14,9 +14,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import cards
-from .cards import Card
-from .game import Game, Move, Round
+from parlour import cards
+from parlour.cards import Card
+from parlour.game import Game, Move, Round
 
 
 class Shuffler:

@@ -17,8 +17,8 @@ from urllib.parse import parse_qs, urlsplit
 
 import httpx
 
-from . import cards
-from .games import get_game
+from parlour import cards
+from parlour.games import get_game
 
 Output = Callable[[str], None]
 

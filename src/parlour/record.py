@@ -20,11 +20,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from . import cards
-from .game import Game
-from .games import GAMES
-from .match import Commit, Match, commitment
-from .options import OptionError
+from parlour import cards
+from parlour.game import Game
+from parlour.games import GAMES
+from parlour.match import Commit, Match, commitment
+from parlour.options import OptionError
 
 FORMAT = "parlour-record/1"
 TOP_KEYS = ("format", "game", "rules", "seats", "rounds", "totals", "winners", "meta")

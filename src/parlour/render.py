@@ -20,10 +20,10 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from . import cards
-from .cards import Card, Mask
-from .fanti import LEAVES, TEN_OF_DIAMONDS, TWO_OF_CLUBS
-from .game import PASS, Move, move_card, move_take
+from parlour import cards
+from parlour.cards import Card, Mask
+from parlour.game import PASS, Move, move_card, move_take
+from parlour.games.fanti.rules import LEAVES, TEN_OF_DIAMONDS, TWO_OF_CLUBS
 
 SUIT_STYLES = ("green", "blue", "red", "bold")
 """Four-colour deck: clubs, diamonds, hearts, spades."""

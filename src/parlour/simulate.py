@@ -39,10 +39,10 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import record
-from .bots import make_bot
-from .games import get_game
-from .match import Match, Shuffler
+from parlour import record
+from parlour.bots import make_bot
+from parlour.games import get_game
+from parlour.match import Match, Shuffler
 
 
 def derive_seed(*parts: object) -> int:
@@ -193,7 +193,7 @@ def batch_chunk(config: SimConfig, start: int, stop: int, records: bool = True) 
     record with the seats named as :meth:`SimConfig.seat_names` names them and ``meta``
     as the step engine writes it, plus ``"engine": "batch"``.
     """
-    from . import batch  # numba: imported only when the batch engine is used
+    from parlour import batch  # numba: imported only when the batch engine is used
 
     res = batch.simulate(config.game, config.players, config.rules, stop - start, config.seed,
                          batch=config.batch, records=records, first_game=start)

@@ -8,8 +8,8 @@ from batch_variants import FANTAN_VARIANTS, variant_id
 
 from parlour import PASS
 from parlour.batch import simulate, stream
-from parlour.batch.fantan_lockstep import FanTanBatch
-from parlour.fantan import FANTAN
+from parlour.games.fantan.lockstep import FanTanBatch
+from parlour.games.fantan.rules import FANTAN
 
 
 @pytest.mark.parametrize("rules", FANTAN_VARIANTS, ids=variant_id)

@@ -11,10 +11,10 @@ from hypothesis import strategies as st
 
 from parlour import cards
 from parlour.bots.determinize import replay, sample_hands, temper
-from parlour.bots.determinize_fantan import FanTanDeterminizer, evidence
-from parlour.bots.determinize_fanti import FantiDeterminizer, starting_table
-from parlour.fantan import UNLOCKS
 from parlour.game import PASS
+from parlour.games.fantan.determinize import FanTanDeterminizer, evidence
+from parlour.games.fantan.rules import UNLOCKS
+from parlour.games.fanti.determinize import FantiDeterminizer, starting_table
 
 
 def determinizer(game):

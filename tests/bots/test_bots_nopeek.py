@@ -14,8 +14,8 @@ from helpers_bots import round_at
 
 from parlour.bots import make_bot
 from parlour.bots.determinize import replay
-from parlour.bots.determinize_fantan import FanTanDeterminizer
-from parlour.bots.determinize_fanti import FantiDeterminizer
+from parlour.games.fantan.determinize import FanTanDeterminizer
+from parlour.games.fanti.determinize import FantiDeterminizer
 
 CASES = [("fantan", 4, {}, 3, 30), ("fantan", 5, {"strict": False}, 4, 25),
          ("fanti", 2, {}, 5, 13), ("fanti", 3, {}, 6, 7)]

@@ -8,7 +8,7 @@ from server_kit import Seat, create
 from typer.testing import CliRunner
 
 from parlour.cli.app import app
-from parlour.cli.commands import verify as _verify  # noqa: F401  (registers the command)
+from parlour.cli.commands import verify_command as _verify  # noqa: F401  (registers the command)
 
 
 def finished_record(client) -> dict:
@@ -45,7 +45,7 @@ def test_verify_reports_every_round(client, tmp_path):
 def test_verify_without_commitments_fails(tmp_path):
     from parlour import record
     from parlour.bots import make_bot
-    from parlour.fanti import FANTI
+    from parlour.games.fanti.rules import FANTI
     from parlour.match import Match, Shuffler
 
     m = Match.new(FANTI, 2, {"rounds": 1}, shuffler=Shuffler(1))

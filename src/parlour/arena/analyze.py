@@ -25,14 +25,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..bots import make_bot
-from ..fanti import LEAVES
-from ..game import PASS
-from ..games import get_game
-from ..match import Shuffler
-from . import stats
-from .backends import Progress, run_local, run_ray
-from .lineup import bot_seed, deal_seed
+from parlour.arena import stats
+from parlour.arena.backends import Progress, run_local, run_ray
+from parlour.arena.lineup import bot_seed, deal_seed
+from parlour.bots import make_bot
+from parlour.game import PASS
+from parlour.games import get_game
+from parlour.games.fanti.rules import LEAVES
+from parlour.match import Shuffler
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Any
 
-from .jobs import run_job
+from parlour.arena.jobs import run_job
 
 Progress = Callable[[Any], None]
 

@@ -11,11 +11,11 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from .. import __version__, record
-from ..bots import make_bot
-from ..games import get_game
-from ..match import Match, Shuffler
-from .lineup import bot_seed, deal_seed, seat_entries
+from parlour import __version__, record
+from parlour.arena.lineup import bot_seed, deal_seed, seat_entries
+from parlour.bots import make_bot
+from parlour.games import get_game
+from parlour.match import Match, Shuffler
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ from typing import Any
 
 from rich.table import Table
 
-from .tournament import TournamentResult
+from parlour.arena.tournament import TournamentResult
 
 
 def table(summary: dict[str, Any]) -> Table:

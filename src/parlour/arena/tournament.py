@@ -14,11 +14,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..games import get_game
-from . import stats
-from .backends import Progress, run_local, run_ray
-from .jobs import GameResult, Job
-from .lineup import lineup
+from parlour.arena import stats
+from parlour.arena.backends import Progress, run_local, run_ray
+from parlour.arena.jobs import GameResult, Job
+from parlour.arena.lineup import lineup
+from parlour.games import get_game
 
 
 @dataclass
@@ -40,7 +40,7 @@ class Tournament:
         self.bots = lineup(self.bots, self.players)
         if self.deals < 1:
             raise ValueError("a tournament needs at least one deal")
-        from ..bots import make_bot
+        from parlour.bots import make_bot
 
         for name in dict.fromkeys(self.bots):
             make_bot(name, self.game, 0)  # fail early on an unknown bot

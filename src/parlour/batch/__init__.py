@@ -13,11 +13,11 @@
 See ``docs/speed.md``.
 """
 
-from .agent import StreamAgent, random_policy_moves, stream_match
-from .bench import bench
-from .fantan_lockstep import FanTanBatch
-from .records import chunk_record, game_record, to_match
-from .simulate import BatchResult, simulate
+from parlour.batch.agent import StreamAgent, random_policy_moves, stream_match
+from parlour.batch.records import chunk_record, game_record, to_match
+from parlour.batch.runner import BatchResult, simulate
+from parlour.batch.speed import bench
+from parlour.games.fantan.lockstep import FanTanBatch
 
 __all__ = [
     "BatchResult", "FanTanBatch", "StreamAgent", "bench", "chunk_record", "game_record",

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..game import Move, Round
-from ..games import get_game
-from ..match import Match
-from . import stream
+from parlour.batch import stream
+from parlour.game import Move, Round
+from parlour.games import get_game
+from parlour.match import Match
 
 
 class StreamAgent:

@@ -11,10 +11,10 @@ from typing import Any
 
 import numpy as np
 
-from ..fantan import UNLOCKS
-from .fantan_kernel import fantan_games
-from .fanti_kernel import fanti_games
-from .stream import M64
+from parlour.batch.stream import M64
+from parlour.games.fantan.kernel import fantan_games
+from parlour.games.fantan.rules import UNLOCKS
+from parlour.games.fanti.kernel import fanti_games
 
 FANTI_MOVES = 48
 """Every Fanti round has 48 moves: 48 cards are dealt to the hands and each is played."""

@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from ..games import get_game
+from parlour.games import get_game
 
 
 def winners_mask(game: str, rules: dict[str, Any], totals: np.ndarray,

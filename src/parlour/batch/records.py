@@ -12,12 +12,12 @@ from typing import Any
 
 import numpy as np
 
-from .. import cards, record
-from ..games import get_game
-from ..match import Match
-from . import engine
-from .engine import Chunk
-from .outcome import winners_mask
+from parlour import cards, record
+from parlour.batch import engine
+from parlour.batch.engine import Chunk
+from parlour.batch.outcome import winners_mask
+from parlour.games import get_game
+from parlour.match import Match
 
 PASS = 52
 

@@ -5,6 +5,6 @@
 >>> move = bot.choose(round.view(round.current_player))   # doctest: +SKIP
 """
 
-from .base import BOTS, Bot, bot_names, make_bot
+from parlour.bots.base import BOTS, Bot, bot_names, make_bot
 
 __all__ = ["BOTS", "Bot", "bot_names", "make_bot"]

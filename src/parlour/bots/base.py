@@ -6,8 +6,8 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from ..game import Move
-from ..games import get_game
+from parlour.game import Move
+from parlour.games import get_game
 
 
 class Bot:
@@ -63,7 +63,7 @@ def make_bot(name: str, game: str, seed: int | None = 0) -> Bot:
     g = get_game(game).name
     key = name.strip().lower()
     if ":" in key:
-        from .levels import parse_search_name
+        from parlour.bots.levels import parse_search_name
 
         bot = parse_search_name(key, g, seed)
         if bot is not None:
@@ -75,10 +75,6 @@ def make_bot(name: str, game: str, seed: int | None = 0) -> Bot:
 
 
 def _load() -> None:
-    from . import (  # noqa: F401  (registration side effects)
-        greedy,
-        heuristic_fantan,
-        heuristic_fanti,
-        levels,
-        random_bot,
-    )
+    from parlour.bots import greedy, levels, random_bot  # noqa: F401
+    from parlour.games.fantan import heuristic as heuristic_fantan  # noqa: F401
+    from parlour.games.fanti import heuristic as heuristic_fanti  # noqa: F401

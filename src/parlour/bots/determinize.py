@@ -23,9 +23,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from .. import cards
-from ..cards import Card, Mask
-from ..game import Move, Round
+from parlour import cards
+from parlour.cards import Card, Mask
+from parlour.game import Move, Round
 
 Policy = Callable[[Round, Any], Move]
 

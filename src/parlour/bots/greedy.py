@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import cards
-from ..fantan import SEVEN, UNLOCKS
-from ..fanti import LEAVES, TEN_OF_DIAMONDS, TWO_OF_CLUBS
-from ..game import PASS, Move, move_card, move_take
-from .base import Bot, register
+from parlour import cards
+from parlour.bots.base import Bot, register
+from parlour.game import PASS, Move, move_card, move_take
+from parlour.games.fantan.rules import SEVEN, UNLOCKS
+from parlour.games.fanti.rules import LEAVES, TEN_OF_DIAMONDS, TWO_OF_CLUBS
 
 
 @register("greedy", "fantan")

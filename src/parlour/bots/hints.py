@@ -32,10 +32,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..game import Move
-from ..games import get_game
-from .budget import Budget
-from .levels import EXPERT, EXPERT_SECONDS, HARD, HARD_SECONDS, search_bot
+from parlour.bots.budget import Budget
+from parlour.bots.levels import EXPERT, EXPERT_SECONDS, HARD, HARD_SECONDS, search_bot
+from parlour.game import Move
+from parlour.games import get_game
 
 BUDGETS = {"easy": lambda g: Budget(max(1, HARD[g] // 5)),
            "medium": lambda g: Budget(max(1, HARD[g] // 2)),

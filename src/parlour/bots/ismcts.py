@@ -29,11 +29,11 @@ import math
 import random
 from typing import Any
 
-from ..game import Move
-from .budget import Budget
-from .determinize import world_pool
-from .models import model_for, noisy, rewards, win_shares
-from .pimc import Estimate
+from parlour.bots.budget import Budget
+from parlour.bots.determinize import world_pool
+from parlour.bots.models import model_for, noisy, rewards, win_shares
+from parlour.bots.pimc import Estimate
+from parlour.game import Move
 
 
 class Node:

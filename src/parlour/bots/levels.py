@@ -25,12 +25,12 @@ ignored too: uniform worlds).
 
 from __future__ import annotations
 
-from .base import BOTS, Bot, register_factory
-from .budget import Budget
-from .fast_fantan import FastFanTan
-from .ismcts import Ismcts
-from .pimc import Pimc
-from .search_bot import SearchBot
+from parlour.bots.base import BOTS, Bot, register_factory
+from parlour.bots.budget import Budget
+from parlour.bots.ismcts import Ismcts
+from parlour.bots.pimc import Pimc
+from parlour.bots.search_bot import SearchBot
+from parlour.games.fantan.search import FastFanTan
 
 GAMES = ("fantan", "fanti")
 HARD = {"fantan": 3000, "fanti": 200}

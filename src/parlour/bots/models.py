@@ -13,12 +13,13 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..game import PASS, Move, Round
-from ..games import get_game
-from . import heuristic_fantan, heuristic_fanti
-from .determinize import Determinizer, Policy
-from .determinize_fantan import FanTanDeterminizer
-from .determinize_fanti import FantiDeterminizer
+from parlour.bots.determinize import Determinizer, Policy
+from parlour.game import PASS, Move, Round
+from parlour.games import get_game
+from parlour.games.fantan import heuristic as heuristic_fantan
+from parlour.games.fantan.determinize import FanTanDeterminizer
+from parlour.games.fanti import heuristic as heuristic_fanti
+from parlour.games.fanti.determinize import FantiDeterminizer
 
 
 @dataclass(frozen=True)

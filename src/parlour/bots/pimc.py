@@ -35,12 +35,12 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from ..game import Move
-from . import fanti_search
-from .budget import Budget
-from .determinize import temper, world_pool
-from .models import model_for, noisy, outcomes, rewards, win_shares
-from .solver import TooBig, solve
+from parlour.bots.budget import Budget
+from parlour.bots.determinize import temper, world_pool
+from parlour.bots.models import model_for, noisy, outcomes, rewards, win_shares
+from parlour.bots.solver import TooBig, solve
+from parlour.game import Move
+from parlour.games.fanti import search as fanti_search
 
 WORLDS = 48
 """Worlds dealt at a time (a pool); more are dealt while budget remains."""

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..game import Move
-from .base import Bot, register
+from parlour.bots.base import Bot, register
+from parlour.game import Move
 
 
 @register("random", "fantan")

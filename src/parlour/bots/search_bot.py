@@ -10,9 +10,9 @@ from __future__ import annotations
 import random
 from typing import Any, Protocol
 
-from ..game import Move
-from .base import Bot
-from .pimc import Estimate
+from parlour.bots.base import Bot
+from parlour.bots.pimc import Estimate
+from parlour.game import Move
 
 
 class Engine(Protocol):

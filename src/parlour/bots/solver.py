@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable
 
-from ..game import Move, Round
-from .determinize import Policy
+from parlour.bots.determinize import Policy
+from parlour.game import Move, Round
 
 Value = tuple[tuple[float, float], ...]
 """Per seat: ``(reward, win share)``; players maximise the reward."""

@@ -1,5 +1,5 @@
 """The ``parlour`` command line."""
 
-from .app import app, main
+from parlour.cli.app import app, main
 
 __all__ = ["app", "main"]

@@ -15,7 +15,7 @@ app = typer.Typer(
 
 def _version(value: bool) -> None:
     if value:
-        from .. import __version__
+        from parlour import __version__
 
         typer.echo(f"parlour {__version__}")
         raise typer.Exit()
@@ -30,6 +30,6 @@ def _root(
 
 
 def main() -> None:
-    from . import commands  # noqa: F401  (registers the commands)
+    from parlour.cli import commands  # noqa: F401  (registers the commands)
 
     app()

@@ -13,10 +13,10 @@ from typing import Any, NoReturn
 import typer
 from rich.console import Console
 
-from ..bots import bot_names
-from ..game import Game
-from ..games import GAMES, get_game
-from ..options import OptionError
+from parlour.bots import bot_names
+from parlour.game import Game
+from parlour.games import GAMES, get_game
+from parlour.options import OptionError
 
 DEFAULT_PLAYERS = {"fanti": 2, "fantan": 4}
 """Player counts used when ``--players`` is not given (Fan Tan is best with four to six)."""

@@ -19,9 +19,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .. import cards
-from ..cards import Card
-from ..game import PASS, Move, move_card, play
+from parlour import cards
+from parlour.cards import Card
+from parlour.game import PASS, Move, move_card, play
 
 PASS_WORDS = frozenset({"p", "pass"})
 QUIT_WORDS = frozenset({"q", "quit", "exit"})

@@ -15,11 +15,11 @@ from typing import Any
 from rich.console import Console
 from rich.text import Text
 
-from .. import render
-from ..fantan import SEVENS
-from ..game import PASS, Move
-from ..match import Match, Shuffler
-from .move_input import HELP_WORDS, QUIT_WORDS, BadInput, help_line, read_move
+from parlour import render
+from parlour.cli.move_input import HELP_WORDS, QUIT_WORDS, BadInput, help_line, read_move
+from parlour.game import PASS, Move
+from parlour.games.fantan.rules import SEVENS
+from parlour.match import Match, Shuffler
 
 HintsFn = Callable[..., list[tuple[Move, float]]]
 

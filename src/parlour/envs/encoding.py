@@ -30,9 +30,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .. import cards
-from ..fanti import collections
-from ..game import PASS, Move, Round, move_card, move_take, play
+from parlour import cards
+from parlour.game import PASS, Move, Round, move_card, move_take, play
+from parlour.games.fanti.rules import collections
 
 FANTAN_ACTIONS = 53
 FANTI_ACTIONS = 105

@@ -19,7 +19,7 @@ from typing import Any
 
 from pettingzoo import AECEnv
 
-from .pettingzoo_env import ParlourAEC, wrap
+from parlour.envs.pettingzoo_env import ParlourAEC, wrap
 
 
 class raw_env(ParlourAEC):  # noqa: N801  (PettingZoo's name for the unwrapped class)

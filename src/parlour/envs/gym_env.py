@@ -33,10 +33,10 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from ..bots import make_bot
-from ..match import Match, Shuffler
-from .render import render_text
-from .session import Session
+from parlour.bots import make_bot
+from parlour.envs.session import Session
+from parlour.envs.text_view import render_text
+from parlour.match import Match, Shuffler
 
 
 class ParlourGymEnv(gymnasium.Env):

@@ -16,8 +16,8 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
-from ..fantan import SEVEN, SEVEN_OF_DIAMONDS, SEVENS, UNLOCKS
-from ..game import PASS, Move
+from parlour.game import PASS, Move
+from parlour.games.fantan.rules import SEVEN, SEVEN_OF_DIAMONDS, SEVENS, UNLOCKS
 
 
 def fantan_voids(players: int, rules: dict[str, Any],

@@ -18,10 +18,10 @@ from typing import Any
 
 import numpy as np
 
-from .. import cards
-from ..match import Match
-from .encoding import Pending
-from .knowledge import fantan_playable, fantan_voids
+from parlour import cards
+from parlour.envs.encoding import Pending
+from parlour.envs.knowledge import fantan_playable, fantan_voids
+from parlour.match import Match
 
 FANTAN_PASS_CAP = 52
 FANTAN_BEHIND_CAP = 100

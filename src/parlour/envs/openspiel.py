@@ -24,12 +24,12 @@ from typing import Any
 
 import pyspiel
 
-from ..fantan import FANTAN
-from ..fanti import FANTI
-from ..game import Game
-from .encoding import FANTAN_ACTIONS, FANTI_ACTIONS
-from .spiel_observer import ParlourObserver
-from .spiel_state import Spec, SpielCore
+from parlour.envs.encoding import FANTAN_ACTIONS, FANTI_ACTIONS
+from parlour.envs.spiel_observer import ParlourObserver
+from parlour.envs.spiel_state import Spec, SpielCore
+from parlour.game import Game
+from parlour.games.fantan.rules import FANTAN
+from parlour.games.fanti.rules import FANTI
 
 DEFAULT_TURN_LIMIT = 1000
 

@@ -32,9 +32,9 @@ from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from ..match import Match, Shuffler
-from .render import render_text
-from .session import Session
+from parlour.envs.session import Session
+from parlour.envs.text_view import render_text
+from parlour.match import Match, Shuffler
 
 
 class ParlourAEC(AECEnv, EzPickle):

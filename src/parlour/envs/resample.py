@@ -21,10 +21,10 @@ from __future__ import annotations
 
 import random
 
-from .. import cards
-from ..fanti import HAND_SIZE, TABLE_START
-from ..game import PASS, Round
-from .knowledge import fantan_voids
+from parlour import cards
+from parlour.envs.knowledge import fantan_voids
+from parlour.game import PASS, Round
+from parlour.games.fanti.rules import HAND_SIZE, TABLE_START
 
 
 def deal_seat(game: str, players: int, dealer: int, position: int) -> int:

@@ -26,11 +26,11 @@ from typing import Any
 
 import numpy as np
 
-from ..game import Move, Round
-from ..games import get_game
-from ..match import Match, Shuffler
-from .encoding import Pending, codec_for
-from .observation import encoder_for
+from parlour.envs.encoding import Pending, codec_for
+from parlour.envs.observation import encoder_for
+from parlour.game import Move, Round
+from parlour.games import get_game
+from parlour.match import Match, Shuffler
 
 EPISODES = ("game", "round")
 REWARDS = ("result", "score")

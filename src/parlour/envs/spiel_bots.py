@@ -22,8 +22,8 @@ import numpy as np
 import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
 
-from ..bots import make_bot
-from .resample import resample_deck
+from parlour.bots import make_bot
+from parlour.envs.resample import resample_deck
 
 
 def resample(state: Any, player: int, rng: random.Random) -> Any:

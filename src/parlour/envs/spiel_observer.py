@@ -22,10 +22,10 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from .. import cards
-from ..match import Match
-from .resample import deal_batch, deal_seat
-from .spiel_state import Spec, SpielCore
+from parlour import cards
+from parlour.envs.resample import deal_batch, deal_seat
+from parlour.envs.spiel_state import Spec, SpielCore
+from parlour.match import Match
 
 
 def _cards(mask: int) -> str:
@@ -109,7 +109,7 @@ class ParlourObserver:
     def __init__(self, spec: Spec, iig_obs_type: Any, params: Any) -> None:
         if params:
             raise ValueError(f"observation parameters are not supported: {params}")
-        from .observation import encoder_for
+        from parlour.envs.observation import encoder_for
 
         perfect_recall = bool(iig_obs_type.perfect_recall) if iig_obs_type else False
         if iig_obs_type is not None and (

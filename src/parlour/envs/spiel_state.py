@@ -22,12 +22,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .. import cards
-from ..game import Game, Round
-from ..games import get_game
-from ..match import Match
-from .encoding import Codec, Pending, codec_for
-from .session import game_result
+from parlour import cards
+from parlour.envs.encoding import Codec, Pending, codec_for
+from parlour.envs.session import game_result
+from parlour.game import Game, Round
+from parlour.games import get_game
+from parlour.match import Match
 
 CHANCE = -1
 TERMINAL = -4

@@ -7,9 +7,9 @@ memory. The same clients (:mod:`.clients`) and server launcher (:mod:`.procs`) s
 the fault tests in ``tests/hardening``.
 """
 
-from .clients import SeatClient, Stats, TableRun, run_tables
-from .procs import NotLocal, ServerProcess, check_local_url
-from .run import LoadConfig, public, run_load, run_sync
+from parlour.loadtest.clients import SeatClient, Stats, TableRun, run_tables
+from parlour.loadtest.procs import NotLocal, ServerProcess, check_local_url
+from parlour.loadtest.run import LoadConfig, public, run_load, run_sync
 
 __all__ = ["LoadConfig", "NotLocal", "SeatClient", "ServerProcess", "Stats", "TableRun",
            "check_local_url", "public", "run_load", "run_sync", "run_tables"]

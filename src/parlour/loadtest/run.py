@@ -11,8 +11,14 @@ from urllib.parse import urlsplit
 
 import httpx
 
-from .clients import Stats, TableRun, percentile, run_tables
-from .procs import ServerProcess, check_local_url, cpu_seconds, pid_listening_on, rss_bytes
+from parlour.loadtest.clients import Stats, TableRun, percentile, run_tables
+from parlour.loadtest.procs import (
+    ServerProcess,
+    check_local_url,
+    cpu_seconds,
+    pid_listening_on,
+    rss_bytes,
+)
 
 
 @dataclass
@@ -104,8 +110,8 @@ def summarise(cfg: LoadConfig, runs: list[TableRun], stats: Stats, elapsed: floa
 
 
 async def _check_records(runs: list[TableRun]) -> dict[str, int]:
-    from .. import record
-    from ..server.verify import verify
+    from parlour import record
+    from parlour.server.verify import verify
 
     out = {"ok": 0, "bad": 0, "missing": 0}
     async with httpx.AsyncClient(timeout=30) as http:

@@ -6,7 +6,7 @@
 See ``docs/protocol.md`` (the protocol) and ``docs/web.md`` (the page).
 """
 
-from .app import create_app
-from .settings import Settings
+from parlour.server.app import create_app
+from parlour.server.settings import Settings
 
 __all__ = ["Settings", "create_app"]

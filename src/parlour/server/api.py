@@ -9,11 +9,11 @@ from fastapi import APIRouter, Body, Request
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel
 
-from ..bots import bot_names
-from ..games import GAMES
-from .protocol import CreateTable, Joined, JoinTable
-from .service import TableService, default_bot
-from .verify import verify
+from parlour.bots import bot_names
+from parlour.games import GAMES
+from parlour.server.protocol import CreateTable, Joined, JoinTable
+from parlour.server.service import TableService, default_bot
+from parlour.server.verify import verify
 
 
 class ErrorBody(BaseModel):

@@ -8,19 +8,20 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
-from fastapi import FastAPI, Request
+from fastapi import FastAPI, HTTPException, Request
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from .. import __version__
-from ..bots import fast_fantan
-from .api import router
-from .db import Store, unavailable
-from .service import ServiceError, TableService
-from .settings import Settings
-from .ws import table_socket
+from parlour import __version__
+from parlour.games import KITS
+from parlour.games.fantan import search as fast_fantan
+from parlour.server.api import router
+from parlour.server.db import Store, unavailable
+from parlour.server.service import ServiceError, TableService
+from parlour.server.settings import Settings
+from parlour.server.ws import table_socket
 
 STATIC = Path(__file__).resolve().parent.parent / "web" / "static"
 PAGE_HEADERS = {
@@ -85,6 +86,16 @@ def create_app(settings: Settings | None = None, *, testing: bool | None = None)
         raise exc
 
     app.add_api_websocket_route("/ws", table_socket)
+
+    @app.get("/static/js/games/{name}.js", include_in_schema=False)
+    def game_module(name: str) -> FileResponse:
+        """A game's page module, kept in the game's own package (``web.js``)."""
+        kit = KITS.get(name)
+        if kit is None or kit.web_module is None:
+            raise HTTPException(404, f"no page module for game {name!r}")
+        return FileResponse(kit.web_module, media_type="text/javascript",
+                            headers=PAGE_HEADERS)
+
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     def page() -> FileResponse:

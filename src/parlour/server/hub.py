@@ -12,10 +12,10 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from .limits import RateLimiter
-from .live import LiveTable
-from .settings import Settings
-from .views import Audience, render
+from parlour.server.limits import RateLimiter
+from parlour.server.live import LiveTable
+from parlour.server.settings import Settings
+from parlour.server.views import Audience, render
 
 log = logging.getLogger("parlour.server")
 

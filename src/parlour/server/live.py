@@ -14,15 +14,15 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from .. import cards, record
-from ..bots import make_bot
-from ..bots.base import Bot
-from ..game import PASS, Game, Move
-from ..games import get_game
-from ..match import Commit, Match, Shuffler, commitment
-from .db import TableRow
-from .settings import Settings
-from .tokens import new_salt
+from parlour import cards, record
+from parlour.bots import make_bot
+from parlour.bots.base import Bot
+from parlour.game import PASS, Game, Move
+from parlour.games import get_game
+from parlour.match import Commit, Match, Shuffler, commitment
+from parlour.server.db import TableRow
+from parlour.server.settings import Settings
+from parlour.server.tokens import new_salt
 
 COLUMNS = ("status", "config", "record", "seq", "deadline", "salt", "log", "rematch",
            "updated", "snap_seq")

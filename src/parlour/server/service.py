@@ -17,17 +17,17 @@ import secrets
 import time
 from typing import Any
 
-from .. import cards, record
-from ..bots import bot_names
-from ..game import PASS, Move
-from ..games import get_game
-from ..options import OptionError
-from .db import Conflict, Store, TableRow, unavailable
-from .hub import Connection, Hub
-from .live import Action, LiveTable, SeatInfo, pack
-from .protocol import CreateTable, Hello, HintMsg, Joined, MoveMsg, TestOptions
-from .settings import Settings
-from .tokens import hash_token, new_key, new_table_id, new_token, same
+from parlour import cards, record
+from parlour.bots import bot_names
+from parlour.game import PASS, Move
+from parlour.games import get_game
+from parlour.options import OptionError
+from parlour.server.db import Conflict, Store, TableRow, unavailable
+from parlour.server.hub import Connection, Hub
+from parlour.server.live import Action, LiveTable, SeatInfo, pack
+from parlour.server.protocol import CreateTable, Hello, HintMsg, Joined, MoveMsg, TestOptions
+from parlour.server.settings import Settings
+from parlour.server.tokens import hash_token, new_key, new_table_id, new_token, same
 
 log = logging.getLogger("parlour.server")
 
@@ -295,7 +295,7 @@ class TableService:
 
     def record(self, table_id: str) -> dict[str, Any]:
         """The finished game's record (with every deck and salt revealed)."""
-        from .. import record
+        from parlour import record
 
         t = self.load(table_id)
         if t.match is None or not t.match.is_over:
@@ -528,7 +528,7 @@ class TableService:
                 return
             view = t.match.current.view(conn.seat)  # type: ignore[union-attr]
         try:
-            from ..bots.hints import hints
+            from parlour.bots.hints import hints
         except ImportError:
             await self.hub.error(conn, "unavailable", "hints are not available on this server")
             return

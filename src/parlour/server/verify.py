@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .. import cards, record
-from ..match import commitment
+from parlour import cards, record
+from parlour.match import commitment
 
 
 @dataclass

@@ -12,9 +12,9 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from .. import cards
-from ..game import PASS, Round
-from .live import LiveTable
+from parlour import cards
+from parlour.game import PASS, Round
+from parlour.server.live import LiveTable
 
 Audience = int | None
 

@@ -6,10 +6,10 @@ import asyncio
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from .hub import Connection
-from .limits import origin_allowed
-from .protocol import BadMessage, parse_client
-from .service import TableService
+from parlour.server.hub import Connection
+from parlour.server.limits import origin_allowed
+from parlour.server.protocol import BadMessage, parse_client
+from parlour.server.service import TableService
 
 MAX_REFUSED = 200
 """A connection that keeps flooding after this many refused messages is closed."""

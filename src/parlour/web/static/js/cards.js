@@ -106,3 +106,8 @@ export function sortHand(codes, aceHigh = false) {
 export function rankOrder(aceHigh) {
   return aceHigh ? [...RANKS.slice(1), "A"] : RANKS;
 }
+
+// A row of at most 13 card backs for a hand of n cards.
+export function backs(n) {
+  return Array.from({ length: Math.min(n, 13) }, () => backEl("mini"));
+}

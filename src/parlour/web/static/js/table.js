@@ -2,15 +2,18 @@
 // WebSocket. The server sends this seat's view only; the page draws it and sends
 // intents (a move names the sequence number it answers). No rule is decided here:
 // legal moves, reasons and fines all come from the server's engine.
-import { backEl, cardName } from "./cards.js";
+import { backs, cardName } from "./cards.js";
 import { Conn } from "./conn.js";
 import { announce, api, clear, h, prefs, seats } from "./dom.js";
-import * as fantan from "./fantan.js";
-import * as fanti from "./fanti.js";
 import { describe } from "./log.js";
 import { scoreSheet } from "./sheet.js";
 
-const GAMES = { fantan, fanti };
+// Each game's page module is served from its own package (parlour/games/NAME/web.js).
+const GAMES = {};
+async function loadGame(name) {
+  if (!GAMES[name]) GAMES[name] = await import(`./games/${encodeURIComponent(name)}.js`);
+  return GAMES[name];
+}
 
 export async function showTable(app, id) {
   const frag = new URLSearchParams(location.hash.slice(1));
@@ -89,6 +92,10 @@ class TablePage {
 
   onMessage(m) {
     if (m.type === "welcome" || m.type === "state" || m.type === "update") {
+      if (!GAMES[m.state.table.game]) {
+        loadGame(m.state.table.game).then(() => this.onMessage(m));
+        return;
+      }
       const prevSeq = this.seq;
       this.state = m.state;
       this.seq = m.seq;
@@ -225,7 +232,7 @@ class TablePage {
           seat.kind === "bot" ? h("span", { class: "badge", text: seat.bot }) : null,
           seat.auto ? h("span", { class: "badge warn", text: "computer playing" }) : null),
         h("div", { class: "seat-body" },
-          h("span", { class: "backs", "aria-hidden": "true" }, fantan.backs(v.hand_counts[i])),
+          h("span", { class: "backs", "aria-hidden": "true" }, backs(v.hand_counts[i])),
           h("span", { class: "stat", text: `${v.hand_counts[i]} card${v.hand_counts[i] === 1 ? "" : "s"}` }),
           ...this.game.seatExtras(s, i),
           s.deadline && s.deadline.seat === i ? h("span", { class: "clock", "data-clock": "1", text: "" }) : null));

@@ -1,0 +1,93 @@
+"""``parlour analyze``: a variant balance report for game designers."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.markdown import Markdown
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from parlour.arena.analyze import analyze as run_analysis
+from parlour.arena.analyze import markdown, write_charts
+from parlour.cli.app import app
+from parlour.cli.commands.tournament_command import parse_rules
+from parlour.cli.common import (
+    UsageError,
+    game_argument,
+    resolve_game,
+    resolve_players,
+    usage_errors,
+)
+
+
+def parse_compare(game: str, text: str | None) -> tuple[str, list[Any]] | None:
+    """``KEY=V1,V2`` as the option name and its parsed values."""
+    if not text:
+        return None
+    key, sep, values = text.partition("=")
+    key = key.strip().replace("-", "_")
+    if not sep or not values.strip():
+        raise UsageError("--compare takes KEY=V1,V2[,...]")
+    parsed = [resolve_game(game).options.parse_pairs([f"{key}={v}"])[key]
+              for v in values.split(",") if v.strip()]
+    return key, parsed
+
+
+@app.command("analyze")
+def analyze(
+    game: Annotated[str, game_argument("analyze")],
+    players: Annotated[int | None, typer.Option(
+        "--players", "-n", help="seats at the table (default: 2 for Fanti, 4 for Fan Tan)")] = None,
+    games: Annotated[int, typer.Option("--games", "-k", help="deals per variant")] = 200,
+    rule: Annotated[list[str] | None, typer.Option(
+        "--rule", "-r", help="KEY=VALUE rule option for every variant (repeatable)")] = None,
+    compare: Annotated[str | None, typer.Option(
+        help="KEY=V1,V2: the variants to set side by side")] = None,
+    bots: Annotated[str, typer.Option(help="comma-separated bots (last fills)")] = "heuristic",
+    seed: Annotated[int, typer.Option(help="seed of the deals and bots")] = 0,
+    workers: Annotated[int, typer.Option(help="worker processes")] = 1,
+    backend: Annotated[str, typer.Option(help="local or ray")] = "local",
+    ray_address: Annotated[str | None, typer.Option(help="Ray cluster address")] = None,
+    out: Annotated[str | None, typer.Option(
+        help="directory for report.md, report.json and charts")] = None,
+) -> None:
+    """Balance report: seat and first-player advantage, round length, bonus ties,
+    score distributions, for each variant side by side (Markdown, with charts)."""
+    with usage_errors():
+        players = resolve_players(resolve_game(game), players)
+        if games < 1:
+            raise UsageError(f"--games must be at least 1, not {games}")
+        rules = parse_rules(game, players, rule)
+        cmp = parse_compare(game, compare)
+        if cmp and cmp[0] in rules:
+            raise UsageError(f"{cmp[0]} is both compared and fixed by --rule")
+        from parlour.bots import make_bot
+
+        for name in dict.fromkeys(b.strip() for b in bots.split(",")):
+            try:
+                make_bot(name, game, 0)
+            except ValueError as e:
+                raise UsageError(str(e)) from None
+    console = Console(stderr=True)
+    total = games * (len(cmp[1]) if cmp else 1)
+    with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                  TimeElapsedColumn(), console=console) as bar:
+        task = bar.add_task("balance", total=total)
+        report = run_analysis(game, players, games, rules, cmp, bots.split(","), seed,
+                              workers, backend, ray_address, lambda _f: bar.advance(task))
+    charts: list[str] = []
+    if out:
+        path = Path(out)
+        path.mkdir(parents=True, exist_ok=True)
+        charts = [str(p) for p in write_charts(report, path)]
+        (path / "report.md").write_text(markdown(report, charts), encoding="utf-8")
+        slim = {**report, "variants": [{k: v for k, v in var.items() if k != "score_values"}
+                                       for var in report["variants"]]}
+        (path / "report.json").write_text(json.dumps(slim, indent=2) + "\n", encoding="utf-8")
+        console.print(f"wrote {path / 'report.md'}, {path / 'report.json'}, "
+                      + ", ".join(charts))
+    Console().print(Markdown(markdown(report)))

@@ -1,0 +1,90 @@
+"""``parlour loadtest``: many tables of scripted players against a local server."""
+
+from __future__ import annotations
+
+import json
+from enum import StrEnum
+from typing import Annotated
+
+import typer
+
+from parlour.cli.app import app
+
+
+class Speed(StrEnum):
+    human = "human"
+    full = "full"
+
+
+@app.command()
+def loadtest(
+    tables: Annotated[int, typer.Option(min=1, max=2000, help="Concurrent tables.")] = 10,
+    duration: Annotated[float, typer.Option(
+        min=1, help="Upper bound of the run in seconds: games not over by then count as "
+                    "unfinished.")] = 120.0,
+    url: Annotated[str | None, typer.Option(
+        help="A running server on this machine (http://127.0.0.1:PORT). Default: start "
+             "`parlour serve` on a free port with a temporary SQLite database.")] = None,
+    speed: Annotated[Speed, typer.Option(
+        help="human: 0.4-1.6 s to think before each move; full: no pause.")] = Speed.human,
+    game: Annotated[str, typer.Option(help="fantan or fanti.")] = "fantan",
+    players: Annotated[int, typer.Option(min=2, max=8, help="People per table.")] = 4,
+    rounds: Annotated[int, typer.Option(min=1, help="Rounds per game.")] = 1,
+    bot_delay: Annotated[float, typer.Option(
+        help="The started server's pause before an automatic pass.")] = 0.3,
+    compression: Annotated[bool, typer.Option(
+        help="Negotiate permessage-deflate, as browsers do.")] = True,
+    ramp: Annotated[float | None, typer.Option(
+        help="Seconds over which the tables arrive (default: 1 s per 20 tables, at most "
+             "10 s).")] = None,
+    seed: Annotated[int | None, typer.Option(help="Seed of the players' choices.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
+) -> None:
+    """Play T concurrent games over real WebSockets, one connection per seat, and report
+    games finished, moves/s, move round-trip p50/p99, errors and server memory.
+
+    Only servers on this machine are ever targeted: any other URL is refused.
+    Exit status 0 when every game finished with no error, 1 otherwise.
+    """
+    from parlour.loadtest import LoadConfig, NotLocal, check_local_url, public, run_load
+
+    if url is not None:
+        try:
+            check_local_url(url)
+        except NotLocal as e:
+            typer.echo(f"parlour loadtest: {e}", err=True)
+            raise typer.Exit(2) from None
+
+    def progress(runs, stats) -> None:  # noqa: ANN001
+        if as_json:
+            return
+        done = sum(1 for r in runs if all(s.log.done for s in r.seats) and r.seats)
+        typer.echo(f"  {done}/{len(runs)} games over, {stats.moves_acked} moves, "
+                   f"{sum(stats.errors.values())} errors", err=True)
+
+    cfg = LoadConfig(tables=tables, duration=duration, url=url, speed=speed.value, game=game,
+                     players=players, rounds=rounds, bot_delay=bot_delay,
+                     compression=compression, seed=seed, ramp=ramp)
+    report = public(run_load(cfg, progress=progress))
+    if as_json:
+        typer.echo(json.dumps(report, indent=1))
+    else:
+        r = report["rtt_ms"]
+        typer.echo(f"tables {tables} ({speed.value} speed, {game}, {players} seats, "
+                   f"{rounds} round(s)) in {report['elapsed_s']} s")
+        typer.echo(f"games finished  {report['games_finished']}/{tables}")
+        typer.echo(f"moves           {report['moves']} ({report['moves_per_s']}/s)")
+        typer.echo(f"round trip ms   p50 {r['p50']}  p90 {r['p90']}  p99 {r['p99']}  "
+                   f"max {r['max']}")
+        a = report["rtt_ms_after_arrival"]
+        typer.echo(f"  after arrival p50 {a['p50']}  p99 {a['p99']}  (n {a['n']})")
+        typer.echo(f"errors          {report['errors']} {report['error_codes'] or ''}")
+        for f in report["failures"]:
+            typer.echo(f"  {f}")
+        m = report["server_rss_mb"]
+        typer.echo(f"server RSS MB   start {m['start']}  peak {m['peak']}  end {m['end']}")
+        if report["records_checked"]:
+            typer.echo(f"records         {report['records_checked']}")
+    ok = report["all_finished"] and report["errors"] == 0 and not report[
+        "records_checked"].get("bad")
+    raise typer.Exit(0 if ok else 1)

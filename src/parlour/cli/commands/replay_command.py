@@ -1,0 +1,137 @@
+"""``parlour replay``: step through a recorded game in the terminal."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.text import Text
+
+from parlour import record, render
+from parlour.cli.app import app
+from parlour.cli.common import fail, stdout
+from parlour.match import Match
+
+
+class StopReplay(Exception):
+    """The viewer typed q (or input ended) while stepping."""
+
+
+def load_one(path: Path, index: int) -> Match:
+    """Record ``index`` (from 0) of a JSON or JSON Lines file, checked; exits on failure."""
+    try:
+        entries = list(record.read_entries(path))
+    except (OSError, UnicodeDecodeError) as e:
+        fail(f"cannot read {path}: {getattr(e, 'strerror', None) or e}", 2)
+    if not 0 <= index < len(entries):
+        fail(f"{path} holds {len(entries)} record(s): --index must be from 0 to "
+             f"{len(entries) - 1}, not {index}", 2)
+    entry = entries[index]
+    match = record.check_entry(entry)
+    if match is None:
+        fail(f"{path} record {index} is not a valid record: {entry.error}", 1)
+    return match
+
+
+class Replayer:
+    """Prints a match move by move: all hands, or one seat's view only (``seat``)."""
+
+    def __init__(self, match: Match, console: Console, seat: int | None, step: bool) -> None:
+        self.match = match
+        self.game = match.game.name
+        self.out = console
+        self.seat = seat
+        self.step = step
+        self.names = match.seats
+
+    def run(self) -> None:
+        m = self.match
+        self.out.print(f"[bold]{m.game.title}[/], {m.players} players: "
+                       + ", ".join(f"{n} (seat {s})" for s, n in enumerate(self.names)))
+        if self.seat is not None:
+            self.out.print(f"Showing seat {self.seat}'s view: {self.names[self.seat]}.")
+        try:
+            for i, src in enumerate(m.rounds):
+                self._round(i, src)
+        except StopReplay:
+            self.out.print("Replay stopped.")
+            return
+        if m.is_over:
+            self.out.print(render.winners_text(self.names, m.winners or [], m.totals))
+        else:
+            self.out.print(Text("The record ends here: the game is unfinished.", style="bold"))
+
+    def _round(self, i: int, src: Any) -> None:
+        m = self.match
+        self.out.print()
+        self.out.rule(f"Round {i + 1} of {m.rules['rounds']} · dealer: {self.names[src.dealer]}")
+        r = m.game.new_round(m.rules, m.players, src.dealer, src.deck)
+        self._show(r)
+        for k, (seat, move) in enumerate(src.history, 1):
+            self._pause()
+            before = self._view(r)
+            r.apply(move)
+            self.out.print()
+            self.out.print(Text(f"{k}. {self.names[seat]} ", style="bold")
+                           .append_text(render.move_text(self.game, move)))
+            for note in render.move_notes(self.game, before, move, self._view(r), self.names):
+                self.out.print(note)
+            self._show(r)
+        if r.is_over:
+            played = m.rounds[: i + 1]
+            scores = [s for x in played if (s := x.score()) is not None]
+            self.out.print()
+            self.out.print(render.round_summary(self.game, self._view(r), self.names))
+            winners = m.winners if i + 1 == len(m.rounds) else None
+            self.out.print(render.score_sheet(self.game, m.rules, self.names, scores, winners))
+
+    def _view(self, r: Any) -> Any:
+        return r.view(self.seat if self.seat is not None else 0)
+
+    def _show(self, r: Any) -> None:
+        """The table, then every hand -- or, for one seat, only that seat's hand."""
+        view = self._view(r)
+        self.out.print(render.table_view(self.game, view, self.names))
+        if self.seat is None:
+            hands = [r.hand(s) for s in range(r.players)]
+            self.out.print(render.hands_table(self.game, hands, self.names))
+        else:
+            self.out.print(Text(f"{self.names[self.seat]}'s hand: ", style="bold")
+                           .append_text(render.hand_text(self.game, view.hand)))
+
+    def _pause(self) -> None:
+        if not self.step:
+            return
+        try:
+            answer = self.out.input("[dim]Enter: next move, q: quit[/] ")
+        except EOFError:
+            raise StopReplay from None
+        if answer.strip().lower() in ("q", "quit"):
+            raise StopReplay
+
+
+@app.command("replay")
+def replay_command(
+    file: Annotated[Path, typer.Argument(
+        metavar="FILE", help="A JSON or JSON Lines record file.")],
+    index: Annotated[int, typer.Option(
+        "--index", "-i", help="Which record of the file, from 0.")] = 0,
+    seat: Annotated[int | None, typer.Option(
+        "--seat", help="Show only this seat's view (its own hand, the public table).",
+    )] = None,
+    step: Annotated[bool, typer.Option(
+        "--step", help="Wait for Enter between moves (q quits).")] = False,
+) -> None:
+    """Replay a recorded game: every move with the table after it, hands and score sheets.
+
+    Invalid records are reported, not replayed (exit status 1).
+    """
+    match = load_one(file, index)
+    if seat is not None and not 0 <= seat < match.players:
+        fail(f"--seat must be from 0 to {match.players - 1}, not {seat}", 2)
+    try:
+        Replayer(match, stdout(), seat, step).run()
+    except KeyboardInterrupt:
+        raise typer.Exit(130) from None

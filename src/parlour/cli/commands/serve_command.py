@@ -1,0 +1,74 @@
+"""``parlour serve``: the web tables (page, HTTP API and WebSocket) in one process."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from parlour.cli.app import app
+
+
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+    db: Annotated[str, typer.Option(
+        help="Database: a SQLite file path, or a SQLAlchemy URL such as "
+             "postgresql://user@host/parlour.")] = "parlour.sqlite3",
+    bot_delay: Annotated[float, typer.Option(
+        help="Seconds a bot waits before it moves, so people can follow.")] = 0.6,
+    round_pause: Annotated[float, typer.Option(
+        help="Seconds between the end of a round and the next deal.")] = 3.0,
+    grace: Annotated[float, typer.Option(
+        help="Seconds a disconnected player keeps the seat before a bot stands in.")] = 30.0,
+    idle_hours: Annotated[float, typer.Option(
+        help="Tables without activity for this many hours expire.")] = 6.0,
+    origin: Annotated[list[str] | None, typer.Option(
+        help="Another page origin allowed to open WebSockets (repeatable).")] = None,
+    cluster: Annotated[bool, typer.Option(
+        help="Share the database with other `parlour serve --cluster` processes: each "
+             "table is owned by one process at a time (a lease), and every process "
+             "pushes the others' events to its own clients (see docs/deploy.md).")] = False,
+    lease: Annotated[float | None, typer.Option(
+        help="Cluster: seconds before a silent process's tables are taken over "
+             "(default 10, or PARLOUR_LEASE).")] = None,
+    ws_deflate: Annotated[bool, typer.Option(
+        help="Offer permessage-deflate on WebSockets (less traffic, more CPU).")] = False,
+) -> None:
+    """Serve the whole product: open the printed address in a browser."""
+    import uvicorn
+
+    from parlour.server import Settings, create_app
+    from parlour.server.settings import db_url_for
+
+    settings = Settings.from_env(db_url=db_url_for(db), bot_delay=bot_delay,
+                                 round_pause=round_pause, grace=grace,
+                                 idle_expiry=idle_hours * 3600,
+                                 allowed_origins=list(origin or []))
+    if cluster:
+        settings.cluster = True
+    if lease is not None:
+        settings.lease = lease
+    shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
+    typer.echo(f"parlour: open http://{shown}:{port}/  (database: {settings.db_url})")
+    if settings.testing:
+        typer.echo("parlour: TESTING mode: test-only table options are accepted")
+    application = create_app(settings)
+
+    class Server(uvicorn.Server):
+        """On SIGTERM (or Ctrl-C), first tell every client to reconnect (a ``bye`` and
+        close code 1012), then let uvicorn close the sockets."""
+
+        async def shutdown(self, sockets=None) -> None:  # noqa: ANN001
+            for listener in self.servers:  # no new connections from here on
+                listener.close()
+            service = getattr(application.state, "service", None)
+            if service is not None:
+                await service.going_away()
+            await super().shutdown(sockets)
+
+    config = uvicorn.Config(application, host=host, port=port, log_level="warning",
+                            ws_max_size=64 * 1024, ws_per_message_deflate=ws_deflate,
+                            backlog=4096, timeout_graceful_shutdown=5)
+    Server(config).run()

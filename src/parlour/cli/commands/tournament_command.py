@@ -1,0 +1,89 @@
+"""``parlour tournament``: bots against bots on duplicate deals."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from parlour.arena import report
+from parlour.arena.tournament import Tournament
+from parlour.cli.app import app
+from parlour.cli.common import (
+    UsageError,
+    game_argument,
+    resolve_game,
+    resolve_players,
+    usage_errors,
+)
+
+
+def parse_rules(game: str, players: int, pairs: list[str] | None) -> dict:
+    """``--rule KEY=VALUE`` pairs as a dict of the rules given (checked against the
+    game's options; defaults are filled in later, with ``rounds`` 1)."""
+    g = resolve_game(game)
+    given = g.options.parse_pairs(pairs or [])
+    g.rules(players, given)  # raises OptionError on a bad combination
+    return given
+
+
+@app.command("tournament")
+def tournament(
+    game: Annotated[str, game_argument("play")],
+    players: Annotated[int | None, typer.Option(
+        "--players", "-n", help="seats at the table (default: 2 for Fanti, 4 for Fan Tan)")] = None,
+    bots: Annotated[str, typer.Option(
+        help="comma-separated bots; the last one fills the remaining seats "
+             "(hard,heuristic at 4 players = hard vs 3 heuristic)")] = "heuristic,random",
+    games: Annotated[int, typer.Option(
+        "--games", "-k", help="deals; each is played once per seat rotation")] = 100,
+    seed: Annotated[int, typer.Option(help="seed of the deals and the bots")] = 0,
+    rule: Annotated[list[str] | None, typer.Option(
+        "--rule", "-r", help="KEY=VALUE rule option (repeatable); rounds defaults to 1")] = None,
+    workers: Annotated[int, typer.Option(help="worker processes or Ray CPUs")] = 1,
+    backend: Annotated[str, typer.Option(help="local or ray")] = "local",
+    ray_address: Annotated[str | None, typer.Option(
+        help="Ray cluster address (default: start a local Ray)")] = None,
+    out: Annotated[str | None, typer.Option(
+        help="directory for records.jsonl, summary.json and charts")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="print the summary as JSON")] = False,
+) -> None:
+    """Play bots against each other on duplicate deals and rate them.
+
+    Every deal is played once per seat rotation, so each bot meets the same cards
+    from every seat; a game is one deal with one rotation (one round unless
+    --rule rounds=K). Results: wins (shared wins split), win rate with a 95% CI
+    clustered by deal, mean score, OpenSkill rating, and the win rate per seat.
+    """
+    with usage_errors():
+        n = resolve_players(resolve_game(game), players)
+        if backend not in ("local", "ray"):
+            raise UsageError(f"--backend must be local or ray, not {backend!r}")
+        if games < 1:
+            raise UsageError(f"--games must be at least 1, not {games}")
+        if workers < 1:
+            raise UsageError(f"--workers must be at least 1, not {workers}")
+        rules = parse_rules(game, n, rule)
+        try:
+            t = Tournament(game, n, bots.split(","), games, seed, rules)
+        except ValueError as e:
+            raise UsageError(str(e)) from None
+    console = Console(stderr=True)
+    total = len(t.jobs())
+    with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                  TimeElapsedColumn(), console=console, transient=as_json) as bar:
+        task = bar.add_task(f"{t.game} tournament", total=total)
+        result = t.run(backend, workers, ray_address, lambda _r: bar.advance(task))
+    summary = result.summary()
+    if out:
+        paths = report.write(result, out)
+        console.print("wrote " + ", ".join(str(p) for p in paths))
+    if as_json:
+        typer.echo(json.dumps(summary))
+        return
+    stdout = Console()
+    stdout.print(report.table(summary))
+    stdout.print(report.seat_table(summary))

@@ -1,0 +1,1 @@
+"""Fan Tan (Sevens, Parliament): the game's rules and every part the generic layers use (:mod:`parlour.kit`)."""

@@ -1,0 +1,173 @@
+"""The Fan Tan batch kernel: whole random games, one after another, in nopython code.
+
+It implements exactly the rules of :class:`parlour.games.fantan.rules.FanTanRound` (FT-1 .. FT-8)
+with the choices of :mod:`parlour.batch.stream`; the differential test holds it to the
+step engine record for record. State is a handful of uint64 masks in registers and
+small scratch arrays reused across games, so memory does not grow with the batch.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from parlour.batch.bitops import (
+    U0,
+    bit,
+    bounded,
+    count,
+    draw,
+    game_key,
+    kth_card,
+    lowest,
+    round_key,
+    shuffle,
+)
+from parlour.batch.stream import MOVE_BASE
+from parlour.games.fantan.rules import SEVEN_OF_DIAMONDS, SEVENS
+
+PASS = 52
+B7D = np.uint64(1 << SEVEN_OF_DIAMONDS)
+SEVENS_U = np.uint64(SEVENS)
+
+
+@njit(inline="always", cache=True)
+def _holder(hands, n, c):
+    """The seat holding card ``c`` (-1 if none)."""
+    b = bit(c)
+    for s in range(n):
+        if hands[s] & b:
+            return s
+    return -1
+
+
+@njit(inline="always", cache=True)
+def _deal(deck, hands, n, dealer, any_seven):
+    """FT-1: deck card ``i`` to seat ``(dealer + 1 + i) % n``; returns the seat to lead (FT-4)."""
+    for s in range(n):
+        hands[s] = U0
+    s = dealer + 1 if dealer + 1 < n else 0
+    for i in range(52):
+        hands[s] |= bit(deck[i])
+        s = s + 1 if s + 1 < n else 0
+    if any_seven:
+        return dealer + 1 if dealer + 1 < n else 0
+    return _holder(hands, n, SEVEN_OF_DIAMONDS)
+
+
+@njit(inline="always", cache=True)
+def _options(hand, table, playable, any_seven, strict):
+    """The playable cards of ``hand`` (FT-3, FT-4) and whether it may pass (FT-5)."""
+    opening = table == U0 and not any_seven
+    legal = hand & B7D if opening else hand & playable
+    return legal, legal == U0 or not (opening or strict)
+
+
+@njit(inline="always", cache=True)
+def _withhold(seat, legal, hands, n, chips, fines, paid5):
+    """FT-8: a pass holding ``legal`` cards is fined; each withheld 7 pays its 6 and 8."""
+    fines[seat] += 1
+    if chips:
+        sev = legal & SEVENS_U
+        while sev != U0:
+            c7 = lowest(sev)
+            sev &= sev - np.uint64(1)
+            for nb in (c7 - 1, c7 + 1):
+                h = _holder(hands, n, nb)
+                if h != seat:
+                    paid5[seat] -= 5
+                    paid5[h] += 5
+
+
+@njit(cache=True)
+def fantan_games(seed, game0, n, rounds, any_seven, strict, chips, unlock,
+                 first, scores, nmoves, won, rec_deck, rec_seat, rec_move):
+    """Play games ``game0 .. game0 + len(first) - 1`` of the run seeded ``seed``.
+
+    Writes each game's first dealer to ``first[b]``, round scores to
+    ``scores[b, r, :n]``, move counts to ``nmoves[b, r]`` and the seat that went out
+    (FT-6) to ``won[b, r]``. When ``rec_move`` is not empty it also records each
+    round's deck and its first ``rec_move.shape[2]`` moves (card, or 52 for a pass)
+    with the seat that made them; a round longer than that keeps playing and its full
+    length still goes to ``nmoves``.
+    """
+    record = rec_move.shape[0] > 0
+    cap = rec_move.shape[2]
+    deck = np.empty(52, np.int64)
+    hands = np.zeros(8, np.uint64)
+    passes = np.zeros(8, np.int64)
+    fines = np.zeros(8, np.int64)
+    paid5 = np.zeros(8, np.int64)  # net chips moved by withheld 7s (FT-8)
+    for b in range(first.shape[0]):
+        gkey = game_key(seed, game0 + b)
+        dealer = bounded(draw(gkey, 0), n)
+        first[b] = dealer
+        for r in range(rounds):
+            rkey = round_key(gkey, r)
+            shuffle(rkey, deck)
+            if record:
+                for i in range(52):
+                    rec_deck[b, r, i] = deck[i]
+            for s in range(n):
+                passes[s] = 0
+                fines[s] = 0
+                paid5[s] = 0
+            turn = _deal(deck, hands, n, dealer, any_seven)
+            table = U0
+            playable = SEVENS_U
+            m = 0
+            winner = -1
+            while winner < 0:
+                hand = hands[turn]
+                legal, may_pass = _options(hand, table, playable, any_seven, strict)
+                cnt = count(legal)
+                n_legal = cnt + (1 if may_pass else 0)
+                k = 0 if n_legal == 1 else bounded(draw(rkey, MOVE_BASE + m), n_legal)
+                seat = turn
+                if k == cnt:  # pass (FT-5)
+                    move = PASS
+                    passes[seat] += 1
+                    if legal != U0:
+                        _withhold(seat, legal, hands, n, chips, fines, paid5)
+                else:
+                    move = kth_card(legal, k)
+                    cb = bit(move)
+                    hand ^= cb
+                    hands[seat] = hand
+                    table |= cb
+                    playable = (playable ^ cb) | unlock[move]
+                    if hand == U0:  # FT-6
+                        winner = seat
+                turn = seat + 1 if seat + 1 < n else 0
+                if record and m < cap:
+                    rec_seat[b, r, m] = seat
+                    rec_move[b, r, m] = move
+                m += 1
+            nmoves[b, r] = m
+            won[b, r] = winner
+            _score(scores[b, r], n, dealer, winner, chips, hands, passes, fines, paid5)
+            dealer = dealer + 1 if dealer + 1 < n else 0
+
+
+@njit(inline="always", cache=True)
+def _score(out, n, dealer, w, chips, hands, passes, fines, paid5):
+    """FT-7 and FT-8, as :meth:`parlour.games.fantan.rules.FanTanRound.score`."""
+    if not chips:
+        for s in range(n):
+            out[s] = 0 if s == w else passes[s] + count(hands[s]) + 3 * fines[s]
+        return
+    most = (52 + n - 1) // n
+    pot = 0
+    for s in range(n):
+        out[s] = paid5[s]
+    for s in range(n):
+        off = (s - dealer - 1) % n
+        dealt = (52 - off + n - 1) // n
+        paid = 1 + (1 if dealt < most else 0) + passes[s] + 3 * fines[s]
+        out[s] -= paid
+        pot += paid
+        if s != w:
+            left = count(hands[s])
+            out[s] -= left
+            out[w] += left
+    out[w] += pot

@@ -1,0 +1,221 @@
+"""Fan Tan rounds stepping together: one move per round per call, chosen by the caller.
+
+The playout kernel (:mod:`parlour.games.fantan.kernel`) plays whole games with the
+stream's choices; this is the same rules code (its helpers are shared) with the state
+kept in arrays between calls, for callers that choose the moves themselves: arena
+bots, RL policies, search. Actions are the research environments' Fan Tan ids: the
+card played (0..51) or 52 for a pass.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+from parlour.batch.bitops import (
+    U0,
+    bit,
+    bounded,
+    count,
+    draw,
+    game_key,
+    kth_card,
+    round_key,
+    shuffle,
+)
+from parlour.batch.stream import M64, MOVE_BASE
+from parlour.games import get_game
+from parlour.games.fantan.kernel import PASS, SEVENS_U, _deal, _options, _score, _withhold
+from parlour.games.fantan.rules import UNLOCKS
+
+
+@njit(cache=True)
+def _reset(seed, game0, rnd, n, any_seven, hands, table, playable, turn, winner, dealer,
+           nmoves, passes, fines, paid5):
+    deck = np.empty(52, np.int64)
+    for b in range(table.shape[0]):
+        gkey = game_key(seed, game0 + b)
+        d = (bounded(draw(gkey, 0), n) + rnd) % n
+        dealer[b] = d
+        shuffle(round_key(gkey, rnd), deck)
+        turn[b] = _deal(deck, hands[b], n, d, any_seven)
+        table[b] = U0
+        playable[b] = SEVENS_U
+        winner[b] = -1
+        nmoves[b] = 0
+        for s in range(n):
+            passes[b, s] = 0
+            fines[b, s] = 0
+            paid5[b, s] = 0
+
+
+@njit(cache=True)
+def _legal_mask(any_seven, strict, hands, table, playable, turn, winner, out):
+    for b in range(table.shape[0]):
+        for a in range(53):
+            out[b, a] = False
+        if winner[b] >= 0:
+            continue
+        legal, may_pass = _options(hands[b, turn[b]], table[b], playable[b], any_seven, strict)
+        while legal != U0:
+            c = kth_card(legal, 0)
+            legal &= legal - np.uint64(1)
+            out[b, c] = True
+        out[b, PASS] = may_pass
+
+
+@njit(cache=True)
+def _first_illegal(any_seven, strict, moves, hands, table, playable, turn, winner):
+    for b in range(table.shape[0]):
+        if winner[b] >= 0:
+            continue
+        legal, may_pass = _options(hands[b, turn[b]], table[b], playable[b], any_seven, strict)
+        mv = moves[b]
+        if mv == PASS:
+            if not may_pass:
+                return b
+        elif mv < 0 or mv > PASS or legal & bit(mv) == U0:
+            return b
+    return -1
+
+
+@njit(cache=True)
+def _step(n, any_seven, strict, chips, unlock, moves, hands, table, playable, turn, winner,
+          nmoves, passes, fines, paid5):
+    for b in range(table.shape[0]):
+        if winner[b] >= 0:
+            continue
+        seat = turn[b]
+        mv = moves[b]
+        if mv == PASS:
+            passes[b, seat] += 1
+            legal, _ = _options(hands[b, seat], table[b], playable[b], any_seven, strict)
+            if legal != U0:
+                _withhold(seat, legal, hands[b], n, chips, fines[b], paid5[b])
+        else:
+            cb = bit(mv)
+            hands[b, seat] ^= cb
+            table[b] |= cb
+            playable[b] = (playable[b] ^ cb) | unlock[mv]
+            if hands[b, seat] == U0:
+                winner[b] = seat
+        turn[b] = seat + 1 if seat + 1 < n else 0
+        nmoves[b] += 1
+
+
+@njit(cache=True)
+def _stream_moves(seed, game0, rnd, any_seven, strict, hands, table, playable, turn, winner,
+                  nmoves, out):
+    for b in range(table.shape[0]):
+        if winner[b] >= 0:
+            out[b] = PASS
+            continue
+        legal, may_pass = _options(hands[b, turn[b]], table[b], playable[b], any_seven, strict)
+        cnt = count(legal)
+        n_legal = cnt + (1 if may_pass else 0)
+        k = 0
+        if n_legal > 1:
+            key = round_key(game_key(seed, game0 + b), rnd)
+            k = bounded(draw(key, MOVE_BASE + nmoves[b]), n_legal)
+        out[b] = PASS if k == cnt else kth_card(legal, k)
+
+
+@njit(cache=True)
+def _scores(n, chips, dealer, winner, hands, passes, fines, paid5, out):
+    for b in range(out.shape[0]):
+        if winner[b] >= 0:
+            _score(out[b], n, dealer[b], winner[b], chips, hands[b], passes[b], fines[b],
+                   paid5[b])
+
+
+class FanTanBatch:
+    """``batch`` Fan Tan rounds in arrays, each stepped by one move per :meth:`step`.
+
+    ``reset(seed, first_game, rnd)`` deals round ``rnd`` of games ``first_game ..`` of
+    the run ``seed`` (the same deals as :func:`parlour.batch.runner`).
+    """
+
+    def __init__(self, players: int, rules: dict[str, Any] | None = None,
+                 batch: int = 1024) -> None:
+        self.rules = get_game("fantan").rules(players, rules)
+        self.players = players
+        self.batch = batch
+        self._any_seven = self.rules["opening"] == "any-seven"
+        self._strict = bool(self.rules["strict"])
+        self._chips = self.rules["stakes"] == "chips"
+        self._unlock = np.array(UNLOCKS[self.rules["ace"] == "high"], dtype=np.uint64)
+        self.hands = np.zeros((batch, players), np.uint64)
+        self.table = np.zeros(batch, np.uint64)
+        self.playable = np.zeros(batch, np.uint64)
+        self.turn = np.zeros(batch, np.int64)
+        self.winner = np.full(batch, -1, np.int64)
+        self.dealer = np.zeros(batch, np.int64)
+        self.nmoves = np.zeros(batch, np.int64)
+        self.passes = np.zeros((batch, players), np.int64)
+        self.fines = np.zeros((batch, players), np.int64)
+        self.paid5 = np.zeros((batch, players), np.int64)
+        self._mask = np.zeros((batch, 53), np.bool_)
+        self._seed = np.uint64(0)
+        self._game0 = 0
+        self._rnd = 0
+
+    def reset(self, seed: int, first_game: int = 0, rnd: int = 0) -> FanTanBatch:
+        """Deal a fresh round in every slot."""
+        self._seed, self._game0, self._rnd = np.uint64(seed & M64), int(first_game), int(rnd)
+        _reset(self._seed, self._game0, self._rnd, self.players, self._any_seven, self.hands,
+               self.table, self.playable, self.turn, self.winner, self.dealer, self.nmoves,
+               self.passes, self.fines, self.paid5)
+        return self
+
+    @property
+    def done(self) -> np.ndarray:
+        """(batch,) bool: rounds that are over."""
+        return self.winner >= 0
+
+    @property
+    def current_player(self) -> np.ndarray:
+        """(batch,) seat to move, -1 where the round is over."""
+        return np.where(self.done, -1, self.turn)
+
+    def legal_mask(self) -> np.ndarray:
+        """(batch, 53) bool: legal cards, and column 52 for a pass. All False when over.
+
+        The array is reused by the next call: copy it to keep it.
+        """
+        _legal_mask(self._any_seven, self._strict, self.hands, self.table, self.playable,
+                    self.turn, self.winner, self._mask)
+        return self._mask
+
+    def step(self, moves: np.ndarray) -> None:
+        """Play ``moves[b]`` in every unfinished round (ignored where over).
+
+        Raises ValueError, changing nothing, if any of them is illegal.
+        """
+        mv = np.ascontiguousarray(moves, dtype=np.int64)
+        if mv.shape != (self.batch,):
+            raise ValueError(f"need one move per round: shape ({self.batch},), not {mv.shape}")
+        bad = _first_illegal(self._any_seven, self._strict, mv, self.hands, self.table,
+                             self.playable, self.turn, self.winner)
+        if bad >= 0:
+            raise ValueError(f"round {bad}: move {int(mv[bad])} is illegal for seat "
+                             f"{int(self.turn[bad])}")
+        _step(self.players, self._any_seven, self._strict, self._chips, self._unlock, mv,
+              self.hands, self.table, self.playable, self.turn, self.winner, self.nmoves,
+              self.passes, self.fines, self.paid5)
+
+    def stream_moves(self) -> np.ndarray:
+        """(batch,) the moves :mod:`parlour.batch.stream` picks now (PASS where over)."""
+        out = np.empty(self.batch, np.int64)
+        _stream_moves(self._seed, self._game0, self._rnd, self._any_seven, self._strict,
+                      self.hands, self.table, self.playable, self.turn, self.winner,
+                      self.nmoves, out)
+        return out
+
+    def scores(self) -> np.ndarray:
+        """(batch, players) round scores (FT-7, FT-8); zeros where not over yet."""
+        out = np.zeros((self.batch, self.players), np.int64)
+        _scores(self.players, self._chips, self.dealer, self.winner, self.hands, self.passes,
+                self.fines, self.paid5, out)
+        return out

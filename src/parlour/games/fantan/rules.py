@@ -1,0 +1,449 @@
+"""Fan Tan (Sevens, Parliament): the rules engine.
+
+Rows grow out from the 7s (FT-2, FT-3). The state keeps one mask of *playable*
+cards -- the 7s of unstarted rows and the next card beyond each end of every started
+row -- updated in constant time per play, so the legal plays of a seat are just
+``hand & playable``.
+
+Speed (docs/speed.md, "step engine"): the legal moves of a turn are one mask with bit
+52 (:data:`PASS`) set when passing is allowed, computed once per turn and kept until
+the next move; ``legal_moves()`` copies a list remembered for that mask, and
+``apply()`` checks a move with one bit test, falling back to
+:meth:`FanTanRound.why_illegal` only to explain a refusal.
+
+Rule options (RULINGS FT-4, FT-5, FT-7, FT-9):
+
+``rounds``   number of rounds, default the number of players;
+``opening``  ``"seven-of-diamonds"`` (its holder leads) or ``"any-seven"``;
+``ace``      ``"low"`` (A 2 .. K) or ``"high"`` (2 .. K A);
+``stakes``   ``"points"`` (penalty points, lowest total wins) or ``"chips"``;
+``strict``   ``true`` (pass only when nothing fits) or ``false`` (withholding allowed,
+             and fined at the end of the round, FT-8).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from parlour import cards
+from parlour.cards import Card, Mask
+from parlour.game import DECK_ERROR, PASS, Game, Move, Round
+from parlour.options import Option, OptionSet
+
+SEVEN = 6
+SEVENS: Mask = cards.mask_of(cards.card(SEVEN, s) for s in range(4))
+SEVEN_OF_DIAMONDS: Card = cards.card(SEVEN, cards.DIAMONDS)
+SEVEN_OF_DIAMONDS_BIT: Mask = 1 << SEVEN_OF_DIAMONDS
+PASS_BIT: Mask = 1 << PASS
+"""PASS's bit in a legal-move mask (just above the 52 cards)."""
+_MOVE_LISTS: dict[Mask, tuple[Move, ...]] = {}
+_MOVE_LISTS_LIMIT = 1 << 15
+"""Legal-move masks whose move lists are remembered before starting again from empty.
+
+A legal mask holds a few cards at most (one or two ends of each row), so masks recur
+a lot (random play finds ~85% of them here); a hit is a dict look-up and a list copy,
+about three times cheaper than :func:`cards.cards_of`. At most a few MB."""
+
+
+def _remember_moves(legal: Mask) -> tuple[Move, ...]:
+    """The moves of a legal-move mask in the engine's order, cards ascending then PASS
+    (exactly the order of the mask's bits), remembered in :data:`_MOVE_LISTS`."""
+    if len(_MOVE_LISTS) >= _MOVE_LISTS_LIMIT:
+        _MOVE_LISTS.clear()  # simpler than LRU, and about as good here
+    moves = _MOVE_LISTS[legal] = tuple(cards.cards_of(legal))
+    return moves
+
+
+def _neighbours(ace_high: bool) -> tuple[list[int], list[int]]:
+    """For every card, the card directly below and above it in its row (-1: none)."""
+    order = list(range(1, 13)) + [0] if ace_high else list(range(13))
+    down, up = [-1] * 52, [-1] * 52
+    for s in range(4):
+        for i, r in enumerate(order):
+            c = cards.card(r, s)
+            if i > 0:
+                down[c] = cards.card(order[i - 1], s)
+            if i < 12:
+                up[c] = cards.card(order[i + 1], s)
+    return down, up
+
+
+def _unlocks(ace_high: bool) -> list[Mask]:
+    """The cards that become playable when a card is played (FT-3).
+
+    A 7 opens both directions; any other card opens the next card further out.
+    """
+    down, up = _neighbours(ace_high)
+    order = list(range(1, 13)) + [0] if ace_high else list(range(13))
+    pos = {r: i for i, r in enumerate(order)}
+    out = []
+    for c in range(52):
+        r = cards.rank_of(c)
+        nxt = [down[c], up[c]] if r == SEVEN else [down[c] if pos[r] < pos[SEVEN] else up[c]]
+        out.append(cards.mask_of(n for n in nxt if n >= 0))
+    return out
+
+
+UNLOCKS = {False: _unlocks(False), True: _unlocks(True)}
+NEIGHBOURS = {False: _neighbours(False), True: _neighbours(True)}
+
+
+@dataclass(frozen=True)
+class Withholding:
+    """A pass made while holding a legal card (only under ``strict: false``, FT-8).
+
+    ``sevens`` lists each withheld legal 7 with the holders of its 6 and 8 at that pass.
+    """
+
+    seat: int
+    sevens: tuple[tuple[Card, int, int], ...]
+
+
+@dataclass(frozen=True)
+class FanTanView:
+    """What one seat sees (FT-10): own hand, the table, every count and pass."""
+
+    seat: int
+    players: int
+    dealer: int
+    rules: dict[str, Any]
+    hand: Mask
+    table: Mask
+    hand_counts: tuple[int, ...]
+    passes: tuple[int, ...]
+    history: tuple[tuple[int, Move], ...]
+    current_player: int
+    legal: tuple[Move, ...]
+    score: tuple[int, ...] | None
+    winner: int
+
+    game = "fantan"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "seat": self.seat,
+            "players": self.players,
+            "dealer": self.dealer,
+            "rules": self.rules,
+            "hand": cards.codes(self.hand),
+            "table": cards.codes(self.table),
+            "rows": rows_json(self.table, self.rules["ace"] == "high"),
+            "hand_counts": list(self.hand_counts),
+            "passes": list(self.passes),
+            "moves": [{"seat": s, **FANTAN.move_to_json(m)} for s, m in self.history],
+            "current_player": self.current_player,
+            "legal": [FANTAN.move_to_json(m) for m in self.legal],
+            "score": list(self.score) if self.score is not None else None,
+            "winner": self.winner if self.winner >= 0 else None,
+        }
+
+
+def rows_json(table: Mask, ace_high: bool) -> dict[str, list[str]]:
+    """Each suit's row on the table, lowest card first."""
+    order = list(range(1, 13)) + [0] if ace_high else list(range(13))
+    return {
+        cards.SUITS[s]: [cards.code(cards.card(r, s)) for r in order
+                         if table >> cards.card(r, s) & 1]
+        for s in range(4)
+    }
+
+
+class FanTanRound(Round):
+    """A round of Fan Tan in play."""
+
+    __slots__ = (
+        "players", "dealer", "rules", "deck", "history", "hands", "table", "playable",
+        "turn", "passes", "withholdings", "winner", "is_over", "_unlock", "_strict",
+        "_any_seven", "_chips", "_legal",
+    )
+
+    def __init__(self, rules: dict[str, Any], players: int, dealer: int,
+                 deck: Sequence[Card]) -> None:
+        self.players = players
+        self.dealer = dealer
+        self.rules = rules
+        self.deck = deck = tuple(deck)
+        self.history: list[tuple[int, Move]] = []
+        # FT-1: card i goes to seat dealer+1+i, so seat s gets every players-th card
+        # from deck index (s - dealer - 1) % players.
+        hands = [cards.mask_of(deck[(s - dealer - 1) % players::players])
+                 for s in range(players)]
+        # C-2, as check_deck() checks it but on the hands just dealt (52 cards whose
+        # masks cover the deck are each card once), which saves sorting the deck.
+        dealt = 0
+        for hand in hands:
+            dealt |= hand
+        if len(deck) != 52 or dealt != cards.FULL_DECK:
+            raise ValueError(DECK_ERROR)
+        self.hands = hands
+        self.table: Mask = 0
+        self.playable: Mask = SEVENS
+        self._unlock = UNLOCKS[rules["ace"] == "high"]
+        self._strict = rules["strict"]
+        self._any_seven = rules["opening"] == "any-seven"
+        self._chips = rules["stakes"] == "chips"
+        self.passes = [0] * players
+        self.withholdings: list[Withholding] = []
+        self.winner = -1
+        # A plain attribute rather than a property: every playing loop reads it each
+        # move, and a property call costs as much as a third of a legal-moves call.
+        self.is_over = False
+        if self._any_seven:
+            self.turn = (dealer + 1) % players
+        else:  # FT-4: the holder of 7D leads (deck index i went to seat dealer+1+i)
+            self.turn = (dealer + 1 + self.deck.index(SEVEN_OF_DIAMONDS)) % players
+        # The legal moves of the turn, as a mask (see _legal_bits): computed as soon as a
+        # turn starts, read by legal_moves() and apply().
+        self._legal = self._legal_bits()
+
+    # --- Round interface ------------------------------------------------------------
+
+    @property
+    def current_player(self) -> int:
+        return self.turn
+
+    def _legal_bits(self) -> Mask:
+        """The legal moves now as one mask: the legal cards, plus :data:`PASS_BIT` when
+        passing is allowed (FT-4, FT-5); 0 once the round is over.
+
+        Computed from the state; the engine keeps the turn's mask in ``_legal`` (set when
+        a turn starts: here at the deal, then by ``_apply``, which repeats the last
+        three lines below for speed).
+        """
+        if self.winner >= 0:
+            return 0
+        hand = self.hands[self.turn]
+        if self.table == 0 and not self._any_seven:
+            # FT-4: the round opens with 7D; its holder is on turn and may not pass.
+            legal = hand & SEVEN_OF_DIAMONDS_BIT
+            return legal if legal else PASS_BIT
+        legal = hand & self.playable
+        if legal == 0 or not self._strict:  # FT-5: pass when nothing fits (or FT-8)
+            legal |= PASS_BIT
+        return legal
+
+    def _legal_mask(self) -> Mask:
+        """The legal cards now (no PASS)."""
+        return self._legal_bits() & cards.FULL_DECK
+
+    def legal_moves(self) -> list[Move]:
+        moves = _MOVE_LISTS.get(self._legal)
+        if moves is None:
+            moves = _remember_moves(self._legal)
+        return list(moves)  # a fresh list: callers may sort or trim it
+
+    def apply(self, move: Move) -> None:
+        # The usual move comes from legal_moves(): one bit test of the turn's legal mask
+        # instead of the full diagnosis. Anything else (an illegal move, or a move of
+        # another type) goes through why_illegal, which explains the refusal.
+        if type(move) is int and move >= 0 and self._legal >> move & 1:
+            self._apply(move)
+        else:
+            super().apply(move)
+
+    def why_illegal(self, move: Move) -> str | None:
+        if self.winner >= 0:
+            return "the round is over"
+        legal_bits = self._legal_bits()
+        legal = legal_bits & cards.FULL_DECK
+        if move == PASS:
+            if legal_bits & PASS_BIT:
+                return None
+            if self.table == 0 and not self._any_seven:
+                return "7D opens the round: it must be played now (FT-4)"
+            return (f"cannot pass while holding a playable card "
+                    f"({', '.join(cards.codes(legal))}) (FT-5)")
+        if type(move) is not int or not 0 <= move < 52:
+            return "not a Fan Tan move (play a card or pass)"
+        if not self.hands[self.turn] >> move & 1:
+            return f"{cards.code(move)} is not in seat {self.turn}'s hand"
+        if legal >> move & 1:
+            return None
+        if self.table == 0 and not self._any_seven:
+            return "the round opens with 7D (FT-4)"
+        return f"{cards.code(move)} does not fit on the table (FT-3)"
+
+    def _apply(self, move: Move) -> None:
+        seat = self.turn
+        self.history.append((seat, move))
+        if move == PASS:
+            self.passes[seat] += 1
+            legal = self._legal_mask()
+            if legal:  # withholding (FT-8): remember the 7s and who waits for them
+                self.withholdings.append(Withholding(seat, self._withheld_sevens(seat, legal)))
+        else:
+            bit = 1 << move
+            hand = self.hands[seat] ^ bit
+            self.hands[seat] = hand
+            self.table |= bit
+            self.playable = (self.playable ^ bit) | self._unlock[move]
+            if hand == 0:  # FT-6
+                self.winner = seat
+                self.is_over = True
+                self.turn = -1
+                self._legal = 0
+                return
+        turn = self.turn = (seat + 1) % self.players
+        # The next turn's legal moves: _legal_bits() past the opening (after the first
+        # move FT-4 no longer applies), written out as it runs every move.
+        legal = self.hands[turn] & self.playable
+        if legal == 0 or not self._strict:
+            legal |= PASS_BIT
+        self._legal = legal
+
+    def _withheld_sevens(self, seat: int, legal: Mask) -> tuple[tuple[Card, int, int], ...]:
+        down, up = NEIGHBOURS[self.rules["ace"] == "high"]
+        out = []
+        for c in cards.iter_cards(legal & SEVENS):
+            holders = []
+            for n in (down[c], up[c]):
+                holders.append(next(s for s in range(self.players) if self.hands[s] >> n & 1))
+            out.append((c, holders[0], holders[1]))
+        return tuple(out)
+
+    def score(self) -> list[int] | None:
+        """FT-7 and FT-8: penalty points, or net chips."""
+        if self.winner < 0:
+            return None
+        n, w = self.players, self.winner
+        left = [h.bit_count() for h in self.hands]
+        fines = [0] * n
+        for wh in self.withholdings:
+            fines[wh.seat] += 1
+        if not self._chips:
+            return [0 if s == w else self.passes[s] + left[s] + 3 * fines[s] for s in range(n)]
+        dealt = [len(range((s - self.dealer - 1) % n, 52, n)) for s in range(n)]
+        most = max(dealt)
+        delta = [0] * n
+        pot = 0
+        for s in range(n):
+            paid = 1 + (dealt[s] < most) + self.passes[s] + 3 * fines[s]
+            delta[s] -= paid
+            pot += paid
+            if s != w:
+                delta[s] -= left[s]
+                delta[w] += left[s]
+        delta[w] += pot
+        for wh in self.withholdings:
+            for _seven, h6, h8 in wh.sevens:
+                for holder in (h6, h8):
+                    if holder != wh.seat:
+                        delta[wh.seat] -= 5
+                        delta[holder] += 5
+        return delta
+
+    def pot(self) -> int:
+        """Chips in the pot now (FT-7): the antes and one per pass; fines come at the end."""
+        n = self.players
+        dealt = [len(range((s - self.dealer - 1) % n, 52, n)) for s in range(n)]
+        return sum(1 + (d < max(dealt)) for d in dealt) + sum(self.passes)
+
+    def hand(self, seat: int) -> Mask:
+        return self.hands[seat]
+
+    def locations(self) -> list[Mask]:
+        return [*self.hands, self.table]
+
+    def view(self, seat: int) -> FanTanView:
+        score = self.score()
+        return FanTanView(
+            seat=seat,
+            players=self.players,
+            dealer=self.dealer,
+            rules=dict(self.rules),
+            hand=self.hands[seat],
+            table=self.table,
+            hand_counts=tuple(h.bit_count() for h in self.hands),
+            passes=tuple(self.passes),
+            history=tuple(self.history),
+            current_player=self.turn,
+            legal=tuple(self.legal_moves()) if seat == self.turn else (),
+            score=tuple(score) if score is not None else None,
+            winner=self.winner,
+        )
+
+    def copy(self) -> FanTanRound:
+        new = FanTanRound.__new__(FanTanRound)
+        new.players = self.players
+        new.dealer = self.dealer
+        new.rules = self.rules
+        new.deck = self.deck
+        new.history = self.history.copy()
+        new.hands = self.hands.copy()
+        new.table = self.table
+        new.playable = self.playable
+        new.turn = self.turn
+        new.passes = self.passes.copy()
+        new.withholdings = self.withholdings.copy()
+        new.winner = self.winner
+        new.is_over = self.is_over
+        new._legal = self._legal
+        new._unlock = self._unlock
+        new._strict = self._strict
+        new._any_seven = self._any_seven
+        new._chips = self._chips
+        return new
+
+
+class FanTan(Game):
+    """Fan Tan: 3 to 8 players shed cards onto four rows that grow from the 7s."""
+
+    name = "fantan"
+    title = "Fan Tan"
+    min_players = 3
+    max_players = 8
+    options = OptionSet(
+        Option("rounds", int, lambda players: players, minimum=1,
+               help="rounds in a game; default: the number of players (FT-9)"),
+        Option("opening", str, "seven-of-diamonds", ("seven-of-diamonds", "any-seven"),
+               help="who opens the round (FT-4)"),
+        Option("ace", str, "low", ("low", "high"), help="ace below the 2 or above the K (FT-2)"),
+        Option("stakes", str, "points", ("points", "chips"), help="penalty points or chips (FT-7)"),
+        Option("strict", bool, True, (True, False),
+               help="pass only when nothing fits; false allows fined withholding (FT-5, FT-8)"),
+    )
+
+    def new_round(self, rules: dict[str, Any], players: int, dealer: int,
+                  deck: Sequence[Card]) -> FanTanRound:
+        self.check_deal(players, dealer)
+        return FanTanRound(rules, players, dealer, deck)
+
+    def lower_wins(self, rules: dict[str, Any]) -> bool:
+        return rules["stakes"] == "points"
+
+    def game_winners(self, rules: dict[str, Any], rounds: Sequence[Round],
+                     totals: Sequence[int]) -> list[int]:
+        """FT-9: best totals; with ``rounds: 1`` the round's winner, whatever the chips say.
+
+        (Under chips with withholding fines a round's winner can end below a player
+        who was paid the 5-chip fines; the ruling still gives the game to the winner.)
+        """
+        if rules["rounds"] == 1 and len(rounds) == 1 and isinstance(rounds[0], FanTanRound):
+            return [rounds[0].winner]
+        return self.winners(rules, totals)
+
+    def move_to_json(self, move: Move) -> dict[str, Any]:
+        return {"pass": True} if move == PASS else {"play": cards.code(move)}
+
+    def move_from_json(self, data: dict[str, Any]) -> Move:
+        keys = set(data)
+        if keys == {"pass"}:
+            if data["pass"] is not True:
+                raise ValueError('"pass" must be true')
+            return PASS
+        if keys == {"play"}:
+            return cards.from_code(data["play"])
+        raise ValueError(f'a Fan Tan move is {{"play": CARD}} or {{"pass": true}}, '
+                         f"not keys {sorted(keys)}")
+
+    def format_move(self, move: Move) -> str:
+        return "pass" if move == PASS else f"play {cards.code(move)}"
+
+
+FANTAN = FanTan()
+GAME = FANTAN
+FanTanRound.game = FANTAN
+

@@ -1,0 +1,270 @@
+"""The fast Fan Tan search engine: :class:`.pimc.Pimc`'s algorithm in nopython code.
+
+The algorithm is PIMC as in :mod:`.pimc`, specialised to Fan Tan so that every inner
+loop runs in numba (:mod:`.fast_fantan_kernel`):
+
+1. A pool of :data:`WORLDS` worlds -- the other seats' *current* hands -- is drawn
+   from the view. With inference ``full`` it is the tempered posterior of the
+   heuristic opponent model (:mod:`.infer_fantan`): :data:`CHAINS` Metropolis chains
+   of card swaps between two other seats, each started from a deal within the hard
+   constraints, burnt in and thinned. ``constraints`` runs the same chains without
+   the likelihood (uniform over consistent deals); ``none`` also drops the pass voids
+   (:data:`.determinize.INFERENCE`).
+2. Every legal move is evaluated in every world from the current state (hands,
+   table, turn, passes so far; under ``strict: false`` the world's past withholdings
+   are recomputed from its hands): one heuristic playout per move with
+   :data:`EPSILON` noise and the same seed for every move (paired samples), or, once
+   my hand has at most :data:`LATE_HAND` cards, my exact best response to the
+   heuristic (``respond`` in :mod:`.solver`). A solved world is not revisited;
+   unsolved ones are, with fresh noise, while budget remains; then a new pool.
+3. A move's ``value`` is its mean win share, its ``reward`` the mean of
+   :func:`.models.rewards` (win share plus 0.1 x placing), which ranks the moves.
+
+One iteration is one evaluated (world, move) pair, as in :class:`.pimc.Pimc`; the
+budget is checked between chunks of worlds, so an iteration budget alone makes the
+search reproducible from its random generator.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass
+
+import numpy as np
+
+from parlour import cards
+from parlour.bots.budget import Budget
+from parlour.bots.determinize import INFERENCE, sample_hands
+from parlour.bots.pimc import Estimate
+from parlour.game import PASS
+from parlour.games.fantan import search_kernel as K
+from parlour.games.fantan.determinize import evidence
+from parlour.games.fantan.infer import DecisionArrays, decision_arrays
+from parlour.games.fantan.rules import SEVEN_OF_DIAMONDS, SEVENS, UNLOCKS, FanTanView
+
+WORLDS = 1000
+"""Worlds dealt at a time (a pool). Early in a round no world is solved, so a pool
+is revisited until the budget ends: its size, not the budget, sets how many distinct
+worlds a decision sees. With 48 worlds two seeds could disagree by 0.07 in a move's
+win probability; 1,000 worlds (one visit each at ``hard``'s budget) agree to ~0.01."""
+EPSILON = 0.1
+"""Playout noise: the chance of a uniformly random legal move instead of the heuristic's."""
+CHAINS = 16
+"""Independent Metropolis chains per decision (a sharp posterior mixes slowly, and
+one chain would give a pool of near-copies); they run on from pool to pool."""
+BURN = 8
+"""Burn-in of each chain (once per decision), in swap proposals per unseen card."""
+THIN = 1.0
+"""Swap proposals between two worlds of a chain, per unseen card."""
+BETA = 0.5
+"""Tempering of the opponent-model likelihood (1 = the model taken at its word)."""
+MODEL_EPSILON = 0.1
+"""The opponent model's chance of not making the heuristic's play."""
+LATE_HAND = 5
+"""Solve a world exactly once my hand has at most this many cards."""
+NODE_CAP = 20000
+"""Exact-search nodes per (world, move) before falling back to a playout."""
+CHUNK = 16
+"""Worlds evaluated per kernel call; the budget is checked between calls."""
+
+_UNLOCK = {f: np.array(UNLOCKS[f], np.uint64) for f in (False, True)}
+_TABLES = (K.LANE_CARDS, K.LANE_PREFIX, K.LANE_LEN, K.LANE_MASK)
+
+
+@dataclass
+class _Setup:
+    """Everything about one view the kernels need, as numpy arrays."""
+
+    n: int
+    me: int
+    dealer: int
+    af: int
+    table: np.uint64
+    playable: np.uint64
+    start: np.ndarray
+    unseen: np.ndarray
+    seats: np.ndarray
+    sizes: np.ndarray
+    voids: np.ndarray
+    passes: np.ndarray
+    pseat: np.ndarray
+    pplay: np.ndarray
+    plater: np.ndarray
+
+
+def _setup(view: FanTanView, inference: str) -> _Setup:
+    n, me = view.players, view.seat
+    ace_high = view.rules["ace"] == "high"
+    unlock = UNLOCKS[ace_high]
+    strict = view.rules["strict"]
+    opening = view.rules["opening"] == "seven-of-diamonds"
+    ev = evidence(view)
+    # The playable mask now, and under strict: false every past pass with what was
+    # playable then and what each seat has played since (for the world's fines).
+    table, playable = 0, SEVENS
+    passes_at: list[tuple[int, int, int]] = []
+    for t, (seat, move) in enumerate(view.history):
+        if move == PASS:
+            if not strict:
+                passes_at.append((t, seat, 1 << SEVEN_OF_DIAMONDS
+                                  if opening and table == 0 else playable))
+            continue
+        table |= 1 << move
+        playable = (playable ^ (1 << move)) | unlock[move]
+    pseat = np.array([s for _t, s, _p in passes_at], np.int64)
+    pplay = np.array([p for _t, _s, p in passes_at], np.uint64)
+    plater = np.zeros((len(passes_at), n), np.uint64)
+    for i, (t, _s, _p) in enumerate(passes_at):
+        for seat, move in view.history[t:]:
+            if move != PASS:
+                plater[i, seat] |= np.uint64(1 << move)
+    others = [s for s in range(n) if s != me]
+    start = np.zeros(n, np.uint64)
+    start[me] = view.hand
+    voids = np.zeros(n, np.uint64)
+    if inference != "none":
+        for s in others:
+            voids[s] = ev.voids[s]
+    unseen = cards.FULL_DECK & ~(view.hand | view.table)
+    return _Setup(
+        n=n, me=me, dealer=view.dealer, af=int(ace_high), table=np.uint64(view.table),
+        playable=np.uint64(playable), start=start,
+        unseen=np.array(cards.cards_of(unseen), np.int64),
+        seats=np.array(others, np.int64),
+        sizes=np.array([view.hand_counts[s] for s in others], np.int64), voids=voids,
+        passes=np.array(view.passes, np.int64), pseat=pseat, pplay=pplay, plater=plater)
+
+
+class _Chains:
+    """The Metropolis chains of one decision: :data:`CHAINS` states of every hand."""
+
+    def __init__(self, n: int) -> None:
+        self.hands = np.zeros((CHAINS, n), np.uint64)
+        self.ll = np.zeros((CHAINS, n))
+        self.started = False
+
+
+class FastFanTan:
+    """The fast PIMC engine for Fan Tan (see the module docstring).
+
+    ``budget`` bounds each decision; ``inference`` is one of
+    :data:`.determinize.INFERENCE` (default ``full``); ``worlds``, ``epsilon`` and
+    ``exact`` as in :class:`.pimc.Pimc`.
+    """
+
+    def __init__(self, budget: Budget, inference: str | None = None,
+                 worlds: int | None = None, epsilon: float | None = None,
+                 exact: bool = True) -> None:
+        self.budget = budget
+        self.inference = "full" if inference is None else inference
+        if self.inference not in INFERENCE:
+            raise ValueError(f"inference must be one of {', '.join(INFERENCE)}")
+        self.worlds = WORLDS if worlds is None else worlds
+        self.epsilon = EPSILON if epsilon is None else epsilon
+        self.exact = exact
+
+    def estimates(self, view: FanTanView, rng: random.Random) -> list[Estimate]:
+        """Every legal move with its value, best first."""
+        legal = list(view.legal)
+        moves = np.array(legal, np.int64)
+        clock = self.budget.clock()
+        su = _setup(view, self.inference)
+        decisions = decision_arrays(view) if self.inference == "full" else None
+        rules = view.rules
+        strict, chips = bool(rules["strict"]), rules["stakes"] == "chips"
+        any_seven = rules["opening"] == "any-seven"
+        unlock = _UNLOCK[bool(su.af)]
+        nl = len(legal)
+        sums = np.zeros(nl)
+        wins = np.zeros(nl)
+        samples = 0
+        out_r = np.empty((CHUNK, nl))
+        out_w = np.empty((CHUNK, nl))
+        solved_chunk = np.zeros(CHUNK, np.bool_)
+        iters = self.budget.iterations
+        chains = _Chains(su.n)
+        # At least one chunk is evaluated even past the time limit (the first call
+        # may spend it compiling the kernels), so every move gets an estimate.
+        while samples == 0 or not clock.over:
+            pool = self._pool(su, decisions, rng, chains)
+            solved = np.zeros(len(pool), np.bool_)
+            while (samples == 0 or not clock.over) and not solved.all():
+                todo = np.flatnonzero(~solved)
+                pos = 0
+                while pos < len(todo) and (samples == 0 or not clock.over):
+                    take = min(CHUNK, len(todo) - pos)
+                    if iters is not None:
+                        take = max(1, min(take, -(-(iters - clock.done) // nl)))
+                    which = todo[pos:pos + take].astype(np.int64)
+                    seeds = np.array([rng.getrandbits(64) for _ in range(take)], np.uint64)
+                    K.evaluate(pool, which, moves, su.n, su.table, su.playable, su.me,
+                               su.passes, su.dealer, seeds, self.epsilon, self.exact,
+                               LATE_HAND, NODE_CAP, solved_chunk, unlock, any_seven,
+                               strict, chips, su.pseat, su.pplay, su.plater, su.af,
+                               *_TABLES, out_r, out_w)
+                    sums += out_r[:take].sum(axis=0)
+                    wins += out_w[:take].sum(axis=0)
+                    solved[which] = solved_chunk[:take]
+                    samples += take
+                    clock.spend(nl * take)
+                    pos += take
+        out = [Estimate(m, float(wins[j] / samples), samples, float(sums[j] / samples))
+               for j, m in enumerate(legal)]
+        out.sort(key=lambda e: -e.reward)
+        return out
+
+    def _pool(self, su: _Setup, d: DecisionArrays | None, rng: random.Random,
+              chains: _Chains | None = None) -> np.ndarray:
+        """A pool of worlds: current hands ``[world, seat]``; the opponent model is
+        used when the decisions ``d`` are given. ``chains`` carries the Metropolis
+        chains from one pool of a decision to the next (burnt in on the first)."""
+        if chains is None:
+            chains = _Chains(su.n)
+        full = d is not None
+        eps = MODEL_EPSILON
+        logmiss = np.array([math.log(eps / (k - 1)) if k >= 2 else 0.0 for k in range(53)])
+        if d is None:  # no opponent model: the chains ignore the likelihood
+            d = DecisionArrays(np.zeros(su.n, np.int64), np.zeros(su.n, np.int64),
+                               np.zeros(0, np.uint64), np.zeros(0, np.int64),
+                               np.zeros(0, np.uint64))
+        nu = len(su.unseen)
+        out = np.empty((self.worlds, su.n), np.uint64)
+        args = (su.unseen, su.seats, su.sizes, su.voids, int(BURN * nu),
+                max(2, int(THIN * nu)), BETA, full, d.lo, d.hi, d.playable, d.chosen,
+                d.later, su.af, math.log(1.0 - eps), math.log(eps), logmiss, *_TABLES)
+        fresh = not chains.started
+        chains.started = True
+        state = (chains.hands, chains.ll, fresh)
+        if not K.sample_pool(np.uint64(rng.getrandbits(64)), out, *state, su.start, False,
+                             *args):
+            # The greedy deal dead-ended every try: deal with the exact sampler.
+            start = su.start.copy()
+            others = [int(s) for s in su.seats]
+            hidden = sample_hands([int(c) for c in su.unseen], others,
+                                  [int(x) for x in su.sizes],
+                                  [int(su.voids[s]) for s in others], rng)
+            for s, h in zip(others, hidden, strict=True):
+                start[s] = h
+            K.sample_pool(np.uint64(rng.getrandbits(64)), out, *state, start, True, *args)
+        return out
+
+
+def warm() -> float:
+    """Compile (or load from numba's on-disk cache) every kernel of this engine by
+    searching one small position; returns the seconds it took.
+
+    A cold compile takes several seconds, far over ``hard``'s 1 s a move, so setup
+    (scripts/setup.sh) and ``parlour serve`` call this before anyone waits on a move.
+    """
+    import time
+
+    from parlour.games.fantan.rules import FANTAN
+
+    started = time.perf_counter()
+    rules = FANTAN.rules(4, {})
+    r = FANTAN.new_round(rules, 4, 0, list(range(52)))
+    while len(r.legal_moves()) < 2 and not r.is_over:
+        r.apply(r.legal_moves()[0])
+    FastFanTan(Budget(iterations=64)).estimates(r.view(r.current_player), random.Random(0))
+    return time.perf_counter() - started

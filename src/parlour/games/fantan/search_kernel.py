@@ -1,0 +1,565 @@
+"""Nopython kernels of the fast Fan Tan search (:mod:`.fast_fantan`).
+
+Everything a ``hard`` decision spends its time on, compiled with numba:
+
+* :func:`best_card`: the ``heuristic`` bot's choice (:func:`.heuristic_fantan.best_card`)
+  from precomputed lane tables -- the same card for every (hand, legal);
+* :func:`seat_loglik` and :func:`sample_pool`: the tempered Metropolis posterior of
+  :mod:`.infer_fantan` over the *current* hidden hands, within the hard constraints
+  (hand sizes, strict pass voids);
+* :func:`evaluate`: paired heuristic playouts from the current state, or the late
+  exact best response (only the searching seat branches, the others play the
+  heuristic), scored as :func:`.models.rewards` and :func:`.models.win_shares`.
+
+Masks are ``uint64``; every constant mixed with them is a ``np.uint64`` (numba turns
+``uint64 op int64`` into float64). Random numbers come from a counter-based
+splitmix64 stream, so a seed reproduces a run exactly.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from parlour.batch.bitops import U0, U1, bit, bounded, count, kth_card, lowest, mix64
+from parlour.games.fantan.kernel import _options, _score, _withhold
+from parlour.games.fantan.lanes import LANES
+from parlour.games.fantan.rules import SEVEN_OF_DIAMONDS, SEVENS
+
+PASS = 52
+PLACING = 0.1
+"""As :data:`.models.PLACING` (the reward's weight of the finishing place)."""
+GAMMA = np.uint64(0x9E3779B97F4A7C15)
+B7D = np.uint64(1 << SEVEN_OF_DIAMONDS)
+SEVENS_U = np.uint64(SEVENS)
+S11 = np.uint64(11)
+
+
+def _tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Lane tables indexed ``[ace_high, card, lane, position]`` (see :mod:`.fantan_lanes`)."""
+    cards_ = np.full((2, 52, 2, 7), -1, np.int64)
+    prefix = np.zeros((2, 52, 2, 7), np.uint64)
+    length = np.zeros((2, 52, 2), np.int64)
+    masks = np.zeros((2, 52, 2), np.uint64)
+    for f in (0, 1):
+        for c in range(52):
+            for li, lane in enumerate(LANES[bool(f)][c]):
+                m = 0
+                for i, x in enumerate(lane):
+                    m |= 1 << x
+                    cards_[f, c, li, i] = x
+                    prefix[f, c, li, i] = m
+                length[f, c, li] = len(lane)
+                masks[f, c, li] = m
+    return cards_, prefix, length, masks
+
+
+LANE_CARDS, LANE_PREFIX, LANE_LEN, LANE_MASK = _tables()
+"""Card at each lane position, prefix masks, lane lengths and lane masks."""
+
+
+# --- the heuristic ------------------------------------------------------------------
+
+
+@njit(inline="always", cache=True)
+def card_key(c, hand, af, lc, lp, ll, lm):
+    """:func:`.heuristic_fantan.card_key` packed in one int, ordered the same way."""
+    need = 0
+    own = 0
+    release = 0
+    exposed = 0
+    for li in range(2):
+        n = ll[af, c, li]
+        if n == 0:
+            continue
+        mask = lm[af, c, li]
+        if hand & mask:
+            far = n - 1
+            while not hand & bit(lc[af, c, li, far]):
+                far -= 1
+            o = count(lp[af, c, li, far] & hand)
+            own += o
+            need += far + 1 - o
+        if not hand & bit(lc[af, c, li, 0]):
+            release += 1
+            exposed += count(mask & ~hand)
+    if need > 0:
+        a, b, d, cls = need, -release, own, 2
+    elif release == 0:
+        a, b, d, cls = -own, 0, 0, 1
+    else:
+        a, b, d, cls = -release, -exposed, 0, 0
+    return ((cls * 64 + a + 32) * 64 + b + 32) * 64 + d + 32
+
+
+@njit(cache=True)
+def best_card(hand, legal, af, lc, lp, ll, lm):
+    """The heuristic's card among ``legal`` (non-empty): highest key, lowest card on ties."""
+    best = -1
+    best_key = -1
+    m = legal
+    while m:
+        c = lowest(m)
+        m &= m - U1
+        k = card_key(c, hand, af, lc, lp, ll, lm)
+        if k > best_key:
+            best, best_key = c, k
+    return best
+
+
+@njit(inline="always", cache=True)
+def policy(hand, legal, af, lc, lp, ll, lm):
+    """:func:`.heuristic_fantan.round_policy` given the legal cards: PASS if none."""
+    if legal == U0:
+        return PASS
+    if not legal & (legal - U1):
+        return lowest(legal)
+    return best_card(hand, legal, af, lc, lp, ll, lm)
+
+
+# --- random stream ------------------------------------------------------------------
+
+
+@njit(inline="always", cache=True)
+def _next(st):
+    st[0] += GAMMA
+    return mix64(st[0])
+
+
+@njit(inline="always", cache=True)
+def _uniform(st):
+    return np.float64(_next(st) >> S11) * (1.0 / 9007199254740992.0)
+
+
+@njit(inline="always", cache=True)
+def _below(st, n):
+    return bounded(_next(st), n)
+
+
+# --- likelihood and the posterior ------------------------------------------------------
+
+
+@njit(cache=True)
+def seat_loglik(hand, lo, hi, dplay, dchosen, dlater, af, hit, logeps, logmiss,
+                lc, lp, ll, lm):
+    """:meth:`.infer_fantan.Likelihood.seat` over decisions ``lo .. hi - 1``.
+
+    ``logmiss[k]`` is ``log(epsilon / (k - 1))``.
+    """
+    out = 0.0
+    for i in range(lo, hi):
+        held = hand | dlater[i]
+        legal = held & dplay[i]
+        k = count(legal)
+        if dchosen[i] == PASS:
+            if k:
+                out += logeps
+            continue
+        if k < 2:
+            continue
+        if best_card(held, legal, af, lc, lp, ll, lm) == dchosen[i]:
+            out += hit
+        else:
+            out += logmiss[k]
+    return out
+
+
+@njit(cache=True)
+def _greedy_deal(st, unseen, seats, sizes, voids, hands, tries):
+    """A first deal of ``unseen`` cards to ``seats`` with their sizes and voids, most
+    constrained card first, seats chosen in proportion to their free places
+    (:func:`.determinize.sample_hands`); False if every try dead-ends."""
+    nc = unseen.shape[0]
+    k = seats.shape[0]
+    keys = np.empty(nc, np.float64)
+    for j in range(nc):
+        a = 0
+        for i in range(k):
+            if not voids[seats[i]] & bit(unseen[j]):
+                a += 1
+        keys[j] = a + _uniform(st)
+    order = np.argsort(keys)
+    free = np.empty(k, np.int64)
+    for _ in range(tries):
+        for i in range(k):
+            free[i] = sizes[i]
+            hands[seats[i]] = U0
+        ok = True
+        for jj in range(nc):
+            c = unseen[order[jj]]
+            tot = 0
+            for i in range(k):
+                if free[i] > 0 and not voids[seats[i]] & bit(c):
+                    tot += free[i]
+            if tot == 0:
+                ok = False
+                break
+            r = _below(st, tot)
+            for i in range(k):
+                if free[i] > 0 and not voids[seats[i]] & bit(c):
+                    if r < free[i]:
+                        hands[seats[i]] |= bit(c)
+                        free[i] -= 1
+                        break
+                    r -= free[i]
+        if ok:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _chain(st, hands, seats, voids, ll_seat, steps, beta, use_like, dlo, dhi, dplay,
+           dchosen, dlater, af, hit, logeps, logmiss, lc, lp, ll, lm):
+    """``steps`` Metropolis swap proposals between two of ``seats`` (in place):
+    :func:`.infer_fantan.metropolis`, likelihood skipped when ``use_like`` is false
+    (then every allowed swap is accepted: the uniform chain over consistent deals)."""
+    k = seats.shape[0]
+    if k < 2:
+        return
+    for _ in range(steps):
+        ia = _below(st, k)
+        ib = _below(st, k - 1)
+        if ib >= ia:
+            ib += 1
+        a, b = seats[ia], seats[ib]
+        ha, hb = hands[a], hands[b]
+        if ha == U0 or hb == U0:
+            continue
+        x = kth_card(ha, _below(st, count(ha)))
+        y = kth_card(hb, _below(st, count(hb)))
+        if voids[b] & bit(x) or voids[a] & bit(y):
+            continue
+        na = (ha & ~bit(x)) | bit(y)
+        nb = (hb & ~bit(y)) | bit(x)
+        if not use_like:
+            hands[a], hands[b] = na, nb
+            continue
+        la = seat_loglik(na, dlo[a], dhi[a], dplay, dchosen, dlater, af, hit, logeps,
+                         logmiss, lc, lp, ll, lm)
+        lb = seat_loglik(nb, dlo[b], dhi[b], dplay, dchosen, dlater, af, hit, logeps,
+                         logmiss, lc, lp, ll, lm)
+        delta = la + lb - ll_seat[a] - ll_seat[b]
+        if delta >= 0 or _uniform(st) < np.exp(beta * delta):
+            hands[a], hands[b] = na, nb
+            ll_seat[a], ll_seat[b] = la, lb
+
+
+@njit(cache=True)
+def sample_pool(seed, out, chain_hands, chain_ll, fresh, start, dealt, unseen, seats, sizes,
+                voids, burn, thin, beta, use_like, dlo, dhi, dplay, dchosen, dlater, af,
+                hit, logeps, logmiss, lc, lp, ll, lm):
+    """Fill ``out[w, seat]`` with ``out.shape[0]`` worlds (current hands) from the
+    chains whose states are ``chain_hands[c, seat]`` (log-likelihoods in
+    ``chain_ll``), in turn, each advanced by ``thin`` steps per world.
+
+    With ``fresh``, every chain is first dealt by :func:`_greedy_deal` from ``start``
+    (which holds the known hands) -- or, with ``dealt``, starts from the full deal in
+    ``start`` -- and burnt in ``burn`` steps. The chains keep their states for the
+    next pool of the same decision. Returns False when no first deal was found (the
+    caller then deals one in Python and passes ``dealt``).
+    """
+    st = np.empty(1, np.uint64)
+    st[0] = seed
+    chains = chain_hands.shape[0]
+    n = start.shape[0]
+    if fresh:
+        for c in range(chains):
+            hands = chain_hands[c]
+            for s in range(n):
+                hands[s] = start[s]
+            if not dealt and not _greedy_deal(st, unseen, seats, sizes, voids, hands, 20):
+                return False
+            if use_like:
+                for i in range(seats.shape[0]):
+                    s = seats[i]
+                    chain_ll[c, s] = seat_loglik(hands[s], dlo[s], dhi[s], dplay, dchosen,
+                                                 dlater, af, hit, logeps, logmiss, lc, lp,
+                                                 ll, lm)
+            _chain(st, hands, seats, voids, chain_ll[c], burn, beta, use_like, dlo, dhi,
+                   dplay, dchosen, dlater, af, hit, logeps, logmiss, lc, lp, ll, lm)
+    for w in range(out.shape[0]):
+        c = w % chains
+        hands = chain_hands[c]
+        _chain(st, hands, seats, voids, chain_ll[c], thin, beta, use_like, dlo, dhi, dplay,
+               dchosen, dlater, af, hit, logeps, logmiss, lc, lp, ll, lm)
+        for s in range(n):
+            out[w, s] = hands[s]
+    return True
+
+
+# --- playing on from the current state ------------------------------------------------
+
+
+@njit(cache=True)
+def past_fines(hands, n, chips, pseat, pplay, plater, fines, paid5):
+    """FT-8 for the withholdings already made in a world whose current hands are
+    ``hands``: a past pass of seat ``pseat[i]`` was one if it held a card of
+    ``pplay[i]`` then (its hand now plus ``plater[i, seat]``, the cards it played
+    since); each withheld 7 pays 5 to the holders of its 6 and 8."""
+    held = np.empty(n, np.uint64)
+    for i in range(pseat.shape[0]):
+        s = pseat[i]
+        for t in range(n):
+            held[t] = hands[t] | plater[i, t]
+        legal = held[s] & pplay[i]
+        if legal != U0:
+            _withhold(s, legal, held, n, chips, fines, paid5)
+
+
+@njit(cache=True)
+def _outcome(hands, n, dealer, w, chips, passes, fines, paid5, me, score):
+    """``(reward, win share)`` of seat ``me`` (FT-7, FT-8, :func:`.models.rewards`)."""
+    _score(score, n, dealer, w, chips, hands, passes, fines, paid5)  # FT-7, FT-8
+    sign = 1 if chips else -1
+    best = score[0]
+    for s in range(1, n):
+        if sign * score[s] > sign * best:
+            best = score[s]
+    ties = 0
+    for s in range(n):
+        if score[s] == best:
+            ties += 1
+    share = 1.0 / ties if score[me] == best else 0.0
+    beaten = 0
+    for o in range(n):
+        if sign * score[me] > sign * score[o]:
+            beaten += 1
+    return share + PLACING * beaten / (n - 1), share
+
+
+@njit(inline="always", cache=True)
+def _play(hands, seat, card, table, playable, unlock):
+    """``seat`` plays ``card`` (FT-3): it leaves the hand and joins the table, and the
+    cards it unlocks become playable. Returns the new ``(table, playable)``."""
+    b = bit(card)
+    hands[seat] ^= b
+    return table | b, (playable ^ b) | unlock[card]
+
+
+@njit(cache=True)
+def _playout(hands, n, table, playable, turn, passes, fines, paid5, seed, eps, unlock,
+             any_seven, strict, chips, af, lc, lp, ll, lm):
+    """Play on to the end (in place): every seat the heuristic, or with probability
+    ``eps`` a uniformly random legal move. Returns the winner."""
+    st = np.empty(1, np.uint64)
+    st[0] = seed
+    while True:
+        hand = hands[turn]
+        legal, may_pass = _options(hand, table, playable, any_seven, strict)
+        if _uniform(st) < eps:
+            k = count(legal)
+            j = _below(st, k + (1 if may_pass else 0))
+            move = PASS if j == k else kth_card(legal, j)
+        else:
+            move = policy(hand, legal, af, lc, lp, ll, lm)
+        if move == PASS:
+            passes[turn] += 1
+            if legal != U0:
+                _withhold(turn, legal, hands, n, chips, fines, paid5)
+        else:
+            table, playable = _play(hands, turn, move, table, playable, unlock)
+            if hands[turn] == U0:
+                return turn
+        turn = turn + 1 if turn + 1 < n else 0
+
+
+@njit(cache=True)
+def _advance(hands, n, table, playable, turn, passes, me, unlock, any_seven, strict,
+             af, lc, lp, ll, lm):
+    """Play the heuristic for the other seats (and forced moves of ``me``) until the
+    round ends or ``me`` has two or more cards to choose from. Returns
+    ``(winner, table, playable, turn)``."""
+    while True:
+        hand = hands[turn]
+        legal, _may = _options(hand, table, playable, any_seven, strict)
+        if turn == me and legal & (legal - U1):
+            return -1, table, playable, turn
+        move = policy(hand, legal, af, lc, lp, ll, lm)
+        if move == PASS:
+            passes[turn] += 1
+        else:
+            table, playable = _play(hands, turn, move, table, playable, unlock)
+            if hands[turn] == U0:
+                return turn, table, playable, turn
+        turn = turn + 1 if turn + 1 < n else 0
+
+
+@njit(cache=True)
+def respond(hands0, n, table0, playable0, turn0, passes0, fines, paid5, dealer, me,
+            unlock, any_seven, strict, chips, af, lc, lp, ll, lm, node_cap):
+    """``me``'s best response to the heuristic from a state (:func:`.solver.solve`
+    with ``opponents``): only ``me`` branches, over its playable cards (never a
+    withholding pass), the heuristic's card first, ties to the earlier move.
+    Returns ``(reward, win share, ok)``; ``ok`` is false past ``node_cap`` nodes."""
+    depth_max = 15
+    H = np.empty((depth_max, n), np.uint64)
+    P = np.empty((depth_max, n), np.int64)
+    T = np.empty(depth_max, np.uint64)
+    PL = np.empty(depth_max, np.uint64)
+    opts = np.empty((depth_max, 13), np.int64)
+    nopt = np.zeros(depth_max, np.int64)
+    idx = np.zeros(depth_max, np.int64)
+    best_r = np.full(depth_max, -1.0)
+    best_w = np.zeros(depth_max, np.float64)
+    score = np.empty(n, np.int64)
+    for s in range(n):
+        H[0, s] = hands0[s]
+        P[0, s] = passes0[s]
+    w, t, pl, _turn = _advance(H[0], n, table0, playable0, turn0, P[0], me, unlock,
+                               any_seven, strict, af, lc, lp, ll, lm)
+    if w >= 0:
+        r, sh = _outcome(H[0], n, dealer, w, chips, P[0], fines, paid5, me, score)
+        return r, sh, True
+    T[0], PL[0] = t, pl
+    nodes = 0
+    d = 0
+    _setup(H, T, PL, opts, nopt, idx, best_r, 0, me, af, lc, lp, ll, lm)
+    while True:
+        if idx[d] < nopt[d]:
+            nodes += 1
+            if nodes > node_cap:
+                return 0.0, 0.0, False
+            c = opts[d, idx[d]]
+            idx[d] += 1
+            for s in range(n):
+                H[d + 1, s] = H[d, s]
+                P[d + 1, s] = P[d, s]
+            b = bit(c)
+            H[d + 1, me] ^= b
+            tb = T[d] | b
+            pl = (PL[d] ^ b) | unlock[c]
+            if H[d + 1, me] == U0:
+                w = me
+            else:
+                nxt = me + 1 if me + 1 < n else 0
+                w, tb, pl, _turn = _advance(H[d + 1], n, tb, pl, nxt, P[d + 1], me, unlock,
+                                            any_seven, strict, af, lc, lp, ll, lm)
+            if w >= 0:
+                r, sh = _outcome(H[d + 1], n, dealer, w, chips, P[d + 1], fines, paid5, me,
+                                 score)
+                if r > best_r[d] + 1e-12:
+                    best_r[d], best_w[d] = r, sh
+            else:
+                T[d + 1], PL[d + 1] = tb, pl
+                d += 1
+                _setup(H, T, PL, opts, nopt, idx, best_r, d, me, af, lc, lp, ll, lm)
+        else:
+            if d == 0:
+                return best_r[0], best_w[0], True
+            r, sh = best_r[d], best_w[d]
+            d -= 1
+            if r > best_r[d] + 1e-12:
+                best_r[d], best_w[d] = r, sh
+
+
+@njit(inline="always", cache=True)
+def _setup(H, T, PL, opts, nopt, idx, best_r, d, me, af, lc, lp, ll, lm):
+    hand = H[d, me]
+    legal = hand & PL[d]
+    first = best_card(hand, legal, af, lc, lp, ll, lm)
+    opts[d, 0] = first
+    k = 1
+    m = legal
+    while m:
+        c = lowest(m)
+        m &= m - U1
+        if c != first:
+            opts[d, k] = c
+            k += 1
+    nopt[d] = k
+    idx[d] = 0
+    best_r[d] = -1.0
+
+
+@njit(cache=True)
+def evaluate(worlds, which, moves, n, table, playable, me, passes0, dealer, seeds, eps,
+             exact, late_hand, node_cap, solved, unlock, any_seven, strict, chips,
+             pseat, pplay, plater, af, lc, lp, ll, lm, out_r, out_w):
+    """Evaluate every move of ``moves`` in the worlds ``which`` (indices into
+    ``worlds``): writes ``out_r[i, j]``, ``out_w[i, j]`` (reward, win share of ``me``).
+
+    A world is solved exactly (:func:`respond`) when ``exact`` and ``me`` holds at most
+    ``late_hand`` cards; ``solved[i]`` tells the caller so. Otherwise each move gets
+    one playout with the seed ``seeds[i]`` (the same noise for every move: paired).
+    """
+    hands = np.empty(n, np.uint64)
+    passes = np.empty(n, np.int64)
+    fines = np.empty(n, np.int64)
+    paid5 = np.empty(n, np.int64)
+    f0 = np.zeros(n, np.int64)
+    p0 = np.zeros(n, np.int64)
+    score = np.empty(n, np.int64)
+    for i in range(which.shape[0]):
+        wi = which[i]
+        for s in range(n):
+            f0[s] = 0
+            p0[s] = 0
+        if pseat.shape[0]:
+            past_fines(worlds[wi], n, chips, pseat, pplay, plater, f0, p0)
+        done = False
+        if exact and count(worlds[wi, me]) <= late_hand:
+            done = True
+            for j in range(moves.shape[0]):
+                m = moves[j]
+                for s in range(n):
+                    hands[s] = worlds[wi, s]
+                    passes[s] = passes0[s]
+                    fines[s] = f0[s]
+                    paid5[s] = p0[s]
+                nxt = me + 1 if me + 1 < n else 0
+                if m == PASS:
+                    passes[me] += 1
+                    legal, _mp = _options(hands[me], table, playable, any_seven, strict)
+                    if legal != U0:
+                        _withhold(me, legal, hands, n, chips, fines, paid5)
+                    r, sh, ok = respond(hands, n, table, playable, nxt, passes, fines,
+                                        paid5, dealer, me, unlock, any_seven, strict,
+                                        chips, af, lc, lp, ll, lm, node_cap)
+                else:
+                    b = bit(m)
+                    hands[me] ^= b
+                    if hands[me] == U0:
+                        r, sh = _outcome(hands, n, dealer, me, chips, passes, fines, paid5,
+                                         me, score)
+                        ok = True
+                    else:
+                        r, sh, ok = respond(hands, n, table | b, (playable ^ b) | unlock[m],
+                                            nxt, passes, fines, paid5, dealer, me, unlock,
+                                            any_seven, strict, chips, af, lc, lp, ll, lm,
+                                            node_cap)
+                if not ok:
+                    done = False
+                    break
+                out_r[i, j] = r
+                out_w[i, j] = sh
+        solved[i] = done
+        if done:
+            continue
+        for j in range(moves.shape[0]):
+            m = moves[j]
+            for s in range(n):
+                hands[s] = worlds[wi, s]
+                passes[s] = passes0[s]
+                fines[s] = f0[s]
+                paid5[s] = p0[s]
+            tb, pl = table, playable
+            nxt = me + 1 if me + 1 < n else 0
+            w = -1
+            if m == PASS:
+                passes[me] += 1
+                legal, _mp = _options(hands[me], table, playable, any_seven, strict)
+                if legal != U0:
+                    _withhold(me, legal, hands, n, chips, fines, paid5)
+            else:
+                b = bit(m)
+                hands[me] ^= b
+                tb |= b
+                pl = (pl ^ b) | unlock[m]
+                if hands[me] == U0:
+                    w = me
+            if w < 0:
+                w = _playout(hands, n, tb, pl, nxt, passes, fines, paid5, seeds[i], eps,
+                             unlock, any_seven, strict, chips, af, lc, lp, ll, lm)
+            r, sh = _outcome(hands, n, dealer, w, chips, passes, fines, paid5, me, score)
+            out_r[i, j] = r
+            out_w[i, j] = sh

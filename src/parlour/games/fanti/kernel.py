@@ -1,0 +1,287 @@
+"""The Fanti batch kernel: whole random games in nopython code.
+
+It implements exactly :class:`parlour.games.fanti.rules.FantiRound` (FA-3 .. FA-9) with the choices
+of :mod:`parlour.batch.stream`. The legal moves are never listed: per hand card the
+kernel *counts* its collections (a subset-sum count table over the valued table
+cards, one per turn), picks the move number the stream asks for, and then builds only
+that one collection, the k-th smallest take mask, by walking the count table from the
+highest card down (every set without the highest card is a smaller mask than every set
+with it). The order is the step engine's: card ascending, then take mask ascending.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from parlour.batch.bitops import (
+    U0,
+    bit,
+    bounded,
+    count,
+    draw,
+    game_key,
+    kth_card,
+    lowest,
+    round_key,
+    shuffle,
+)
+from parlour.batch.stream import MOVE_BASE
+from parlour.cards import ACE, JACK, KING, QUEEN
+from parlour.games.fanti.rules import (
+    ACES,
+    JACKS,
+    KINGS,
+    LEAVES,
+    QUEENS,
+    TEN_OF_DIAMONDS,
+    TWO_OF_CLUBS,
+    VALUED,
+)
+
+HAND_SIZE = 4
+TABLE_START = 4
+KINGS_U, QUEENS_U, JACKS_U, ACES_U = (np.uint64(m) for m in (KINGS, QUEENS, JACKS, ACES))
+VALUED_U = np.uint64(VALUED)
+LEAVES_U = np.uint64(LEAVES)
+MAX_TARGET = 10  # an Ace needs 10 from the table; a 2 needs 9; a 10 needs 1
+
+
+@njit(inline="always", cache=True)
+def _count_table(valued, cards, cnt):
+    """Fill ``cnt[i, t]``: subsets of the ``i`` lowest cards of ``valued`` summing to ``t``.
+
+    Also lists those cards in ``cards``; returns how many there are.
+    """
+    for t in range(MAX_TARGET + 1):
+        cnt[0, t] = 0
+    cnt[0, 0] = 1
+    m = 0
+    v_mask = valued
+    while v_mask != U0:
+        c = lowest(v_mask)
+        v_mask &= v_mask - np.uint64(1)
+        v = c % 13 + 1
+        cards[m] = c
+        for t in range(MAX_TARGET + 1):
+            cnt[m + 1, t] = cnt[m, t] + (cnt[m, t - v] if t >= v else 0)
+        m += 1
+    return m
+
+
+@njit(inline="always", cache=True)
+def _kth_sum_set(cards, cnt, m, target, k):
+    """The ``k``-th smallest mask among subsets of ``cards[:m]`` with values summing to ``target``."""
+    take = U0
+    t = target
+    i = m
+    while t > 0:
+        i -= 1
+        without = cnt[i, t]
+        if k >= without:
+            k -= without
+            take |= bit(cards[i])
+            t -= cards[i] % 13 + 1
+    return take
+
+
+@njit(inline="always", cache=True)
+def _sweep(table, gtg):
+    """What a Guardian collects (FA-5)."""
+    swept = table & ~(KINGS_U | QUEENS_U)
+    if not gtg:
+        swept &= ~JACKS_U
+    return swept
+
+
+@njit(inline="always", cache=True)
+def _ways(c, table, gtg, cnt, m):
+    """How many legal moves card ``c`` has: its collections, or 1 (the discard)."""
+    rank = c % 13
+    if rank == JACK:
+        return 1
+    if rank == KING:
+        w = count(table & KINGS_U)
+    elif rank == QUEEN:
+        w = count(table & QUEENS_U)
+    elif rank == ACE:
+        w = cnt[m, MAX_TARGET] + count(table & ACES_U)
+    else:
+        w = cnt[m, 10 - rank]
+    return w if w > 0 else 1
+
+
+@njit(inline="always", cache=True)
+def _take(c, k, table, gtg, cards, cnt, m):
+    """The take mask of the ``k``-th legal move of card ``c`` (0: a discard)."""
+    rank = c % 13
+    if rank == JACK:
+        return _sweep(table, gtg)
+    if rank in (KING, QUEEN):
+        same = table & (KINGS_U if rank == KING else QUEENS_U)
+        return U0 if same == U0 else bit(kth_card(same, k))
+    if rank != ACE:
+        target = 10 - rank
+        return U0 if cnt[m, target] == 0 else _kth_sum_set(cards, cnt, m, target, k)
+    # An Ace: sets making 10 and single Aces, merged in mask order. A single Ace ``a``
+    # comes right after the sets made only of cards below it (cnt[i, 10], i = its index).
+    aces = table & ACES_U
+    j = 0
+    while aces != U0:
+        a = lowest(aces)
+        aces &= aces - np.uint64(1)
+        i = 0
+        while i < m and cards[i] < a:
+            i += 1
+        pos = cnt[i, MAX_TARGET] + j
+        if k == pos:
+            return bit(a)
+        if k < pos:
+            break
+        j += 1
+    if cnt[m, MAX_TARGET] == 0:
+        return U0
+    return _kth_sum_set(cards, cnt, m, MAX_TARGET, k - j)
+
+
+@njit(inline="always", cache=True)
+def _deal(deck, dealt, hands, n, dealer):
+    """FA-3: one card at a time from the seat after the dealer until each has 4."""
+    s = dealer + 1 if dealer + 1 < n else 0
+    for i in range(HAND_SIZE * n):
+        hands[s] |= bit(deck[dealt + i])
+        s = s + 1 if s + 1 < n else 0
+    return dealt + HAND_SIZE * n
+
+
+@njit(cache=True)
+def fanti_games(seed, game0, n, rounds, gtg, shared_ties,
+                first, scores, nmoves, rec_deck, rec_seat, rec_move, rec_take):
+    """Play games ``game0 .. game0 + len(first) - 1`` of the run seeded ``seed``.
+
+    Outputs as :func:`parlour.games.fantan.kernel.fantan_games`; a Fanti round always
+    has 48 moves, recorded (when ``rec_move`` is not empty) as card, take mask and seat.
+    """
+    record = rec_move.shape[0] > 0
+    deck = np.empty(52, np.int64)
+    hands = np.zeros(4, np.uint64)
+    piles = np.zeros(4, np.uint64)
+    cards = np.zeros(52, np.int64)
+    cnt = np.zeros((53, MAX_TARGET + 1), np.int64)
+    for b in range(first.shape[0]):
+        gkey = game_key(seed, game0 + b)
+        dealer = bounded(draw(gkey, 0), n)
+        first[b] = dealer
+        for r in range(rounds):
+            rkey = round_key(gkey, r)
+            shuffle(rkey, deck)
+            if record:
+                for i in range(52):
+                    rec_deck[b, r, i] = deck[i]
+            table = U0
+            for i in range(TABLE_START):
+                table |= bit(deck[i])
+            for s in range(n):
+                hands[s] = U0
+                piles[s] = U0
+            dealt = _deal(deck, TABLE_START, hands, n, dealer)
+            turn = dealer + 1 if dealer + 1 < n else 0  # FA-4
+            last = -1
+            m = 0
+            while True:
+                hand = hands[turn]
+                nv = _count_table(table & VALUED_U, cards, cnt)
+                n_legal = 0
+                h = hand
+                while h != U0:
+                    c = lowest(h)
+                    h &= h - np.uint64(1)
+                    n_legal += _ways(c, table, gtg, cnt, nv)
+                k = 0 if n_legal == 1 else bounded(draw(rkey, MOVE_BASE + m), n_legal)
+                h = hand
+                c = lowest(h)
+                while True:  # find the card of move k, and k among that card's moves
+                    c = lowest(h)
+                    h &= h - np.uint64(1)
+                    w = _ways(c, table, gtg, cnt, nv)
+                    if k < w:
+                        break
+                    k -= w
+                take = _take(c, k, table, gtg, cards, cnt, nv)
+                seat = turn
+                cb = bit(c)
+                hands[seat] = hand ^ cb
+                if take != U0:  # FA-7
+                    table ^= take
+                    piles[seat] |= take | cb
+                    last = seat
+                else:
+                    table |= cb
+                if record:
+                    rec_seat[b, r, m] = seat
+                    rec_move[b, r, m] = c
+                    rec_take[b, r, m] = take
+                m += 1
+                turn = seat + 1 if seat + 1 < n else 0
+                if hands[turn] == U0:
+                    if dealt < 52:
+                        dealt = _deal(deck, dealt, hands, n, dealer)
+                    else:  # FA-8
+                        if last >= 0:
+                            piles[last] |= table
+                        break
+            nmoves[b, r] = m
+            _score(scores[b, r], n, piles, shared_ties)
+            dealer = dealer + 1 if dealer + 1 < n else 0
+
+
+@njit(inline="always", cache=True)
+def _score(out, n, piles, shared_ties):
+    """FA-9, as :func:`parlour.games.fanti.rules.score_piles`."""
+    for s in range(n):
+        out[s] = 0
+    for which in range(2):
+        best = -1
+        leaders = 0
+        for s in range(n):
+            v = count(piles[s]) if which == 0 else count(piles[s] & LEAVES_U)
+            if v > best:
+                best = v
+                leaders = 1
+            elif v == best:
+                leaders += 1
+        if leaders == 1 or shared_ties:
+            bonus = 2 if which == 0 else 1
+            for s in range(n):
+                v = count(piles[s]) if which == 0 else count(piles[s] & LEAVES_U)
+                if v == best:
+                    out[s] += bonus
+    for s in range(n):
+        if piles[s] & bit(TWO_OF_CLUBS):
+            out[s] += 1
+        if piles[s] & bit(TEN_OF_DIAMONDS):
+            out[s] += 1
+
+
+@njit(cache=True)
+def legal_moves(hand, table, gtg, out_card, out_take):
+    """List the legal moves of ``hand`` on ``table`` in the step engine's order.
+
+    Writes cards to ``out_card`` and take masks to ``out_take`` (as many as fit) and
+    returns how many moves there are. For tests and for callers that need the list,
+    such as a policy over legal moves; the playout kernel never builds it.
+    """
+    cards = np.zeros(52, np.int64)
+    cnt = np.zeros((53, MAX_TARGET + 1), np.int64)
+    nv = _count_table(table & VALUED_U, cards, cnt)
+    n = 0
+    h = hand
+    while h != U0:
+        c = lowest(h)
+        h &= h - np.uint64(1)
+        for k in range(_ways(c, table, gtg, cnt, nv)):
+            if n < out_card.shape[0]:
+                out_card[n] = c
+                out_take[n] = _take(c, k, table, gtg, cards, cnt, nv)
+            n += 1
+    return n

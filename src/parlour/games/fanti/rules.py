@@ -1,0 +1,450 @@
+"""Fanti: the sum-to-11 capture game, rules engine.
+
+Cards keep their standard codes; Fanti names them (FA-1): J = Guardian, Q = Mystic,
+K = Scout, clubs = Leaf, diamonds = Star. A played card collects from the table
+(FA-5): a number card (A..10) any set of valued table cards that makes 11 with it; an
+Ace also one Ace; a Scout one Scout; a Mystic one Mystic; a Guardian sweeps every
+table card but Scouts and Mystics (and Guardians, if ``guardian_takes_guardians`` is
+false). Collecting is compulsory and the player picks among the ways (FA-6).
+
+Rule options: ``rounds`` (5), ``ties`` (``"none"`` | ``"shared"``, FA-9),
+``guardian_takes_guardians`` (``true`` | ``false``, FA-5).
+
+Speed (docs/speed.md, "step engine"): the legal moves of a turn are listed once
+(:func:`hand_moves`) and kept until the next move, and ``apply()`` checks a move by
+looking it up in that list, falling back to :meth:`FantiRound.why_illegal` only to
+explain a refusal. A number card's collections come from a memo (see "Collections").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from parlour import cards
+from parlour.cards import ACE, JACK, KING, QUEEN, Card, Mask
+from parlour.game import Game, Move, Round, check_deck, move_card, move_take, play
+from parlour.options import Option, OptionSet
+
+HAND_SIZE = 4
+TABLE_START = 4
+
+
+def _rank_mask(rank: int) -> Mask:
+    return cards.mask_of(cards.card(rank, s) for s in range(4))
+
+
+KINGS, QUEENS, JACKS, ACES = (_rank_mask(r) for r in (KING, QUEEN, JACK, ACE))
+VALUED: Mask = cards.FULL_DECK & ~(KINGS | QUEENS | JACKS)
+LEAVES: Mask = cards.SUIT_MASKS[cards.CLUBS]
+TWO_OF_CLUBS: Card = cards.card(1, cards.CLUBS)
+TEN_OF_DIAMONDS: Card = cards.card(9, cards.DIAMONDS)
+VALUE = [cards.rank_of(c) + 1 if cards.rank_of(c) < JACK else 0 for c in range(52)]
+
+
+# --- Collections (FA-5) ---------------------------------------------------------------
+#
+# Listing the legal moves is the hot path of every bot and simulation, and a number
+# card's collections (the sets of valued table cards making 11 with it) are most of its
+# cost. Two things keep it cheap (docs/speed.md, "step engine"):
+#
+# * a card of rank r can only collect cards worth 10 - r or less (its *candidates*):
+#   a 9 or a 10 looks at the table's Aces and 2s only, and in random play four number
+#   cards in ten have no candidate at all and are done after one mask test;
+# * the sets are kept in a memo keyed by rank and candidates, which repeat far more
+#   than whole tables do (random play finds about 85% of them there).
+
+
+def _worth_at_most(most: int) -> Mask:
+    return cards.mask_of(c for c in range(52) if 0 < VALUE[c] <= most)
+
+
+CANDIDATES: tuple[Mask, ...] = tuple(_worth_at_most(10 - rank) for rank in range(10))
+"""By number-card rank r (0 = Ace .. 9 = the 10): the valued cards worth 10 - r or less,
+the only ones a set making 11 with it can hold."""
+
+_TAKES_MEMO: tuple[dict[Mask, tuple[Mask, ...]], ...] = tuple({} for _ in range(10))
+_TAKES_MEMO_LIMIT = 1 << 14
+"""Entries a rank's memo keeps before it starts again from empty. Random play fills
+about 40,000 entries in all (some 6 MB); 4,096 a rank made random rounds ~5% slower."""
+
+
+def _remember_takes(rank: int, candidates: Mask) -> tuple[Mask, ...]:
+    """Every set of ``candidates`` a number card of ``rank`` collects (FA-5), ascending:
+    the sets adding up to 11 with it and, for an Ace, each single Ace; kept in the memo."""
+    memo = _TAKES_MEMO[rank]
+    if len(memo) >= _TAKES_MEMO_LIMIT:
+        memo.clear()  # simpler than LRU, and about as good for random tables
+    takes = memo[candidates] = _find_number_card_takes(rank, candidates)
+    return takes
+
+
+def _find_number_card_takes(rank: int, candidates: Mask) -> tuple[Mask, ...]:
+    """:func:`_remember_takes` without the memo."""
+    takes = _sets_adding_up_to(candidates, 10 - rank)
+    aces = candidates & ACES
+    if rank == ACE and aces:  # an Ace also takes one Ace
+        return tuple(sorted(takes + _SINGLES[aces]))
+    return takes
+
+
+def _sets_adding_up_to(valued: Mask, target: int) -> tuple[Mask, ...]:
+    """Every set of the ``valued`` cards whose values add up to ``target``, ascending."""
+    # The sets adding up to less than the target so far, as (sum, mask), grown by
+    # adding the cards lowest first. A set made with the new card is above every set
+    # before it (it holds the highest card so far) and the new sets come in the order
+    # of the old ones, so sets are made, and found, in ascending mask order.
+    partial: list[tuple[int, Mask]] = [(0, 0)]
+    found: list[Mask] = []
+    for c in cards.cards_of(valued):
+        value, bit = VALUE[c], 1 << c
+        for total, m in partial.copy():
+            total += value
+            if total < target:
+                partial.append((total, m | bit))
+            elif total == target:
+                found.append(m | bit)
+    return tuple(found)
+
+
+def sum_sets(valued_table: Mask, target: int) -> tuple[Mask, ...]:
+    """Every set of the given valued table cards whose values add up to ``target``."""
+    if target <= 0:
+        return (0,) if target == 0 else ()
+    return _sets_adding_up_to(valued_table & VALUED, target)
+
+
+RANK_MASKS: tuple[Mask, ...] = tuple(_rank_mask(r) for r in range(13))
+
+
+def _singles_by_set() -> dict[Mask, tuple[Mask, ...]]:
+    out = {}
+    for rank in range(13):
+        four = [cards.card(rank, s) for s in range(4)]
+        for pick in range(16):
+            chosen = [c for i, c in enumerate(four) if pick >> i & 1]
+            out[cards.mask_of(chosen)] = tuple(1 << c for c in chosen)
+    return out
+
+
+_SINGLES = _singles_by_set()
+"""Each card of a set of one rank as a set of its own, ascending: the takes of a Scout,
+Mystic or Ace that takes one card of its rank. Precomputed for the 16 sets of each rank."""
+
+GUARDIAN_SWEEPS = {True: cards.FULL_DECK & ~(KINGS | QUEENS),
+                   False: cards.FULL_DECK & ~(KINGS | QUEENS | JACKS)}
+"""What a Guardian sweeps, by ``guardian_takes_guardians`` (FA-5)."""
+
+
+def hand_moves(hand: Mask, table: Mask, guardian_takes_guardians: bool = True) -> list[Move]:
+    """Every legal move of ``hand`` against ``table`` (FA-5, FA-6), in the engine's
+    order: card ascending, then take mask ascending."""
+    moves: list[Move] = []
+    valued = table & VALUED
+    for c in cards.cards_of(hand):
+        rank = c % 13
+        if rank < JACK:  # sets making 11 with it, of its candidates; an Ace also takes an Ace
+            candidates = valued & CANDIDATES[rank]
+            takes = _TAKES_MEMO[rank].get(candidates) if candidates else ()
+            if takes is None:
+                takes = _remember_takes(rank, candidates)
+        elif rank == JACK:  # a Guardian sweeps the table
+            swept = table & GUARDIAN_SWEEPS[guardian_takes_guardians]
+            takes = (swept,) if swept else ()
+        else:  # a Scout or Mystic takes one of its own rank
+            takes = _SINGLES[table & RANK_MASKS[rank]]
+        if takes:
+            # A plain loop: most cards have one take or none, and a comprehension
+            # costs more to set up than it saves on one or two items.
+            for t in takes:
+                moves.append(c | t << 6)
+        else:
+            moves.append(c)  # FA-6: discard only when nothing can be collected
+    return moves
+
+
+def collections(card: Card, table: Mask, guardian_takes_guardians: bool = True) -> list[Mask]:
+    """Every way ``card`` can collect from ``table`` (FA-5), as masks; [] when none."""
+    return [m >> 6 for m in hand_moves(1 << card, table, guardian_takes_guardians) if m >> 6]
+
+
+@dataclass(frozen=True)
+class FantiView:
+    """What one seat sees (FA-7): own hand, the table, every collected pile, counts."""
+
+    seat: int
+    players: int
+    dealer: int
+    rules: dict[str, Any]
+    hand: Mask
+    table: Mask
+    piles: tuple[Mask, ...]
+    hand_counts: tuple[int, ...]
+    deck_left: int
+    last_collector: int
+    history: tuple[tuple[int, Move], ...]
+    current_player: int
+    legal: tuple[Move, ...]
+    score: tuple[int, ...] | None
+
+    game = "fanti"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "seat": self.seat,
+            "players": self.players,
+            "dealer": self.dealer,
+            "rules": self.rules,
+            "hand": cards.codes(self.hand),
+            "table": cards.codes(self.table),
+            "piles": [cards.codes(p) for p in self.piles],
+            "pile_counts": [p.bit_count() for p in self.piles],
+            "leaf_counts": [(p & LEAVES).bit_count() for p in self.piles],
+            "hand_counts": list(self.hand_counts),
+            "deck_left": self.deck_left,
+            "last_collector": self.last_collector if self.last_collector >= 0 else None,
+            "moves": [{"seat": s, **FANTI.move_to_json(m)} for s, m in self.history],
+            "current_player": self.current_player,
+            "legal": [FANTI.move_to_json(m) for m in self.legal],
+            "score": list(self.score) if self.score is not None else None,
+        }
+
+
+class FantiRound(Round):
+    """A round of Fanti in play."""
+
+    __slots__ = (
+        "players", "dealer", "rules", "deck", "history", "hands", "table", "piles",
+        "dealt", "turn", "last_collector", "is_over", "_gtg", "_legal",
+    )
+
+    def __init__(self, rules: dict[str, Any], players: int, dealer: int,
+                 deck: Sequence[Card]) -> None:
+        self.players = players
+        self.dealer = dealer
+        self.rules = rules
+        self.deck = check_deck(deck)
+        self.history: list[tuple[int, Move]] = []
+        self.table: Mask = cards.mask_of(self.deck[:TABLE_START])  # FA-3
+        self.dealt = TABLE_START
+        self.hands = [0] * players
+        self.piles = [0] * players
+        self.last_collector = -1
+        # A plain attribute rather than a property: every playing loop reads it each
+        # move, and a property call costs as much as a third of a legal-moves call.
+        self.is_over = False
+        self._gtg = rules["guardian_takes_guardians"]
+        self._legal: list[Move] | None = None
+        self._deal()
+        self.turn = (dealer + 1) % players  # FA-4
+
+    def _deal(self) -> None:
+        """FA-3: one card at a time from the seat after the dealer until each has 4."""
+        n, deck, start = self.players, self.deck, self.dealt
+        end = start + HAND_SIZE * n
+        hands = self.hands
+        # Card start+i goes to seat dealer+1+i, so seat s gets every n-th card from
+        # start + (s - dealer - 1) % n.
+        for s in range(n):
+            hands[s] |= cards.mask_of(deck[start + (s - self.dealer - 1) % n:end:n])
+        self.dealt = end
+
+    # --- Round interface ------------------------------------------------------------
+
+    @property
+    def current_player(self) -> int:
+        return -1 if self.is_over else self.turn
+
+    @property
+    def over(self) -> bool:
+        """The same as :attr:`is_over` (its older name)."""
+        return self.is_over
+
+    def legal_moves(self) -> list[Move]:
+        if self.is_over:
+            return []
+        legal = self._legal  # the turn's moves, listed once; _apply forgets them
+        if legal is None:
+            legal = self._legal = hand_moves(self.hands[self.turn], self.table, self._gtg)
+        return legal.copy()  # a copy: callers may sort or trim it
+
+    def apply(self, move: Move) -> None:
+        # The usual move comes from legal_moves(), whose list is kept for the turn: one
+        # membership test instead of the full diagnosis. Anything else goes through
+        # why_illegal, which explains a refusal.
+        legal = self._legal
+        if legal is None and not self.is_over:
+            legal = self._legal = hand_moves(self.hands[self.turn], self.table, self._gtg)
+        if type(move) is int and legal is not None and move in legal:
+            self._apply(move)
+        else:
+            super().apply(move)
+
+    def why_illegal(self, move: Move) -> str | None:
+        if self.is_over:
+            return "the round is over"
+        if type(move) is not int or move < 0 or move >> (6 + 52):
+            return "not a Fanti move"
+        c, take = move_card(move), move_take(move)
+        if c >= 52:
+            return "Fanti has no pass: play a card (FA-4)"
+        if self._legal is None:
+            self._legal = hand_moves(self.hands[self.turn], self.table, self._gtg)
+        if move in self._legal:
+            return None
+        if not self.hands[self.turn] >> c & 1:
+            return f"{cards.code(c)} is not in seat {self.turn}'s hand"
+        options = collections(c, self.table, self._gtg)
+        if take & ~self.table:
+            return f"{', '.join(cards.codes(take & ~self.table))} not on the table"
+        if not options:
+            return f"{cards.code(c)} collects nothing here: it must be discarded (FA-6)"
+        if take == 0:
+            return (f"{cards.code(c)} can collect, so it must (FA-6): "
+                    + " or ".join("+".join(cards.codes(t)) for t in options))
+        return (f"{'+'.join(cards.codes(take))} is not a collection for {cards.code(c)} (FA-5); "
+                f"it can take " + " or ".join("+".join(cards.codes(t)) for t in options))
+
+    def _apply(self, move: Move) -> None:
+        seat = self.turn
+        c, take = move & 63, move >> 6
+        self.history.append((seat, move))
+        self._legal = None
+        bit = 1 << c
+        self.hands[seat] ^= bit
+        if take:
+            self.table ^= take
+            self.piles[seat] |= take | bit  # FA-7
+            self.last_collector = seat
+        else:
+            self.table |= bit
+        self.turn = (seat + 1) % self.players
+        if self.hands[self.turn] == 0:  # everyone has played out: all hands are empty
+            if self.dealt < 52:
+                self._deal()
+            else:  # FA-8: leftovers to the last collector, or to nobody
+                self.is_over = True
+                if self.last_collector >= 0:
+                    self.piles[self.last_collector] |= self.table
+                    self.table = 0
+
+    def score(self) -> list[int] | None:
+        """FA-9: +2 most cards, +1 most Leaf cards, +1 for 2C, +1 for 10D."""
+        if not self.is_over:
+            return None
+        return score_piles(self.piles, self.rules["ties"] == "shared")
+
+    def hand(self, seat: int) -> Mask:
+        return self.hands[seat]
+
+    def locations(self) -> list[Mask]:
+        undealt = cards.mask_of(self.deck[self.dealt:])
+        return [*self.hands, *self.piles, self.table, undealt]
+
+    def view(self, seat: int) -> FantiView:
+        score = self.score()
+        return FantiView(
+            seat=seat,
+            players=self.players,
+            dealer=self.dealer,
+            rules=dict(self.rules),
+            hand=self.hands[seat],
+            table=self.table,
+            piles=tuple(self.piles),
+            hand_counts=tuple(h.bit_count() for h in self.hands),
+            deck_left=52 - self.dealt,
+            last_collector=self.last_collector,
+            history=tuple(self.history),
+            current_player=self.current_player,
+            legal=tuple(self.legal_moves()) if seat == self.current_player else (),
+            score=tuple(score) if score is not None else None,
+        )
+
+    def copy(self) -> FantiRound:
+        new = FantiRound.__new__(FantiRound)
+        new.players = self.players
+        new.dealer = self.dealer
+        new.rules = self.rules
+        new.deck = self.deck
+        new.history = self.history.copy()
+        new.hands = self.hands.copy()
+        new.table = self.table
+        new.piles = self.piles.copy()
+        new.dealt = self.dealt
+        new.turn = self.turn
+        new.last_collector = self.last_collector
+        new.is_over = self.is_over
+        new._gtg = self._gtg
+        new._legal = self._legal
+        return new
+
+
+def score_piles(piles: Sequence[Mask], shared_ties: bool) -> list[int]:
+    """Round score from the collected piles (FA-9)."""
+    n = len(piles)
+    score = [0] * n
+    for counts, bonus in (([p.bit_count() for p in piles], 2),
+                          ([(p & LEAVES).bit_count() for p in piles], 1)):
+        best = max(counts)
+        leaders = [s for s in range(n) if counts[s] == best]
+        if len(leaders) == 1 or shared_ties:
+            for s in leaders:
+                score[s] += bonus
+    for special in (TWO_OF_CLUBS, TEN_OF_DIAMONDS):
+        for s in range(n):
+            if piles[s] >> special & 1:
+                score[s] += 1
+    return score
+
+
+class Fanti(Game):
+    """Fanti: 2 to 4 players collect cards by making 11 with the table."""
+
+    name = "fanti"
+    title = "Fanti"
+    min_players = 2
+    max_players = 4
+    options = OptionSet(
+        Option("rounds", int, 5, minimum=1, help="rounds in a game (FA-10)"),
+        Option("ties", str, "none", ("none", "shared"),
+               help="a tie for most cards or Leaf cards: nobody or everyone tied gets it (FA-9)"),
+        Option("guardian_takes_guardians", bool, True, (True, False),
+               help="the Guardian sweep also takes Guardians on the table (FA-5)"),
+    )
+
+    def new_round(self, rules: dict[str, Any], players: int, dealer: int,
+                  deck: Sequence[Card]) -> FantiRound:
+        self.check_deal(players, dealer)
+        return FantiRound(rules, players, dealer, deck)
+
+    def move_to_json(self, move: Move) -> dict[str, Any]:
+        return {"play": cards.code(move_card(move)), "take": cards.codes(move_take(move))}
+
+    def move_from_json(self, data: dict[str, Any]) -> Move:
+        if set(data) != {"play", "take"}:
+            raise ValueError(f'a Fanti move is {{"play": CARD, "take": [CARD, ...]}}, '
+                             f"not keys {sorted(data)}")
+        take = data["take"]
+        if not isinstance(take, list):
+            raise ValueError('"take" must be a list of card codes')
+        mask = cards.mask_from_codes(take)
+        if mask.bit_count() != len(take):
+            raise ValueError('"take" lists a card twice')
+        return play(cards.from_code(data["play"]), mask)
+
+    def format_move(self, move: Move) -> str:
+        c, take = move_card(move), move_take(move)
+        text = f"play {cards.code(c)}"
+        if take:
+            return f"{text} take {'+'.join(cards.codes(take))}"
+        return f"{text} (discard)"
+
+    def card_name(self, card: Card) -> str:
+        return cards.fanti_name(card)
+
+
+FANTI = Fanti()
+GAME = FANTI
+FantiRound.game = FANTI

@@ -1,0 +1,258 @@
+"""The compiled Fan Tan search (bots/fast_fantan*.py) against the Python reference.
+
+The kernels must reproduce the Python pieces exactly: the heuristic's card, the
+opponent model's log-likelihood, heuristic playouts with FT-7/FT-8 scoring (passes
+and withholding fines so far included) and the late best-response search. Sampled
+worlds must respect the public constraints, and the engine must be reproducible,
+budgeted and blind to hidden cards.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+
+import numpy as np
+import pytest
+from helpers_bots import round_at
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from parlour import cards
+from parlour.bots import make_bot
+from parlour.bots.budget import Budget
+from parlour.bots.models import model_for, outcomes, rewards, win_shares
+from parlour.bots.pimc import Pimc
+from parlour.bots.solver import solve
+from parlour.games.fantan import search_kernel as K
+from parlour.games.fantan.determinize import evidence
+from parlour.games.fantan.heuristic import best_card, round_policy
+from parlour.games.fantan.infer import Likelihood, decision_arrays
+from parlour.games.fantan.search import _TABLES, _UNLOCK, FastFanTan, _setup
+
+VARIANTS = [
+    (4, {}),
+    (3, {"opening": "any-seven", "ace": "high"}),
+    (5, {"strict": False, "stakes": "chips"}),
+    (8, {"stakes": "chips"}),
+    (6, {"strict": False, "ace": "high"}),
+]
+
+
+def a_view_round(players, rules, seed, bot="random"):
+    """A round in progress (random length) with a real choice for the seat to move."""
+    r = round_at("fantan", players, rules, seed, random.Random(seed).randrange(4, 60), bot)
+    while not r.is_over and len(r.legal_moves()) < 2:
+        r.apply(r.legal_moves()[0])
+    return r
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.integers(0, cards.FULL_DECK), st.integers(1, cards.FULL_DECK), st.booleans())
+def test_kernel_best_card_is_the_heuristics(hand, legal, ace_high):
+    hand |= legal  # playable cards are in the hand
+    got = K.best_card(np.uint64(hand), np.uint64(legal), int(ace_high), *_TABLES)
+    assert got == best_card(hand, legal, ace_high)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 10_000), st.sampled_from(VARIANTS), st.sampled_from(["random",
+                                                                            "heuristic"]))
+def test_kernel_likelihood_is_the_opponent_models(seed, variant, bot):
+    players, rules = variant
+    r = a_view_round(players, rules, seed, bot)
+    if r.is_over:
+        return
+    view = r.view(r.current_player)
+    like, d = Likelihood(view, 0.1), decision_arrays(view)
+    logmiss = np.array([math.log(0.1 / (k - 1)) if k >= 2 else 0.0 for k in range(53)])
+    rng = random.Random(seed)
+    for s in range(players):
+        if s == view.seat:
+            continue
+        for hand in (r.hands[s], rng.getrandbits(52) & ~r.table):
+            got = K.seat_loglik(np.uint64(hand), d.lo[s], d.hi[s], d.playable, d.chosen,
+                                d.later, int(rules.get("ace") == "high"), math.log(0.9),
+                                math.log(0.1), logmiss, *_TABLES)
+            assert got == pytest.approx(like.seat(s, hand), abs=1e-9)
+
+
+def kernel_values(r, exact):
+    """The kernel's (reward, win share) of every legal move in the true world, no noise."""
+    view = r.view(r.current_player)
+    su = _setup(view, "constraints")
+    rules = view.rules
+    moves = np.array(view.legal, np.int64)
+    out_r, out_w = np.empty((1, len(moves))), np.empty((1, len(moves)))
+    solved = np.zeros(1, np.bool_)
+    K.evaluate(np.array([r.hands], np.uint64), np.zeros(1, np.int64), moves, su.n,
+               su.table, su.playable, su.me, su.passes, su.dealer, np.zeros(1, np.uint64),
+               0.0, exact, 52 if exact else 0, 10**6, solved, _UNLOCK[bool(su.af)],
+               rules["opening"] == "any-seven", rules["strict"], rules["stakes"] == "chips",
+               su.pseat, su.pplay, su.plater, su.af, *_TABLES, out_r, out_w)
+    assert bool(solved[0]) == exact
+    return list(zip(out_r[0], out_w[0], strict=True))
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 10_000), st.sampled_from(VARIANTS))
+def test_kernel_playouts_score_as_the_engine(seed, variant):
+    """Heuristic playouts (noise off) from the true state, past passes and
+    withholding fines included, score as FanTanRound.score and models.rewards."""
+    players, rules = variant
+    r = a_view_round(players, rules, seed)
+    if r.is_over:
+        return
+    me = r.current_player
+    for move, got in zip(r.legal_moves(), kernel_values(r, exact=False), strict=True):
+        w = r.copy()
+        w._apply(move)
+        while not w.is_over:
+            w._apply(round_policy(w))
+        assert got == pytest.approx((rewards(w)[me], win_shares(w)[me]), abs=1e-12)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 10_000), st.sampled_from(VARIANTS))
+def test_kernel_late_search_is_the_best_response(seed, variant):
+    players, rules = variant
+    r = round_at("fantan", players, rules, seed, 200, "random")
+    # Rewind: a state where the seat to move has at most 5 cards, from random play.
+    r = round_at("fantan", players, rules, seed, max(0, len(r.history) - 3 * players))
+    while not r.is_over and (len(r.legal_moves()) < 2 or r.hands[r.turn].bit_count() > 5):
+        r.apply(r.legal_moves()[0])
+    if r.is_over:
+        return
+    me, m = r.current_player, model_for("fantan")
+    for move, got in zip(r.legal_moves(), kernel_values(r, exact=True), strict=True):
+        w = r.copy()
+        w._apply(move)
+        want = solve(w, outcomes, m.key, m.policy, {}, budget=10**6, moves=m.moves, me=me,
+                     opponents=m.policy)[me]
+        assert got == pytest.approx(want, abs=1e-12)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 10_000), st.sampled_from(VARIANTS),
+       st.sampled_from(["full", "constraints", "none"]))
+def test_sampled_worlds_respect_the_view(seed, variant, mode):
+    players, rules = variant
+    r = a_view_round(players, rules, seed)
+    if r.is_over:
+        return
+    view = r.view(r.current_player)
+    engine = FastFanTan(Budget(iterations=1), inference=mode)
+    su = _setup(view, mode)
+    d = decision_arrays(view) if mode == "full" else None
+    pool = engine._pool(su, d, random.Random(seed))
+    voids = evidence(view).voids
+    unseen = cards.FULL_DECK & ~(view.hand | view.table)
+    for world in pool:
+        hands = [int(h) for h in world]
+        assert hands[view.seat] == view.hand
+        assert [h.bit_count() for h in hands] == list(view.hand_counts)
+        union = 0
+        for s, h in enumerate(hands):
+            assert union & h == 0
+            union |= h
+            if s != view.seat and mode != "none":
+                assert h & voids[s] == 0  # strict pass voids (empty when not strict)
+        assert union == unseen | view.hand
+
+
+def test_pass_voids_shape_the_worlds_only_with_inference():
+    """Under strict play a seat that passed holds none of the cards then playable:
+    ``constraints`` worlds never give them to it, ``none`` worlds sometimes do."""
+    for seed in range(200):
+        r = a_view_round(4, {}, seed)
+        if r.is_over:
+            continue
+        view = r.view(r.current_player)
+        voids = evidence(view).voids
+        unseen = cards.FULL_DECK & ~(view.hand | view.table)
+        if any(v & unseen for s, v in enumerate(voids) if s != view.seat):
+            break
+    else:
+        pytest.fail("no view with a pass void on unseen cards")
+    broken = {}
+    for mode in ("constraints", "none"):
+        su = _setup(view, mode)
+        pool = FastFanTan(Budget(iterations=1), inference=mode)._pool(
+            su, None, random.Random(1))
+        broken[mode] = sum(bool(int(w[s]) & voids[s]) for w in pool
+                           for s in range(4) if s != view.seat)
+    assert broken["constraints"] == 0 and broken["none"] > 0
+
+
+@pytest.mark.parametrize("players,rules", VARIANTS)
+@pytest.mark.parametrize("mode", ["full", "constraints", "none"])
+def test_estimates_are_reproducible_and_budgeted(players, rules, mode):
+    r = a_view_round(players, rules, 5, "heuristic")
+    view = r.view(r.current_player)
+    engine = FastFanTan(Budget(iterations=300), inference=mode)
+    first = engine.estimates(view, random.Random(9))
+    assert first == engine.estimates(view, random.Random(9))
+    assert sorted(e.move for e in first) == sorted(view.legal)
+    assert all(0.0 <= e.value <= 1.0 and e.value <= e.reward <= e.value + 0.1 + 1e-9
+               for e in first)
+    assert [e.reward for e in first] == sorted((e.reward for e in first), reverse=True)
+    assert first[0].samples == -(-300 // len(view.legal))  # (world, move) iterations
+
+
+def test_going_out_is_valued_as_a_certain_win():
+    """With one card left and it playable, playing it wins the round outright."""
+    for seed in range(300):
+        r = round_at("fantan", 4, {"strict": False}, seed, 200, "random")
+        r = round_at("fantan", 4, {"strict": False}, seed, len(r.history) - 1)
+        if r.hands[r.turn].bit_count() == 1 and len(r.legal_moves()) == 2:
+            break
+    else:
+        pytest.fail("no final move with a withholding alternative found")
+    view = r.view(r.turn)
+    best = FastFanTan(Budget(iterations=50)).estimates(view, random.Random(0))
+    assert best[0].move != 52 and best[0].value == 1.0
+    assert best[1].value < 1.0
+
+
+def test_decision_ignores_hidden_cards():
+    from test_bots_nopeek import twin
+
+    for seed, rules in ((3, {}), (4, {"strict": False, "stakes": "chips"})):
+        r = round_at("fantan", 5, rules, seed, 25)
+        while len(r.legal_moves()) < 2:
+            r.apply(r.legal_moves()[0])
+        other = twin(r, seed)
+        me = r.current_player
+        a = make_bot("hard:200", "fantan", 77).estimates(r.view(me))
+        b = make_bot("hard:200", "fantan", 77).estimates(other.view(me))
+        assert a == b
+
+
+def test_levels_use_the_fast_engine_for_fan_tan_only():
+    assert isinstance(make_bot("hard", "fantan", 0).engine, FastFanTan)
+    assert isinstance(make_bot("expert", "fantan", 0).engine, FastFanTan)
+    assert make_bot("hard:50:none", "fantan", 0).engine.inference == "none"
+    assert make_bot("hard:50:constraints", "fantan", 0).engine.inference == "constraints"
+    assert isinstance(make_bot("pimc:50", "fantan", 0).engine, Pimc)
+    assert isinstance(make_bot("hard", "fanti", 0).engine, Pimc)
+    assert isinstance(make_bot("hard:50", "fanti", 0).engine, Pimc)
+
+
+def test_an_expired_time_limit_still_evaluates_every_move():
+    """The first call may spend its whole time limit compiling: one chunk of worlds
+    is still evaluated, so every move has a finite estimate."""
+    r = a_view_round(4, {}, 8, "heuristic")
+    view = r.view(r.current_player)
+    out = FastFanTan(Budget(seconds=1e-9)).estimates(view, random.Random(0))
+    assert sorted(e.move for e in out) == sorted(view.legal)
+    assert all(e.samples >= 1 and 0.0 <= e.value <= 1.0 for e in out)
+
+
+def test_warm_compiles_every_kernel_a_search_uses():
+    """setup.sh and `parlour serve` call warm() so no first `hard` move waits on numba."""
+    from parlour.games.fantan import search_kernel as kernel
+    from parlour.games.fantan.search import warm
+
+    assert warm() >= 0
+    for fn in (kernel.evaluate, kernel.sample_pool):
+        assert fn.signatures, f"{fn.__name__} not compiled by warm()"

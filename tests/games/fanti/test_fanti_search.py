@@ -1,0 +1,200 @@
+"""Fanti fast search (parlour.games.fanti.search): differential tests against the engine."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from helpers_bots import round_at
+
+from parlour.bots.budget import Budget
+from parlour.bots.models import outcomes
+from parlour.bots.pimc import Pimc
+from parlour.cards import FULL_DECK
+from parlour.games.fanti import search as fanti_search
+from parlour.games.fanti.rules import LEAVES, hand_moves
+from parlour.games.fanti.search import Solver, deal_hands, final_outcome, leaf_2p
+
+
+def _solver_for(r, shared=False):
+    return Solver(r.players, r.turn, r._gtg, shared, r.dealt >= 52)
+
+
+@pytest.mark.parametrize("players,rules", [(2, {}), (3, {"guardian_takes_guardians": False}),
+                                           (4, {"ties": "shared"})])
+def test_play_and_final_outcome_match_the_engine(players, rules):
+    """Random rounds played move by move with both: same hands, table, piles, turn,
+    last collector, deal end; and the same outcome as the engine at the end."""
+    for seed in range(12):
+        r = round_at("fanti", players, rules, seed, 0)
+        s = _solver_for(r, rules.get("ties") == "shared")
+        rng = random.Random(seed)
+        while not r.is_over:
+            m = rng.choice(r.legal_moves())
+            before = r.dealt
+            h, t, p, nxt, lc, done = s._play(list(r.hands), r.table, list(r.piles),
+                                             r.turn, r.last_collector, m)
+            if r.dealt >= 52 and done:  # the last move of the round
+                want = final_outcome(p, t, lc, rules.get("ties") == "shared")
+                r._apply(m)
+                assert list(want) == outcomes(r)
+                break
+            r._apply(m)
+            assert done == (r.dealt != before)
+            if not done:
+                assert (h, t, p, nxt, lc) == (r.hands, r.table, r.piles, r.turn,
+                                              r.last_collector)
+            else:
+                assert (t, p, nxt, lc) == (r.table, r.piles, r.turn, r.last_collector)
+        assert r.is_over
+
+
+def _minimax(s, hands, table, piles, turn, last):
+    """Plain 2-player minimax of seat 0's win share: the reference for alpha-beta."""
+    vals = []
+    for m in hand_moves(hands[turn], table, s.gtg):
+        h, t, p, nxt, lc, done = s._play(hands, table, piles, turn, last, m)
+        vals.append(s._leaf2(p, t, lc) if done else _minimax(s, h, t, p, nxt, lc))
+    return max(vals) if turn == 0 else min(vals)
+
+
+@pytest.mark.parametrize("moves", [0, 8, 40])
+def test_alpha_beta_equals_plain_minimax(moves):
+    """2 players: the pruned search gives every root move its exact minimax value,
+    both mid-round (horizon leaf) and in the last deal (true result)."""
+    for seed in range(6):
+        r = round_at("fanti", 2, {}, 30 + seed, moves)
+        view = r.view(r.turn)
+        hands = deal_hands(view, random.Random(seed))
+        s = _solver_for(r)
+        got = s.root(hands, r.table, list(r.piles), r.turn, r.last_collector,
+                     list(view.legal))
+        for m, (reward, share) in zip(view.legal, got, strict=True):
+            ref = _solver_for(r)
+            h, t, p, nxt, lc, done = ref._play(hands, r.table, list(r.piles), r.turn,
+                                               r.last_collector, m)
+            v = ref._leaf2(p, t, lc) if done else _minimax(ref, h, t, p, nxt, lc)
+            mine = v if r.turn == 0 else 1.0 - v
+            assert share == pytest.approx(mine, abs=1e-12)
+            assert reward == share
+
+
+def test_worlds_keep_my_hand_and_hand_sizes_and_use_only_unseen_cards():
+    r = round_at("fanti", 4, {}, 3, 9)
+    view = r.view(r.turn)
+    seen = view.hand | view.table
+    for p in view.piles:
+        seen |= p
+    rng = random.Random(1)
+    for _ in range(50):
+        hands = deal_hands(view, rng)
+        assert hands[view.seat] == view.hand
+        assert [h.bit_count() for h in hands] == list(view.hand_counts)
+        others = 0
+        for s, h in enumerate(hands):
+            if s != view.seat:
+                assert h & seen == 0 and h & others == 0
+                others |= h
+
+
+def test_leaf_is_a_probability_and_rewards_the_lead():
+    leaves = LEAVES
+    empty = 0
+    assert leaf_2p(empty, empty) == pytest.approx(0.5)
+    ahead = leaves & ~(1 << 1)  # 12 Leaf cards, not 2C
+    assert 0.8 < leaf_2p(ahead, empty) < 1.0
+    assert leaf_2p(empty, ahead) == pytest.approx(1.0 - leaf_2p(ahead, empty))
+    # every card taken: the exact result
+    half = FULL_DECK & ~leaves
+    assert leaf_2p(leaves, half) == 0.0  # 13 vs 39 cards: seat 1 has +2, seat 0 +1 +1
+    assert leaf_2p(half, leaves) == 1.0
+
+
+def test_pimc_fanti_fast_path_is_reproducible_and_ranks_every_move():
+    r = round_at("fanti", 2, {}, 11, 20)
+    while len(r.legal_moves()) < 2:
+        r.apply(r.legal_moves()[0])
+    view = r.view(r.turn)
+    first = Pimc("fanti", Budget(iterations=80)).estimates(view, random.Random(5))
+    again = Pimc("fanti", Budget(iterations=80)).estimates(view, random.Random(5))
+    assert first == again
+    assert sorted(e.move for e in first) == sorted(view.legal)
+    assert all(0.0 <= e.value <= 1.0 for e in first)
+    assert [e.reward for e in first] == sorted((e.reward for e in first), reverse=True)
+
+
+def test_light_move_matches_the_playout_policy():
+    from parlour.games.fanti.heuristic import light_policy
+
+    for seed in range(20):
+        r = round_at("fanti", 3, {}, seed, seed % 17)
+        if r.is_over:
+            continue
+        assert fanti_search.light_move(r.legal_moves(), r.table) == light_policy(r)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_deal_evidence_finds_every_heuristic_play_in_the_true_world(players):
+    """With heuristic opponents, the true hands explain every play of the deal (each a
+    hit of the model), so rebuilding the past tables, piles and hands is right; and
+    some other world explains them less well somewhere."""
+    import math
+
+    from parlour.games.fanti.search import EPSILON, DealEvidence
+
+    worse = 0
+    for seed in range(8):
+        for moves in (3, 7, 13, 22):
+            r = round_at("fanti", players, {}, seed, moves, bot="heuristic")
+            if r.is_over:
+                continue
+            view = r.view(r.turn)
+            ev = DealEvidence(view)
+            hits = sum(1 for seat, m, table, _s, later, _c in ev.plays
+                       if len(hand_moves(r.hands[seat] | later, table)) > 1)
+            assert ev.loglik(r.hands) == pytest.approx(hits * math.log(1 - EPSILON))
+            rng = random.Random(seed)
+            if any(ev.loglik(deal_hands(view, rng)) < ev.loglik(r.hands) - 1e-9
+                   for _ in range(20)):
+                worse += 1
+    assert worse > 0
+
+
+@pytest.mark.parametrize("players,moves", [(2, 9), (2, 41), (3, 5), (4, 14)])
+def test_respond_mode_matches_the_generic_solver_against_the_heuristic(players, moves):
+    """With ``respond``, the other seats play the heuristic: every root move's value
+    equals :func:`parlour.bots.solver.solve` in opponent-model mode with
+    :func:`.heuristic_fanti.round_policy` and the same leaf, on the same world."""
+    from parlour.bots.solver import solve
+    from parlour.games.fanti.heuristic import round_policy
+
+    for seed in range(4):
+        r = round_at("fanti", players, {}, 50 + seed, moves)
+        if r.is_over:
+            continue
+        me, dealt = r.turn, r.dealt
+        s = Solver(players, me, r._gtg, False, r.dealt >= 52, True, 52 - r.dealt)
+
+        def leaf(x, s=s, dealt=dealt):
+            return None if x.dealt == dealt else _pairs(s, x)  # the end of the deal
+
+        got = s.root(list(r.hands), r.table, list(r.piles), me, r.last_collector,
+                     r.legal_moves())
+        for m, (_reward, share) in zip(r.legal_moves(), got, strict=True):
+            child = r.copy()
+            child._apply(m)
+            ref = solve(child, lambda x, s=s: _pairs(s, x), lambda x: (
+                tuple(x.hands), tuple(x.piles), x.table, x.turn, x.last_collector, x.dealt),
+                memo={}, budget=10**6, horizon=leaf, me=me, opponents=round_policy)
+            assert share == pytest.approx(ref[me][1], abs=1e-12)
+
+
+def _pairs(s, x):
+    """The fast solver's leaf or final value for a generic round ``x``, per seat."""
+    if s.n == 2:
+        v = (final_outcome(x.piles, 0, -1, False)[0][1] if x.is_over
+             else s._leaf2(x.piles, x.table, x.last_collector))
+        return [(v, v), (1.0 - v, 1.0 - v)]
+    if x.is_over:
+        return list(final_outcome(x.piles, 0, -1, False))
+    return list(s._leafn(x.piles, x.table, x.last_collector))
