@@ -24,8 +24,9 @@ part            required    what it provides
 ``env``         no          ``ENV``: a :class:`~parlour.envs.kit.EnvParts` (action codec,
                             observation encoder, resampler) for the research environments
 ``analysis``    no          ``METRICS``: per-round measures (each a
-                            :class:`~parlour.measures.Measure`) for ``parlour analyze``; ``HALF_ROUND_PLAYS``: cards out at
-                            mid-round, for ``parlour bench`` positions (default 26)
+                            :class:`~parlour.measures.Measure`) for ``parlour analyze``;
+                            ``HALF_ROUND_PLAYS``: cards out at mid-round, for the
+                            positions of ``parlour bench`` (default 26)
 ``web.js``      no          the page module that draws the game at the web table
 ==============  ==========  ===============================================================
 
