@@ -184,7 +184,11 @@ def _session(ws: Any, link: Link, auth: dict[str, str], input_fn: Callable[[str]
                 answered = -1  # not saved: ask again (the state may still be the same)
         elif kind == "bye":
             out(f"server: {msg['reason']}")
-            return None
+            return None if msg.get("reconnect", True) else 0
+        elif kind == "presence" and state is not None:
+            for s, connected in zip(state["table"]["seats"], msg["connected"], strict=False):
+                s["connected"] = connected
+            continue
         elif kind == "hint":
             for m in msg["moves"]:
                 out(f"  hint: {move_words(state['table']['game'], m['move'])} "  # type: ignore[index]
@@ -211,7 +215,7 @@ def _session(ws: Any, link: Link, auth: dict[str, str], input_fn: Callable[[str]
         v = state["view"]
         if (state["you"] is None or v is None or status != "playing" or not state["commit"]
                 or v["current_player"] != state["you"] or answered == seq
-                or v["legal"] == [{"pass": True}]):
+                or (state.get("pass") or {}).get("auto")):
             continue
         out(table_text(state))
         choice = choose(state, input_fn, out, hints)

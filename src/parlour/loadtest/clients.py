@@ -96,6 +96,9 @@ class SeatClient:
         self.due: float | None = None
         self.url_index = seat % len(table.urls)
         self.rng = random.Random(table.rng.random())
+        self.addr = table.address(seat)
+        """The address this seat seems to come from (``X-Forwarded-For``: servers that
+        trust this machine as a proxy apply their per-address limits to it)."""
 
     # --- the decisions ------------------------------------------------------------
 
@@ -103,7 +106,7 @@ class SeatClient:
         s = self.state
         return bool(s and s["view"] and s["table"]["status"] == "playing" and s["commit"]
                     and s["view"]["current_player"] == s["you"]
-                    and s["view"]["legal"] != [{"pass": True}])
+                    and not (s.get("pass") or {}).get("auto"))
 
     def choose(self) -> dict[str, Any]:
         legal = self.state["view"]["legal"]  # type: ignore[index]
@@ -126,6 +129,7 @@ class SeatClient:
             url = ws_url(self.table.urls[self.url_index % len(self.table.urls)])
             try:
                 async with connect(url, open_timeout=10, max_size=2 ** 22,
+                                   additional_headers={"X-Forwarded-For": self.addr},
                                    compression=self.table.compression,
                                    ping_interval=None, close_timeout=2) as ws:
                     failures = 0
@@ -172,6 +176,11 @@ class SeatClient:
                 self.on_error(msg)
             elif kind == "bye":
                 stats.byes += 1
+            if kind == "presence" and self.state is not None:
+                for seat, connected in zip(self.state["table"]["seats"], msg["connected"],
+                                           strict=False):
+                    seat["connected"] = connected
+                await self.after_state(ws)
             if "state" in msg:
                 self.on_state(msg, now)
                 if self.state["table"]["status"] in ("over", "expired"):  # type: ignore[index]
@@ -259,6 +268,11 @@ class TableRun:
         self.watch: str | None = None
         self.record_data: dict[str, Any] | None = None
         """The finished game's record, once fetched."""
+        self.net = f"10.{self.rng.randrange(256)}.{self.rng.randrange(256)}"
+
+    def address(self, seat: int) -> str:
+        """Seat ``seat``'s address: every seat of every table seems its own client."""
+        return f"{self.net}.{seat + 1}"
 
     async def create(self, http: httpx.AsyncClient) -> None:
         base = self.urls[0]
@@ -266,7 +280,8 @@ class TableRun:
         body = {"game": self.game, "players": self.players, "rules": self.rules,
                 "name": "Load 1", "seats": [{"kind": "person"}] * people
                 + [{"kind": "bot", "bot": "random"}] * self.bots}
-        r = await http.post(base + "/api/tables", json=body)
+        r = await http.post(base + "/api/tables", json=body,
+                            headers={"X-Forwarded-For": self.address(0)})
         r.raise_for_status()
         j = r.json()
         self.id = j["table"]
@@ -275,7 +290,8 @@ class TableRun:
         invite = j["invite_url"].split("#invite=")[1]
         for i in range(1, people):
             r = await http.post(f"{base}/api/tables/{self.id}/join",
-                                json={"key": invite, "name": f"Load {i + 1}"})
+                                json={"key": invite, "name": f"Load {i + 1}"},
+                                headers={"X-Forwarded-For": self.address(i)})
             r.raise_for_status()
             tokens.append(r.json()["token"])
         self.seats = [SeatClient(self, i, tok) for i, tok in enumerate(tokens)]

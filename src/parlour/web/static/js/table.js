@@ -129,8 +129,14 @@ class TablePage {
       if (mine) seats.set(m.table, mine);
       this.conn.stop();
       location.assign(m.url);
+    } else if (m.type === "presence") {
+      if (this.state && m.connected) {
+        m.connected.forEach((c, i) => { const seat = this.state.table.seats[i]; if (seat) seat.connected = c; });
+        this.render();
+      }
     } else if (m.type === "bye") {
-      this.toast = "The server is restarting: reconnecting…";
+      if (m.reconnect === false) { this.conn.stop(); this.toast = `You are no longer seated here: ${m.reason}.`; }
+      else this.toast = "The server is restarting: reconnecting…";
       this.render();
     }
   }
