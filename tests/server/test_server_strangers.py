@@ -208,3 +208,12 @@ def test_finished_tables_are_deleted_after_the_retention_period(client):
     # the waiting table expired long before (idle_expiry) and goes the same way
     assert svc.store.get(waiting["table"]) is None or \
         svc.store.get(waiting["table"]).status == "expired"
+
+
+def test_a_table_never_started_expires_sooner(client):
+    svc = service(client)
+    j = create(client, "fanti", 2, ["person", "person"])
+    wait = svc.settings.waiting_expiry
+    assert wait < svc.settings.idle_expiry
+    assert client.portal.call(svc.sweep, time.time() + wait - 60) == []
+    assert client.portal.call(svc.sweep, time.time() + wait + 1) == [j["table"]]

@@ -224,14 +224,16 @@ class TableClock:
                 log.exception("sweep failed")
 
     async def sweep(self, now: float | None = None) -> list[str]:
-        """Expire open tables idle for longer than ``idle_expiry`` with nobody connected,
-        and tables of bots only unwatched for longer than ``unwatched_expiry``; delete
+        """Expire open tables idle for longer than ``idle_expiry`` (``waiting_expiry``
+        for tables whose game has not started) with nobody connected, and tables of bots only unwatched for longer than ``unwatched_expiry``; delete
         finished and expired tables older than ``retention``. Returns the expired ids."""
         svc = self.svc
         settings = svc.settings
         now = time.time() if now is None else now
         expired = []
-        for tid in svc.store.idle(now - settings.idle_expiry):
+        stale = set(svc.store.idle(now - settings.idle_expiry))
+        stale |= set(svc.store.idle(now - settings.waiting_expiry, ("waiting",)))
+        for tid in sorted(stale):
             t = svc.tables.get(tid)
             if t is not None and t.conns:
                 continue

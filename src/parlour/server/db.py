@@ -121,7 +121,7 @@ def _json(value: Any) -> str:
     return orjson.dumps(value).decode("utf-8")
 
 
-def make_engine(url: str, busy_timeout: float = 0.5, synchronous: str = "FULL") -> Engine:
+def make_engine(url: str, busy_timeout: float = 0.5, synchronous: str = "NORMAL") -> Engine:
     """An engine for ``url``; SQLite gets WAL and a short busy timeout.
 
     The timeout is short on purpose: a write that finds the database locked fails
@@ -175,7 +175,7 @@ def _update_for(columns: frozenset[str]) -> Any:
 class Store:
     """Reads and writes tables; every write is one short transaction."""
 
-    def __init__(self, url: str, busy_timeout: float = 0.5, synchronous: str = "FULL") -> None:
+    def __init__(self, url: str, busy_timeout: float = 0.5, synchronous: str = "NORMAL") -> None:
         if synchronous.upper() not in ("FULL", "NORMAL", "EXTRA"):
             raise ValueError(f"sqlite_synchronous must be FULL, NORMAL or EXTRA, "
                              f"not {synchronous!r}")
@@ -260,10 +260,11 @@ class Store:
         with self.sessions() as s:
             return list(s.scalars(select(TableRow.id).where(TableRow.status.in_(statuses))))
 
-    def idle(self, before: float) -> list[str]:
-        """Open tables untouched since ``before``."""
+    def idle(self, before: float, statuses: tuple[str, ...] = ("waiting", "playing")
+             ) -> list[str]:
+        """Tables of these statuses (open ones by default) untouched since ``before``."""
         with self.sessions() as s:
-            q = select(TableRow.id).where(TableRow.status.in_(("waiting", "playing")),
+            q = select(TableRow.id).where(TableRow.status.in_(statuses),
                                           TableRow.updated < before)
             return list(s.scalars(q))
 

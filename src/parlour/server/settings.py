@@ -28,6 +28,9 @@ class Settings:
     disconnect, or from the moment their turn comes if they never connected."""
     idle_expiry: float = 6 * 3600.0
     """A table with no activity for this long (and nobody connected) expires."""
+    waiting_expiry: float = 3600.0
+    """A table whose game has not started expires after this long without activity
+    (and nobody connected), so tables made and left bound the open-table cap."""
     sweep_every: float = 60.0
     hello_timeout: float = 10.0
     max_message_bytes: int = 4096
@@ -109,9 +112,11 @@ class Settings:
     """Seats of one table one address may claim (the host's included)."""
     presence_every: float = 0.25
     """Connects and disconnects at a table are sent at most this often (coalesced)."""
-    sqlite_synchronous: str = "FULL"
-    """SQLite ``synchronous`` for the table database: FULL (an acknowledged move survives
-    a power loss) or NORMAL (it survives a crash of the process, not of the machine)."""
+    sqlite_synchronous: str = "NORMAL"
+    """SQLite ``synchronous`` for the table database: NORMAL (an acknowledged move
+    survives a crash of the server process, not necessarily a power loss or a crash of
+    the machine) or FULL (it survives those too, for an fsync on every commit: see
+    docs/hardening.md for the measured cost)."""
 
     @classmethod
     def from_env(cls, **overrides: object) -> Settings:

@@ -33,6 +33,8 @@ from typing import Any
 log = logging.getLogger("parlour.server")
 
 PEOPLE, ASKED, BOTS_ONLY = 0, 1, 2
+WORKER_NICE = 5
+"""Workers run at a lower CPU priority than the server process."""
 
 
 class WorkFailed(RuntimeError):
@@ -42,6 +44,8 @@ class WorkFailed(RuntimeError):
 def _worker_main(conn: Any) -> None:
     """A worker process: run jobs from the pipe until it closes."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the server stops its workers itself
+    with contextlib.suppress(OSError):
+        os.nice(WORKER_NICE)  # the server's event loop (every table's I/O) comes first
     from parlour.server.work import JOBS
 
     with contextlib.suppress(Exception):
