@@ -1,6 +1,7 @@
 """Gymnasium single-agent environments: one learning seat against parlour bots.
 
-Registered on ``import parlour.envs`` as ``parlour/FanTan-v0`` and ``parlour/Fanti-v0``:
+Registered on ``import parlour.envs`` under each game's id (its ``env`` part:
+``parlour/FanTan-v0``, ``parlour/Fanti-v0``):
 
 >>> import gymnasium as gym, parlour.envs
 >>> env = gym.make("parlour/FanTan-v0", players=4, opponents="greedy", strict=False)
@@ -8,7 +9,7 @@ Registered on ``import parlour.envs`` as ``parlour/FanTan-v0`` and ``parlour/Fan
 >>> obs, reward, terminated, truncated, info = env.step(
 ...     env.action_space.sample(info["action_mask"]))
 
-Parameters: ``players``; ``seat`` (the learner's seat, or ``None`` to draw it at every
+Parameters: ``game`` (set by the registration); ``players``; ``seat`` (the learner's seat, or ``None`` to draw it at every
 reset); ``opponents`` (a bot name for every other seat, or a list of names in seat
 order skipping the learner; any name :func:`parlour.bots.make_bot` knows);
 ``episode``, ``reward`` (:mod:`parlour.envs.session`); ``illegal_action``:
@@ -34,18 +35,18 @@ import numpy as np
 from gymnasium import spaces
 
 from parlour.bots import make_bot
+from parlour.envs.kit import env_parts
 from parlour.envs.session import Session
 from parlour.envs.text_view import render_text
 from parlour.match import Match, Shuffler
 
 
 class ParlourGymEnv(gymnasium.Env):
-    """One seat of a parlour game against bots; subclassed per game."""
+    """One seat of a parlour game against bots."""
 
-    game_name: ClassVar[str]
     metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "render_fps": 1}
 
-    def __init__(self, players: int = 4, seat: int | None = 0,
+    def __init__(self, game: str, players: int = 4, seat: int | None = 0,
                  opponents: str | Sequence[str] = "random", episode: str = "game",
                  reward: str = "result", illegal_action: str = "terminate",
                  illegal_reward: float = -1.0, render_mode: str | None = None,
@@ -54,7 +55,9 @@ class ParlourGymEnv(gymnasium.Env):
             raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
         if illegal_action not in ("terminate", "raise"):
             raise ValueError('illegal_action must be "terminate" or "raise"')
-        self.session = Session(self.game_name, players, rules, episode, reward)
+        env_parts(game)  # a clear error for a game without research environments
+        self.session = Session(game, players, rules, episode, reward)
+        self.game_name = self.session.game.name
         if seat is not None and not 0 <= seat < players:
             raise ValueError(f"seat must be 0 to {players - 1} or None, not {seat}")
         names = [opponents] * (players - 1) if isinstance(opponents, str) else list(opponents)
@@ -130,15 +133,3 @@ class ParlourGymEnv(gymnasium.Env):
         if self.render_mode is None:
             return None
         return render_text(self.session.match, self.seat)
-
-
-class FanTanEnv(ParlourGymEnv):
-    """``parlour/FanTan-v0``: Fan Tan, ``Discrete(53)`` (cards, then pass)."""
-
-    game_name = "fantan"
-
-
-class FantiEnv(ParlourGymEnv):
-    """``parlour/Fanti-v0``: Fanti, ``Discrete(105)`` (card, then collection steps)."""
-
-    game_name = "fanti"
