@@ -17,14 +17,14 @@ See ``docs/speed.md``.
 import importlib
 from typing import Any
 
-from parlour.batch.agent import StreamAgent, random_policy_moves, stream_match
+from parlour.batch.agent import StreamAgent, StreamShuffler, random_policy_moves, stream_match
 from parlour.batch.records import chunk_record, game_record, to_match
 from parlour.batch.runner import BatchResult, simulate
 from parlour.batch.speed import bench
 from parlour.games import KITS
 
 __all__ = [
-    "BatchResult", "FanTanBatch", "StreamAgent", "bench", "chunk_record", "game_record",
+    "BatchResult", "FanTanBatch", "StreamAgent", "StreamShuffler", "bench", "chunk_record", "game_record",
     "random_policy_moves", "simulate", "stream_match", "to_match",
 ]
 

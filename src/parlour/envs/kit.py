@@ -59,6 +59,9 @@ class EnvParts:
     """The OpenSpiel game's default player count."""
     spiel_params: dict[str, Any] = field(default_factory=dict)
     """Extra OpenSpiel game parameters with their defaults (e.g. ``turn_limit``)."""
+    vector: str | None = None
+    """The module holding the game's compiled vector environment (``VECTOR``, a
+    :class:`parlour.envs.vector.VectorGame`), imported only when one is made."""
 
 
 def env_parts(game: str) -> EnvParts:

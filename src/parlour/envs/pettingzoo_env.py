@@ -13,6 +13,8 @@ which raises ``ValueError`` on an illegal action and leaves the state unchanged.
 * Actions: the game's codec (:mod:`parlour.envs.encoding`) -- ``Discrete(53)`` for Fan
   Tan (the engine's move ints), ``Discrete(105)`` for Fanti (card, then the collection
   card by card; the same agent acts again while a play is half chosen).
+* ``observation="infostate"``: the vector plus perfect recall of the round
+  (:data:`parlour.envs.session.OBSERVATIONS`).
 * Rewards and episodes: :mod:`parlour.envs.session` (``reward="result"|"score"``,
   ``episode="game"|"round"``). ``max_cycles`` (default none) truncates the episode
   once some agent has acted that many times -- useful with ``strict=False`` Fan Tan,
@@ -49,12 +51,14 @@ class ParlourAEC(AECEnv, EzPickle):
 
     def __init__(self, players: int = 4, render_mode: str | None = None,
                  episode: str = "game", reward: str = "result",
-                 max_cycles: int | None = None, **rules: Any) -> None:
-        EzPickle.__init__(self, players, render_mode, episode, reward, max_cycles, **rules)
+                 max_cycles: int | None = None, observation: str = "vector",
+                 **rules: Any) -> None:
+        EzPickle.__init__(self, players, render_mode, episode, reward, max_cycles, observation,
+                          **rules)
         super().__init__()
         if render_mode not in (None, *self.metadata["render_modes"]):
             raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
-        self.session = Session(self.game_name, players, rules, episode, reward)
+        self.session = Session(self.game_name, players, rules, episode, reward, observation)
         self.render_mode = render_mode
         self.max_cycles = max_cycles
         self.possible_agents = [f"player_{i}" for i in range(players)]
@@ -94,7 +98,7 @@ class ParlourAEC(AECEnv, EzPickle):
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         if seed is not None:
-            self._shuffler = Shuffler(seed)
+            self._shuffler = Shuffler(int(seed))
         self.session.reset(self._shuffler)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)

@@ -2,8 +2,11 @@
 
 * Actions (53): the action id *is* the engine move -- card ``0..51`` or 52 for a pass.
 * Observation (:class:`FanTanObservation`): hand, table, what fits (FT-3, FT-4), hand
-  counts, passes (FT-5), seats, rules; with ``info_state`` also who played each card
-  and, under ``strict: true``, the cards each seat is proven not to hold.
+  counts, passes (FT-5), seats, rules. With ``info_state`` (perfect recall of the round)
+  also who played each card, in which order, how many passes came just before it, and,
+  under ``strict: true``, the cards each seat is proven not to hold: every seat moves in
+  turn, so the order of the plays and the passes between them give back the round's
+  whole public history.
 * What the public record proves (:func:`voids`): under ``strict: true`` (FT-5) a seat
   passes exactly when nothing in its hand fits, so every card that fitted at one of its
   passes is not in its hand from then on. The information-state tensor, the resampler
@@ -44,6 +47,9 @@ from parlour.match import Match
 ACTIONS = 53
 PASS_CAP = 52
 BEHIND_CAP = 100
+GAP_CAP = 8
+"""``pass_gap`` saturates at ``GAP_CAP * players`` passes between two plays (only
+withholding under ``strict: false`` gets there; strict rules allow fewer than ``players``)."""
 
 
 class FanTanCodec(Codec):
@@ -132,6 +138,10 @@ class FanTanObservation(ObservationEncoder):
                 Field("played_by", (n, 52), "1 where that seat played that card this round"),
                 Field("void", (n, 52), "1 where that seat is known not to hold that card "
                                        "(it passed while the card fitted, strict rules)"),
+                Field("play_order", (52,), "(k + 1) / 52 for the k-th card played this round "
+                                           "(from 0); 0 if not played"),
+                Field("pass_gap", (52,), f"passes made just before that card was played, / "
+                                         f"{GAP_CAP * n} (saturates)"),
             ]
         return fields
 
@@ -155,9 +165,18 @@ class FanTanObservation(ObservationEncoder):
         out[o["rules"]:o["rules"] + 4] = flags
         if self.info_state:
             played = [0] * n
+            order, gap_at = o["play_order"], o["pass_gap"]
+            k = gap = 0
+            cap = GAP_CAP * n
             for s, m in v.history:
-                if m < 52:
-                    played[rel(seat, s, n)] |= 1 << m
+                if m == PASS:
+                    gap += 1
+                    continue
+                played[rel(seat, s, n)] |= 1 << m
+                k += 1
+                out[order + m] = k / 52
+                out[gap_at + m] = min(gap, cap) / cap
+                gap = 0
             planes(out, o["played_by"], played)
             planes(out, o["void"], rot(voids(n, rules, v.history), seat))
 
@@ -197,4 +216,5 @@ ENV = EnvParts(
     round_length=_round_length,
     spiel_players=4,
     spiel_params={"turn_limit": 1000},
+    vector="parlour.games.fantan.vector",
 )

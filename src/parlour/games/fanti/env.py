@@ -20,7 +20,9 @@ public: everyone sees the card played and what it takes (FA-7).
 
 **Observation** (:class:`FantiObservation`): hand, table, every collected pile (FA-7),
 the unseen cards, counts, the undealt deck, the last collector (FA-8), the play in
-progress; with ``info_state`` also who played each card.
+progress. With ``info_state`` (perfect recall of the round) also who played each card,
+in which order, and by which play each collected card was taken: seats move in turn,
+so these give back the round's whole public history.
 """
 
 from __future__ import annotations
@@ -143,8 +145,14 @@ class FantiObservation(ObservationEncoder):
             Field("rules", (2,), "ties shared, guardian_takes_guardians false"),
         ]
         if info_state:
-            fields.append(Field("played_by", (n, 52),
-                                "1 where that seat played that card this round"))
+            fields += [
+                Field("played_by", (n, 52), "1 where that seat played that card this round"),
+                Field("play_order", (52,), "(k + 1) / 48 for the k-th card played this round "
+                                           "(from 0); 0 if not played"),
+                Field("taken_at", (52,), "(k + 1) / 49 for a card collected by the k-th play; "
+                                         "1 for the leftovers given to the last collector "
+                                         "(FA-8); 0 if not collected"),
+            ]
         return fields
 
     def _encode(self, match: Match, seat: int, pending: Pending | None,
@@ -170,8 +178,21 @@ class FantiObservation(ObservationEncoder):
         out[o["rules"] + 1] = not v.rules["guardian_takes_guardians"]
         if self.info_state:
             played = [0] * n
-            for s, m in v.history:
-                played[rel(seat, s, n)] |= 1 << move_card(m)
+            order, taken_at = o["play_order"], o["taken_at"]
+            collected = 0
+            for k, (s, m) in enumerate(v.history):
+                c, take = move_card(m), move_take(m)
+                played[rel(seat, s, n)] |= 1 << c
+                out[order + c] = (k + 1) / 48
+                if take:
+                    collected |= take | 1 << c
+                    for t in cards.iter_cards(take):
+                        out[taken_at + t] = (k + 1) / 49
+            leftovers = 0
+            for p in v.piles:
+                leftovers |= p
+            for t in cards.iter_cards(leftovers & ~collected):
+                out[taken_at + t] = 1.0
             planes(out, o["played_by"], played)
 
 
