@@ -10,7 +10,9 @@ part            required    what it provides
 ==============  ==========  ===============================================================
 ``rules``       yes         ``GAME``: the :class:`~parlour.game.Game` (the rules engine)
 ``present``     no          ``PRESENTER``: a :class:`~parlour.present.Presenter` -- card
-                            names, move parsing and the terminal picture of a view
+                            names, typed-move parsing, the terminal picture of a view
+                            and of a round's result, a view rebuilt from its JSON (the
+                            remote client); without it the base ``Presenter`` is used
 ``bots``        no          ``BOTS``: ``{name: factory(game, seed) -> Bot}``, the game's
                             own bots (``random`` and the search levels are generic)
 ``search``      no          ``MODEL``: a :class:`~parlour.bots.models.SearchModel` for the
@@ -21,13 +23,16 @@ part            required    what it provides
                             sizes, whole random games in compiled code, winners from
                             totals); the one compiled copy of ``rules``, held to it by
                             differential tests; optionally ``BATCH_API``, modules whose
-                            names :mod:`parlour.batch` offers; ``VECTOR``, a
-                            :class:`~parlour.envs.vector.VectorKernel` for the vector env
+                            names :mod:`parlour.batch` offers
 ``env``         no          ``ENV``: a :class:`~parlour.envs.kit.EnvParts` (action codec,
                             observation encoder, the resampler's deal and constraints,
                             Gymnasium id, PettingZoo name, OpenSpiel parameters, text
-                            picture) for the research environments
-``analysis``    no          ``METRICS``: per-round measures for ``parlour analyze``
+                            picture, the module of a compiled vector environment) for
+                            the research environments
+``analysis``    no          ``METRICS``: per-round measures (each a
+                            :class:`~parlour.measures.Measure`) for ``parlour analyze``;
+                            ``HALF_ROUND_PLAYS``: cards out at mid-round, for the
+                            positions of ``parlour bench`` (default 26)
 ``web.js``      no          the page module that draws the game at the web table
 ==============  ==========  ===============================================================
 
