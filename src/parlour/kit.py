@@ -12,11 +12,13 @@ part            required    what it provides
 ``present``     no          ``PRESENTER``: a :class:`~parlour.present.Presenter` -- card
                             names, move parsing and the terminal picture of a view
 ``bots``        no          ``BOTS``: ``{name: factory(game, seed) -> Bot}``, the game's
-                            own bots (``random`` and the search levels are generic)
-``search``      no          ``MODEL``: a :class:`~parlour.bots.models.SearchModel` for the
-                            generic PIMC/ISMCTS engines, ``HARD``/``EXPERT`` iterations,
-                            and optionally ``engine(budget, inference)``, a faster engine
-                            for the ``hard`` levels
+                            own bots (``greedy`` and ``heuristic`` also give the
+                            ``easy`` and ``medium`` levels); ``random`` is generic
+``model``       no          ``MODEL``: a :class:`~parlour.bots.models.SearchModel` (the
+                            search bots ``hard``, ``expert``, ``pimc``, ``ismcts`` exist
+                            only with it), ``HARD``/``EXPERT`` iterations per decision,
+                            optionally ``engine(budget, inference)`` (a faster engine
+                            for the ``hard`` levels) and ``warm()`` (compile it ahead)
 ``kernel``      no          ``BATCH``: a :class:`~parlour.batch.engine.BatchKernel` (random
                             games in compiled code, held to ``rules`` by differential tests)
 ``env``         no          ``ENV``: a :class:`~parlour.envs.kit.EnvParts` (action codec,
