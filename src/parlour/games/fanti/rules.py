@@ -170,15 +170,19 @@ def collections(card: Card, table: Mask, guardian_takes_guardians: bool = True) 
     return [m >> 6 for m in hand_moves(1 << card, table, guardian_takes_guardians) if m >> 6]
 
 
-def play_card(hand: Mask, table: Mask, pile: Mask, move: Move) -> tuple[Mask, Mask, Mask]:
-    """The player's hand, the table and the player's pile after ``move`` (FA-5..FA-7):
-    a collection goes to the pile with the card that made it, a discard stays on the
-    table. The one transition of the rules, shared by the engine and the search."""
+def play_card(hands: list[Mask], piles: list[Mask], table: Mask, seat: int,
+              move: Move) -> Mask:
+    """Play ``move`` for ``seat`` (FA-5..FA-7): the card leaves its hand (in place); a
+    collection goes to its pile (in place) with the card that made it, a discard
+    stays on the table. Returns the table after. The one transition of the rules,
+    shared by the engine and the search."""
     bit = 1 << (move & 63)
     take = move >> 6
+    hands[seat] ^= bit
     if take:
-        return hand ^ bit, table ^ take, pile | take | bit
-    return hand ^ bit, table | bit, pile
+        piles[seat] |= take | bit
+        return table ^ take
+    return table | bit
 
 
 def leftovers(piles: Sequence[Mask], table: Mask, last_collector: int) -> tuple[list[Mask], Mask]:
@@ -333,18 +337,18 @@ class FantiRound(Round):
         seat = self.turn
         self.history.append((seat, move))
         self._legal = None
-        hands, piles = self.hands, self.piles
-        hands[seat], self.table, piles[seat] = play_card(hands[seat], self.table,
-                                                         piles[seat], move)
+        hands = self.hands
+        self.table = play_card(hands, self.piles, self.table, seat, move)
         if move >> 6:
             self.last_collector = seat
-        self.turn = (seat + 1) % self.players
-        if hands[self.turn] == 0:  # everyone has played out: all hands are empty
+        turn = self.turn = (seat + 1) % self.players
+        if hands[turn] == 0:  # everyone has played out: all hands are empty
             if self.dealt < 52:
                 self._deal()
             else:
                 self.is_over = True
-                self.piles, self.table = leftovers(piles, self.table, self.last_collector)
+                self.piles, self.table = leftovers(self.piles, self.table,
+                                                   self.last_collector)
 
     advance = _apply
 

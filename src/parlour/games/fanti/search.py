@@ -391,7 +391,7 @@ class Solver:
         hands, table, piles, next seat, last collector, and whether the deal (every
         hand) is now empty."""
         hands, piles = hands.copy(), piles.copy()
-        hands[seat], table, piles[seat] = play_card(hands[seat], table, piles[seat], m)
+        table = play_card(hands, piles, table, seat, m)
         if m >> 6:
             last = seat
         nxt = (seat + 1) % self.n
@@ -434,12 +434,10 @@ class Solver:
         else:
             moves = ordered_moves(h1 if turn else h0, table, self.gtg)
         for m in moves:
-            if turn:
-                n0, q0 = h0, p0
-                n1, t, q1 = play_card(h1, table, p1, m)
-            else:
-                n1, q1 = h1, p1
-                n0, t, q0 = play_card(h0, table, p0, m)
+            hs, ps = [h0, h1], [p0, p1]
+            t = play_card(hs, ps, table, turn, m)
+            n0, n1 = hs
+            q0, q1 = ps
             lc = turn if m >> 6 else last
             if (n0 if turn else n1) == 0:  # the next seat has no card: the deal is over
                 v = self._leaf2([q0, q1], t, lc)
