@@ -35,6 +35,8 @@ part            required    what it provides
                             :class:`~parlour.measures.Measure`) for ``parlour analyze``;
                             ``HALF_ROUND_PLAYS``: cards out at mid-round, for the
                             positions of ``parlour bench`` (default 26)
+``rulebook``    no          ``SUMMARY`` and ``RULINGS`` (id -> :class:`~parlour.rulebook.
+                            Ruling`): the rules in plain words, for ``parlour rules``
 ``web.js``      no          the page module that draws the game at the web table
 ==============  ==========  ===============================================================
 
