@@ -96,6 +96,37 @@ class Round(abc.ABC):
     def score(self) -> list[int] | None:
         """The round's score per seat once it is over, else None."""
 
+    def score_detail(self) -> dict[str, Any] | None:
+        """The finished round's score item by item, or None while it is in play.
+
+        A JSON-ready dict, the one explanation of a score that the terminal, ``replay``,
+        the web page and the docs all show::
+
+            {"seats": [{"seat": 0, "total": 8,
+                        "items": [{"what": "Cards left", "detail": "4 cards",
+                                   "points": 4, "rule": "FT-7"}, ...]}, ...],
+             "notes": [{"text": "...", "rule": "FA-9", "seats": [0, 1]}, ...],
+             "chips": None | {"ante": 1, "pot": 4,
+                              "payments": [{"from": 1, "to": 0, "chips": 3,
+                                            "what": "cards left"}, ...]}}
+
+        Every seat's ``total`` is its :meth:`score` and is the sum of its items'
+        ``points``. ``what``, ``detail`` and ``text`` are plain words for players (the
+        engine does not know names: a note lists the ``seats`` it speaks of, so a page
+        can put names in); ``rule`` is the ruling id, for help and docs. A game may add
+        keys of its own to a seat entry (the cards behind the items).
+
+        This default gives each seat one item, its round score; the games itemise.
+        """
+        score = self.score()
+        if score is None:
+            return None
+        return {"seats": [{"seat": s, "total": p,
+                           "items": [{"what": "Round score", "detail": "", "points": p,
+                                      "rule": ""}]}
+                          for s, p in enumerate(score)],
+                "notes": [], "chips": None}
+
     @abc.abstractmethod
     def hand(self, seat: int) -> Mask:
         """The cards in a seat's hand (hidden information: not for other seats)."""

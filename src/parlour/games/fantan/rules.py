@@ -335,6 +335,101 @@ class FanTanRound(Round):
                         delta[holder] += 5
         return delta
 
+    def dealt_counts(self) -> list[int]:
+        """How many cards each seat was dealt (FT-1)."""
+        n = self.players
+        return [len(range((s - self.dealer - 1) % n, 52, n)) for s in range(n)]
+
+    def score_detail(self) -> dict[str, Any] | None:
+        """FT-7 and FT-8 item by item (see :meth:`parlour.game.Round.score_detail`).
+
+        Points: cards left, passes and withholding fines per seat, the winner writing 0.
+        Chips: each seat's ante, passes and fines into the pot, cards left paid to the
+        winner, the pot taken by the winner, and the 5-chip payments for withheld 7s;
+        ``chips`` lists the ante, the pot and every payment. A seat entry also holds
+        ``hand``: the codes of the cards it still held.
+        """
+        if self.winner < 0:
+            return None
+        n, w = self.players, self.winner
+        left = [h.bit_count() for h in self.hands]
+        fines = [0] * n
+        for wh in self.withholdings:
+            fines[wh.seat] += 1
+        seats: list[dict[str, Any]] = [
+            {"seat": s, "items": [], "total": 0, "hand": cards.codes(self.hands[s])}
+            for s in range(n)]
+
+        def item(seat: int, what: str, detail: str, points: int, rule: str) -> None:
+            seats[seat]["items"].append(
+                {"what": what, "detail": detail, "points": points, "rule": rule})
+
+        chips = None
+        if not self._chips:
+            for s in range(n):
+                if s == w:
+                    item(s, "Won the round", "played their last card; the winner writes 0",
+                         0, "FT-7")
+                    continue
+                item(s, "Cards left", _count(left[s], "card"), left[s], "FT-7")
+                item(s, "Passes", _count(self.passes[s], "pass"), self.passes[s], "FT-7")
+                if fines[s]:
+                    item(s, "Withholding fines",
+                         f"{_count(fines[s], 'pass', 'passes')} holding a playable card"
+                         + _each(fines[s], "3 points"), 3 * fines[s], "FT-8")
+        else:
+            dealt = self.dealt_counts()
+            payments: list[dict[str, Any]] = []
+            pot = 0
+            for s in range(n):
+                ante = 1 + (dealt[s] < max(dealt))
+                pot += ante + self.passes[s] + 3 * fines[s]
+                item(s, "Ante", _count(ante, "chip") + (" (dealt a card fewer)" if ante > 1
+                                                      else ""), -ante, "FT-7")
+                item(s, "Passes", _count(self.passes[s], "pass") + _each(self.passes[s], "1 chip", "to the pot"),
+                     -self.passes[s], "FT-7")
+                if fines[s]:
+                    item(s, "Withholding fines",
+                         f"{_count(fines[s], 'pass', 'passes')} holding a playable card"
+                         + _each(fines[s], "3 chips", "to the pot"), -3 * fines[s], "FT-8")
+                if s != w:
+                    item(s, "Cards left", _count(left[s], "card") + _each(left[s], "1 chip", "to the winner"),
+                         -left[s], "FT-7")
+                    if left[s]:
+                        payments.append({"from": s, "to": w, "chips": left[s],
+                                         "what": "cards left"})
+            others = sum(left) - left[w]
+            item(w, "Cards left by the others", _count(others, "card"), others, "FT-7")
+            item(w, "The pot", "antes, passes and fines", pot, "FT-7")
+            self._detail_sevens(item, payments)
+            chips = {"ante": 1, "antes": [1 + (d < max(dealt)) for d in dealt], "pot": pot,
+                     "payments": payments}
+        for entry in seats:
+            entry["total"] = sum(i["points"] for i in entry["items"])
+        return {"seats": seats, "notes": [], "chips": chips}
+
+    def _detail_sevens(self, item: Any, payments: list[dict[str, Any]]) -> None:
+        """The 5-chip payments for withheld 7s (FT-8), one item and payment per
+        offender, 7 and holder, however often it was withheld."""
+        times: dict[tuple[int, Card, int, Card], int] = {}
+        down, up = NEIGHBOURS[self.rules["ace"] == "high"]
+        for wh in self.withholdings:
+            for seven, h6, h8 in wh.sevens:
+                for holder, waits in ((h6, down[seven]), (h8, up[seven])):
+                    if holder != wh.seat:
+                        key = (wh.seat, seven, holder, waits)
+                        times[key] = times.get(key, 0) + 1
+        for (offender, seven, holder, waits), k in times.items():
+            seven_name, waits_name = cards.symbol(seven), cards.symbol(waits)
+            chips = 5 * k
+            item(offender, f"Held back {seven_name}",
+                 _count(k, "time") + _each(k, "5 chips", f"to the holder of {waits_name}"),
+                 -chips, "FT-8")
+            item(holder, f"{seven_name} held back",
+                 f"held {waits_name}: " + _count(k, "time") + _each(k, "5 chips"), chips, "FT-8")
+            payments.append({"from": offender, "to": holder, "chips": chips,
+                             "what": f"held back {seven_name}"})
+
     def pot(self) -> int:
         """Chips in the pot now (FT-7): the antes and one per pass; fines come at the end."""
         n = self.players
@@ -386,6 +481,18 @@ class FanTanRound(Round):
         new._any_seven = self._any_seven
         new._chips = self._chips
         return new
+
+
+def _count(k: int, word: str, plural: str | None = None) -> str:
+    """``1 card``, ``4 cards``, ``0 passes``."""
+    if k == 1:
+        return f"1 {word}"
+    return f"{k} {plural or (word + 'es' if word.endswith('s') else word + 's')}"
+
+
+def _each(k: int, price: str, where: str = "") -> str:
+    """``, 3 chips each to the pot`` (or ``, 3 chips to the pot`` for one)."""
+    return f", {price}{' each' if k != 1 else ''}{' ' + where if where else ''}"
 
 
 class FanTan(Game):

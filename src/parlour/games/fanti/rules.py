@@ -336,6 +336,29 @@ class FantiRound(Round):
             return None
         return score_piles(self.piles, self.rules["ties"] == "shared")
 
+    def score_detail(self) -> dict[str, Any] | None:
+        """FA-9 item by item, with the FA-8 leftovers as a note (see Round.score_detail).
+
+        Every seat lists its cards and its Leaf cards (with the +2 / +1 where it had the
+        most), and Leaf 2 and Star 10 where it holds them; a tie for most is a note
+        saying which tie rule applied. A seat entry also holds its ``pile`` (card codes).
+        """
+        if not self.is_over:
+            return None
+        return detail_piles(self.piles, self.rules["ties"] == "shared",
+                            self.leftovers(), self.last_collector)
+
+    def leftovers(self) -> Mask:
+        """Once the round is over, the cards that were left on the table at the end
+        (FA-8): those that went to the last collector, or stayed with nobody."""
+        if not self.is_over or self.last_collector < 0:
+            return self.table
+        collected = 0
+        for seat, move in self.history:
+            if seat == self.last_collector and move >> 6:
+                collected |= move >> 6 | 1 << (move & 63)
+        return self.piles[self.last_collector] & ~collected
+
     def hand(self, seat: int) -> Mask:
         return self.hands[seat]
 
@@ -397,6 +420,62 @@ def score_piles(piles: Sequence[Mask], shared_ties: bool) -> list[int]:
             if piles[s] >> special & 1:
                 score[s] += 1
     return score
+
+
+def _seats_words(seats: Sequence[int]) -> str:
+    names = [f"Seat {s}" for s in seats]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def detail_piles(piles: Sequence[Mask], shared_ties: bool, leftovers: Mask = 0,
+                 last_collector: int = -1) -> dict[str, Any]:
+    """The itemised round score of the collected piles (FA-9), in the shape of
+    :meth:`parlour.game.Round.score_detail`; ``leftovers`` and ``last_collector`` give
+    the FA-8 note. Seat totals equal :func:`score_piles`."""
+    n = len(piles)
+    name = FANTI.card_name
+    seats: list[dict[str, Any]] = [
+        {"seat": s, "items": [], "total": 0, "pile": cards.codes(piles[s])} for s in range(n)]
+    notes: list[dict[str, Any]] = []
+    for counts, bonus, most, unit in (
+            ([p.bit_count() for p in piles], 2, "Most cards", "card"),
+            ([(p & LEAVES).bit_count() for p in piles], 1, "Most Leaf cards", "Leaf card")):
+        best = max(counts)
+        leaders = [s for s in range(n) if counts[s] == best]
+        scores = len(leaders) == 1 or shared_ties
+        if len(leaders) > 1:
+            outcome = (f"each scores {bonus} (ties are shared)" if shared_ties
+                       else "nobody scores (ties score nothing)")
+            notes.append({"text": f"{most}: {best} each for {_seats_words(leaders)}; {outcome}",
+                          "rule": "FA-9", "seats": leaders})
+        for s in range(n):
+            got = bonus if s in leaders and scores else 0
+            words = f"{counts[s]} {unit}{'' if counts[s] == 1 else 's'}"
+            if s in leaders and len(leaders) > 1:
+                words += ", shared the most" if shared_ties else ", tied for the most"
+            seats[s]["items"].append({
+                "what": most if got else ("Cards" if bonus == 2 else "Leaf cards"),
+                "detail": words, "points": got, "rule": "FA-9"})
+    for special in (TWO_OF_CLUBS, TEN_OF_DIAMONDS):
+        for s in range(n):
+            if piles[s] >> special & 1:
+                seats[s]["items"].append({"what": name(special), "detail": "collected",
+                                          "points": 1, "rule": "FA-9"})
+    for entry in seats:
+        entry["total"] = sum(item["points"] for item in entry["items"])
+    if leftovers:
+        left = ", ".join(name(c) for c in cards.cards_of(leftovers))
+        count = leftovers.bit_count()
+        things = "card" if count == 1 else "cards"
+        if last_collector >= 0:
+            notes.append({"text": f"The last {count} {things} on the table ({left}) went "
+                                  f"to Seat {last_collector}, who collected last",
+                          "rule": "FA-8", "seats": [last_collector]})
+        else:
+            notes.append({"text": f"Nobody collected this round: the {count} {things} on "
+                                  f"the table ({left}) go to nobody",
+                          "rule": "FA-8", "seats": []})
+    return {"seats": seats, "notes": notes, "chips": None}
 
 
 class Fanti(Game):
