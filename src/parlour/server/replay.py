@@ -66,7 +66,7 @@ def frames(match: Match) -> dict[str, Any]:
             "scores": match.scores(), "bots": (match.meta or {}).get("bots", {})}
 
 
-def review(match: Match, round_number: int, seat: int, level: str = "easy",
+def review(match: Match, round_number: int, seat: int, level: str = "medium",
            max_moves: int = 60) -> list[dict[str, Any]]:
     """Each move of ``seat`` in round ``round_number`` (from 1) with the engine's value
     of it, the best move and its value, and ``dropped`` where the value fell by

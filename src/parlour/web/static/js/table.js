@@ -132,7 +132,8 @@ class TablePage {
       this.state = m.state;
       this.seq = m.seq;
       this.receivedAt = performance.now();
-      if (m.seq !== prevSeq) { this.ui.hint = null; this.ui.hintText = ""; this.ui.why = ""; }
+      if (m.seq !== prevSeq) { this.ui.hint = null; this.ui.hintText = ""; }
+      if (this.myTurn() !== this.wasMyTurn) this.ui.why = "";  // a reason holds until the turn changes
       if (!this.myTurn()) { this.ui.selected = null; this.ui.choice = null; }
       if (m.type === "update" && m.event) {
         this.lastEvent = m.event;
@@ -317,7 +318,7 @@ class TablePage {
     const v = s.view;
     const n = s.table.seats.length;
     const me = s.you ?? 0;
-    const ring = h("div", { class: `ring n${n}`, "aria-label": "Players, in turn order" });
+    const ring = h("div", { class: `ring seats-ring n${n}`, "aria-label": "Players, in turn order" });
     s.table.seats.forEach((seat, i) => {
       const pos = (i - me + n) % n;
       const turn = v.current_player === i;
