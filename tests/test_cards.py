@@ -68,19 +68,6 @@ def test_c1_suit_masks_partition_the_deck():
     assert total == cards.FULL_DECK
 
 
-@pytest.mark.parametrize(("code", "name", "short"), [
-    ("2C", "Leaf 2", "2🍃"), ("10D", "Star 10", "10★"), ("JH", "Guardian ♥", "G♥"),
-    ("QS", "Mystic ♠", "M♠"), ("KD", "Scout ★", "S★"), ("AC", "Leaf Ace", "A🍃"),
-    ("5S", "5 ♠", "5♠"),
-])
-def test_fa1_fanti_names(code, name, short):
-    """FA-1: Guardian = J, Mystic = Q, Scout = K, Leaf = clubs, Star = diamonds."""
-    c = cards.from_code(code)
-    assert cards.fanti_name(c) == name
-    assert cards.fanti_short(c) == short
-    assert get_game("fanti").card_name(c) == name
-
-
 def test_c2_a_deal_must_be_a_permutation_of_the_52_cards():
     """C-2: a round is dealt from a full deck; anything else is refused."""
     assert check_deck(range(52)) == tuple(range(52))

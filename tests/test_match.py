@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
+import hashlib
 import re
 from pathlib import Path
 
 import pytest
 
 import scenarios as S
-from parlour import get_game
+from parlour import cards, get_game
 from parlour.game import PASS, IllegalMove
 from parlour.games.fantan.rules import FANTAN
 from parlour.games.fanti.rules import FANTI
-from parlour.match import Commit, Match, Shuffler, commitment
+from parlour.match import Match, Shuffler, commitment
 from playout import random_playout
 
 
@@ -87,15 +88,46 @@ def test_ft9_points_lowest_wins_chips_highest_wins_ties_share():
     assert not FANTI.lower_wins(FANTI.rules(2))
 
 
-def test_match_winners_follow_totals_under_each_stake():
-    """FT-9, FA-10: a finished match's winners are the best totals under its rules."""
-    for game, players, rules in (("fantan", 3, {"stakes": "points"}),
-                                 ("fantan", 3, {"stakes": "chips"}),
-                                 ("fanti", 2, {})):
-        m = random_playout(game, players, seed=2, rules={**rules, "rounds": 2})
-        g = get_game(game)
-        best = (min if g.lower_wins(m.rules) else max)(m.totals)
-        assert m.winners == [s for s, t in enumerate(m.totals) if t == best]
+@pytest.mark.parametrize(("stakes", "totals", "winners"), [
+    # scenario A then B, with the scores worked out by hand in test_fantan_rules
+    ("points", [0, 56, 23, 38, 43, 25, 43, 3], [0]),        # lowest total wins
+    ("chips", [251, -220, 153, -62, -75, 3, -45, -5], [0]),  # highest total wins
+])
+def test_ft9_match_winners_follow_totals_under_each_stake(stakes, totals, winners):
+    """FT-9: points -- the lowest total wins; chips -- the highest. Two scripted rounds
+    (scenarios A and B) whose every score is known by hand; under either stake the
+    opposite rule would pick seat 1."""
+    rounds = [S.play(S.A_HANDS, S.A_MOVES, stakes=stakes, rounds=2),
+              S.play(S.B_HANDS, S.B_MOVES, stakes=stakes, rounds=2)]
+    m = Match(FANTAN, S.rules(stakes=stakes, rounds=2), [f"P{i}" for i in range(8)], S.DEALER,
+              rounds=rounds)
+    assert m.is_over
+    assert m.totals == totals
+    assert m.winners == winners
+
+
+def test_fa10_match_winners_are_the_highest_totals_and_ties_share():
+    """FA-10: the highest total wins, equal highest totals share the win. Two finished
+    2-player rounds built from their piles, scored by hand (FA-9)."""
+    rules = FANTI.rules(2, {"rounds": 2})
+
+    def finished(piles: list[list[str]]):
+        r = FANTI.new_round(rules, 2, 0, list(range(52)))
+        r.hands, r.table, r.dealt = [0, 0], 0, 52
+        r.piles = [cards.mask_from_codes(p) for p in piles]
+        r.is_over = True
+        return r
+
+    # seat 0: most cards (+2), most Leaves (+1), 2C (+1) = 4; seat 1: 10D = 1
+    one = finished([["2C", "3C", "4C"], ["10D", "5H"]])
+    # seat 0: 10D = 1; seat 1: most cards (+2), most Leaves (+1), 2C (+1) = 4
+    tie = Match(FANTI, rules, ["Ann", "Bob"], 0,
+                rounds=[one, finished([["10D"], ["2C", "3C", "4H"]])])
+    assert tie.totals == [5, 5] and tie.winners == [0, 1]
+    # seat 0: nothing; seat 1: most cards, most Leaves, 2C and 10D = 5
+    won = Match(FANTI, rules, ["Ann", "Bob"], 0,
+                rounds=[one, finished([["5H"], ["2C", "3C", "10D"]])])
+    assert won.totals == [4, 6] and won.winners == [1]
 
 
 def test_ft9_single_round_its_winner_wins_the_game_even_when_chips_say_otherwise():
@@ -150,12 +182,19 @@ def test_a_finished_match_refuses_another_deal():
 
 
 def test_commit_of_a_live_deal_matches_its_deck():
-    """RECORD.md: the commitment binds the deck with a salt."""
+    """RECORD.md: the commitment is the lowercase hex SHA-256 of the UTF-8 bytes of
+    ``salt + ":" + ",".join(deck)`` -- written out here from the format, not from the code
+    under test; it binds the deck's order and the salt."""
     deck = Shuffler.live().deck()
     salt = "0f" * 16
-    c = Commit(commitment(deck, salt), salt)
-    assert c.commit == commitment(list(deck), salt)
-    assert commitment(deck[::-1], salt) != c.commit
+    text = salt + ":" + ",".join(cards.ALL_CODES[c] for c in deck)
+    expected = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    assert commitment(deck, salt) == expected
+    # the deck in card order (AC .. KC, AD .. KS), digest from coreutils' sha256sum
+    assert commitment(list(range(52)), "e3b0c44298fc1c149afbf4c8996fb924") == (
+        "6decbd69efb417e16c1d7ced0dccc0ea0932ece00522bb3540eab684a0d7ea28")
+    assert commitment(deck[::-1], salt) != expected
+    assert commitment(deck, "1f" * 16) != expected
 
 
 # --- rule options as documented (docs/rules.md) ---------------------------------------------

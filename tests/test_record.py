@@ -8,6 +8,7 @@ apply) and the reason.
 from __future__ import annotations
 
 import copy
+import hashlib
 import json
 import re
 from collections.abc import Callable
@@ -476,6 +477,25 @@ def test_commit_without_salt_only_while_the_round_is_unfinished():
 ])
 def test_bad_commit_or_salt_is_refused(salt, commit, reason):
     rejects(with_commit(narrative(), salt=salt, commit=commit), 1, None, reason)
+
+
+def sha256_commit(deck_codes: list[str], salt: str) -> str:
+    """RECORD.md's formula written out: SHA-256 of ``salt + ":" + ",".join(deck)``."""
+    return hashlib.sha256(f"{salt}:{','.join(deck_codes)}".encode()).hexdigest()
+
+
+@pytest.mark.parametrize(("digits", "valid"), [(31, False), (32, True), (33, True)])
+def test_salt_length_boundary_is_32_hex_digits(digits, valid):
+    """RECORD.md: the salt is a hex string of *at least 32* characters: 31 is refused even
+    with a commit that matches it, 32 and more are accepted."""
+    data = narrative()
+    salt = ("c0ffee" * 6)[:digits]
+    rd(data)["commit"] = sha256_commit(rd(data)["deck"], salt)
+    rd(data)["salt"] = salt
+    if valid:
+        assert record.load(data).commits[0].salt == salt
+    else:
+        rejects(data, 1, None, "salt must be a hex string of at least 32 characters")
 
 
 def test_salt_without_commit_and_null_salt_are_refused():

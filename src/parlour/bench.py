@@ -37,7 +37,7 @@ from typing import Any
 
 from parlour import __version__
 from parlour.game import Round, is_pass
-from parlour.games import get_game
+from parlour.games import get_game, get_kit
 
 DECK_POOL = 256
 """Distinct decks prepared before timing, dealt in turn."""
@@ -145,7 +145,8 @@ def mid_round(game: str, players: int, seed: int = 0) -> Round:
     """A fixed position halfway through a round, with a real choice to make.
 
     Dealt from ``random.Random(seed)`` and played with uniformly random moves until half
-    the cards are out (Fan Tan: 26 cards on the layout; Fanti: 24 of its 48 moves), then
+    the cards are out (the ``HALF_ROUND_PLAYS`` of the game's ``analysis`` part: Fan Tan 26
+    cards on the layout, Fanti 24 of its 48 moves), then
     on until the player to move has at least two legal moves.
     """
     g = get_game(game)
@@ -157,7 +158,7 @@ def mid_round(game: str, players: int, seed: int = 0) -> Round:
     def played() -> int:
         return sum(1 for _, m in r.history if not is_pass(m))
 
-    half = 24 if g.name == "fanti" else 26
+    half = get_kit(game).attr("analysis", "HALF_ROUND_PLAYS", 26)
     while not r.is_over and (played() < half or len(r.legal_moves()) < 2):
         legal = r.legal_moves()
         r.apply(legal[rng.randrange(len(legal))])

@@ -168,31 +168,6 @@ def sort_key_by_suit(c: Card) -> tuple[int, int]:
     return (suit_of(c), rank_of(c))
 
 
-# --- Fanti names (RULINGS FA-1) -------------------------------------------------
-
-FANTI_RANK_NAMES = {JACK: "Guardian", QUEEN: "Mystic", KING: "Scout"}
-FANTI_RANK_LETTERS = {JACK: "G", QUEEN: "M", KING: "S"}
-FANTI_SUIT_NAMES = {CLUBS: "Leaf", DIAMONDS: "Star", HEARTS: "hearts", SPADES: "spades"}
-FANTI_SUIT_SYMBOLS = {CLUBS: "🍃", DIAMONDS: "★", HEARTS: "♥", SPADES: "♠"}
-
-
-def fanti_name(c: Card) -> str:
-    """Display name of a card in Fanti: ``Leaf 2``, ``Star 10``, ``Guardian ♥``."""
-    r, s = rank_of(c), suit_of(c)
-    if r in FANTI_RANK_NAMES:
-        return f"{FANTI_RANK_NAMES[r]} {FANTI_SUIT_SYMBOLS[s]}"
-    name = RANK_NAMES[r] if r == ACE else RANKS[r]
-    if s in (CLUBS, DIAMONDS):
-        return f"{FANTI_SUIT_NAMES[s]} {name}"
-    return f"{name} {FANTI_SUIT_SYMBOLS[s]}"
-
-
-def fanti_short(c: Card) -> str:
-    """Short Fanti label: rank letter (G/M/S for J/Q/K) and suit mark, e.g. ``G★``."""
-    r, s = rank_of(c), suit_of(c)
-    return FANTI_RANK_LETTERS.get(r, RANKS[r]) + FANTI_SUIT_SYMBOLS[s]
-
-
 def symbol(c: Card) -> str:
     """Short label with the suit symbol, e.g. ``10♦``."""
     return RANKS[rank_of(c)] + SUIT_SYMBOLS[suit_of(c)]

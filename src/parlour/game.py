@@ -180,6 +180,8 @@ class Game(abc.ABC):
     max_players: ClassVar[int]
     options: ClassVar[OptionSet]
     lower_is_better: ClassVar[bool] = False
+    default_players: ClassVar[int | None] = None
+    """Players at a table when a command is not told (None: :attr:`min_players`)."""
 
     def check_players(self, players: int) -> None:
         if type(players) is not int or not self.min_players <= players <= self.max_players:

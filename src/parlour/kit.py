@@ -10,7 +10,9 @@ part            required    what it provides
 ==============  ==========  ===============================================================
 ``rules``       yes         ``GAME``: the :class:`~parlour.game.Game` (the rules engine)
 ``present``     no          ``PRESENTER``: a :class:`~parlour.present.Presenter` -- card
-                            names, move parsing and the terminal picture of a view
+                            names, typed-move parsing, the terminal picture of a view
+                            and of a round's result, a view rebuilt from its JSON (the
+                            remote client); without it the base ``Presenter`` is used
 ``bots``        no          ``BOTS``: ``{name: factory(game, seed) -> Bot}``, the game's
                             own bots (``random`` and the search levels are generic)
 ``search``      no          ``MODEL``: a :class:`~parlour.bots.models.SearchModel` for the
@@ -21,7 +23,10 @@ part            required    what it provides
                             games in compiled code, held to ``rules`` by differential tests)
 ``env``         no          ``ENV``: a :class:`~parlour.envs.kit.EnvParts` (action codec,
                             observation encoder, resampler) for the research environments
-``analysis``    no          ``METRICS``: per-round measures for ``parlour analyze``
+``analysis``    no          ``METRICS``: per-round measures (each a
+                            :class:`~parlour.measures.Measure`) for ``parlour analyze``;
+                            ``HALF_ROUND_PLAYS``: cards out at mid-round, for the
+                            positions of ``parlour bench`` (default 26)
 ``web.js``      no          the page module that draws the game at the web table
 ==============  ==========  ===============================================================
 

@@ -8,6 +8,7 @@ the sequence number they answer, and reconnection with exponential backoff.
 
 from __future__ import annotations
 
+import io
 import json
 import time
 from collections.abc import Callable
@@ -16,9 +17,12 @@ from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 import httpx
+from rich.console import Console
+from rich.text import Text
 
 from parlour import cards
 from parlour.games import get_game
+from parlour.present import presenter
 
 Output = Callable[[str], None]
 
@@ -70,19 +74,10 @@ def join(link: Link, name: str) -> dict[str, Any]:
 # --- words ------------------------------------------------------------------------
 
 
-def card_name(game: str, code: str) -> str:
-    return get_game(game).card_name(cards.from_code(code))
-
-
 def move_words(game: str, move: dict[str, Any]) -> str:
-    if move.get("pass"):
-        return "pass"
-    text = card_name(game, move["play"])
-    if game == "fanti":
-        take = move.get("take") or []
-        text += (" collecting " + ", ".join(card_name(game, c) for c in take)) if take \
-            else " (discard)"
-    return text
+    """A move of the protocol (``{"play": "5C", "take": [...]}``) in the game's words."""
+    g = get_game(game)
+    return presenter(g).move_text(g.move_from_json(move), you=True).plain
 
 
 def event_words(e: dict[str, Any], state: dict[str, Any]) -> str:
@@ -111,25 +106,22 @@ def event_words(e: dict[str, Any], state: dict[str, Any]) -> str:
 
 
 def table_text(state: dict[str, Any]) -> str:
-    """The table as lines of text: seats, then the game's own picture."""
+    """The table as the game's presenter draws it (the same picture as local play), then
+    this seat's hand; the view's fields as lines when the game cannot rebuild its view."""
     v = state["view"]
     game = state["table"]["game"]
-    lines = []
-    for i, s in enumerate(state["table"]["seats"]):
-        mark = ">" if v["current_player"] == i else " "
-        extra = (f"{v['passes'][i]} passes" if game == "fantan"
-                 else f"collected {v['pile_counts'][i]}, Leaf {v['leaf_counts'][i]}")
-        lines.append(f"{mark} {s['name']}{' (you)' if i == state['you'] else ''}: "
-                     f"{v['hand_counts'][i]} cards, {extra}")
-    if game == "fantan":
-        for suit, row in v["rows"].items():
-            lines.append(f"  {suit}: {' '.join(row) if row else '-'}")
+    names = [s["name"] + (" (you)" if i == state["you"] else "")
+             for i, s in enumerate(state["table"]["seats"])]
+    p = presenter(game)
+    view = p.view_from_json(v)
+    console = Console(file=io.StringIO(), width=100, color_system=None, highlight=False)
+    if view is None:
+        for k, value in v.items():
+            console.print(f"  {k}: {value}", markup=False)
     else:
-        lines.append("  table: " + (", ".join(card_name(game, c) for c in v["table"]) or "-"))
-        lines.append(f"  deck: {v['deck_left']} left")
-    hand = sorted(v["hand"], key=lambda c: cards.sort_key_by_suit(cards.from_code(c)))
-    lines.append("  your hand: " + ", ".join(card_name(game, c) for c in hand))
-    return "\n".join(lines)
+        console.print(p.table(view, names))
+        console.print(Text("Your hand: ").append_text(p.hand_text(view.hand)))
+    return console.file.getvalue().rstrip("\n")  # type: ignore[attr-defined]
 
 
 # --- playing ----------------------------------------------------------------------

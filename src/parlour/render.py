@@ -1,13 +1,13 @@
 """Rich rendering of cards, hands, tables, moves and score sheets, for the terminal.
 
-Everything here draws from what a seat may see: a view (``round.view(seat)``) for the
-table and the counts, and a hand mask passed in explicitly. So a caller that shows one
-seat's screen cannot print another seat's cards by accident (FT-10, FA-7).
+Each function takes the game's name and draws with that game's presenter
+(:func:`parlour.present.presenter`: the ``present`` part of its kit), so this module
+knows no game. Everything here draws from what a seat may see: a view
+(``round.view(seat)``) for the table and the counts, and a hand mask passed in
+explicitly. So a caller that shows one seat's screen cannot print another seat's cards
+by accident (FT-10, FA-7).
 
 Cards use a four-colour deck (clubs green, diamonds blue, hearts red, spades bold).
-Fanti shows its own names (FA-1): Guardian, Mystic, Scout for J, Q, K; Leaf and Star
-for clubs and diamonds; with ``codes=True`` the standard code follows in grey, so a
-player knows what to type.
 """
 
 from __future__ import annotations
@@ -20,60 +20,31 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from parlour import cards
 from parlour.cards import Card, Mask
-from parlour.game import PASS, Move, move_card, move_take
-from parlour.games.fanti.rules import LEAVES, TEN_OF_DIAMONDS, TWO_OF_CLUBS
+from parlour.game import Move
+from parlour.present import SUIT_STYLES, presenter
 
-SUIT_STYLES = ("green", "blue", "red", "bold")
-"""Four-colour deck: clubs, diamonds, hearts, spades."""
-
-
-def _fanti(game: str) -> bool:
-    return game == "fanti"
+__all__ = ["SUIT_STYLES", "card_text", "cards_text", "hand_text", "move_text", "move_notes",
+           "option_text", "moves_table", "table_view", "hands_table", "score_caption",
+           "score_sheet", "round_summary", "winners_text"]
 
 
-# --- cards -----------------------------------------------------------------------------
+# --- cards and moves: the game's presenter ---------------------------------------------
 
 
 def card_text(game: str, c: Card, codes: bool = False) -> Text:
     """One card: ``7♦`` in Fan Tan; ``Leaf 2``, ``Guardian ★`` in Fanti (+ ``2C`` with codes)."""
-    style = SUIT_STYLES[cards.suit_of(c)]
-    if not _fanti(game):
-        return Text(cards.symbol(c), style=style)
-    t = Text(cards.fanti_name(c), style=style)
-    if codes:
-        t.append(f" {cards.code(c)}", style="dim")
-    return t
+    return presenter(game).card_text(c, codes)
 
 
 def cards_text(game: str, mask: Mask, codes: bool = False, sep: str = ", ") -> Text:
     """Cards of a mask, by suit then rank; ``-`` for none."""
-    if not mask:
-        return Text("-", style="dim")
-    return Text(sep).join(card_text(game, c, codes)
-                          for c in sorted(cards.iter_cards(mask), key=cards.sort_key_by_suit))
+    return presenter(game).cards_text(mask, codes, sep)
 
 
 def hand_text(game: str, hand: Mask) -> Text:
-    """A hand sorted by suit. Fan Tan groups by suit (``♣ 2 5 K  ♦ 7 8``); Fanti lists names."""
-    if _fanti(game):
-        return cards_text(game, hand, codes=True, sep="   ")
-    out = Text()
-    for s in range(4):
-        in_suit = hand & cards.SUIT_MASKS[s]
-        if not in_suit:
-            continue
-        if out:
-            out.append("   ")
-        style = SUIT_STYLES[s]
-        out.append(cards.SUIT_SYMBOLS[s], style=style)
-        for c in cards.iter_cards(in_suit):
-            out.append(" " + cards.RANKS[cards.rank_of(c)], style=style)
-    return out or Text("(empty)", style="dim")
-
-
-# --- moves -----------------------------------------------------------------------------
+    """A hand sorted by suit, as the game shows it."""
+    return presenter(game).hand_text(hand)
 
 
 def move_text(game: str, move: Move, codes: bool = False, you: bool = False) -> Text:
@@ -81,55 +52,18 @@ def move_text(game: str, move: Move, codes: bool = False, you: bool = False) -> 
 
     ``you=True`` words it for the person at the terminal: ``play 7♦``, ``pass``.
     """
-    s = "" if you else "s"
-    if move == PASS:
-        return Text("pass" + ("" if you else "es"))
-    c, take = move_card(move), move_take(move)
-    t = Text(f"play{s} ").append_text(card_text(game, c, codes))
-    if _fanti(game):
-        if take:
-            verb = "sweep" if cards.rank_of(c) == cards.JACK else "take"
-            t.append(f", {verb}{s} ").append_text(cards_text(game, take, codes))
-        else:
-            t.append(" to the table")
-    return t
+    return presenter(game).move_text(move, codes, you)
 
 
 def move_notes(game: str, before: Any, move: Move, after: Any,
                names: Sequence[str]) -> list[Text]:
-    """What else a move brought about, from the views before and after it.
-
-    Fanti: a new deal of 4 cards each (FA-3); at the round's end, the table's leftovers
-    going to the last collector (FA-8). Fan Tan: nothing.
-    """
-    if not _fanti(game):
-        return []
-    notes = []
-    if after.deck_left < before.deck_left:
-        notes.append(Text(f"New deal: 4 cards each, {after.deck_left} left in the deck.",
-                          style="italic"))
-    if after.current_player < 0:
-        c, take = move_card(move), move_take(move)
-        left = before.table & ~take if take else before.table | 1 << c
-        if left and after.last_collector >= 0:
-            notes.append(Text(f"The {left.bit_count()} card(s) left on the table go to "
-                              f"{names[after.last_collector]}, who collected last (FA-8).",
-                              style="italic"))
-    return notes
+    """What else a move brought about, from the views before and after it."""
+    return presenter(game).move_notes(before, move, after, names)
 
 
 def option_text(game: str, move: Move, pass_note: str = "") -> Text:
     """A legal move as offered in the menu: ``7♦``, ``pass``, ``Leaf 5 5C → take 6 ♥ 6H``."""
-    if move == PASS:
-        return Text("pass" + (f" ({pass_note})" if pass_note else ""))
-    c, take = move_card(move), move_take(move)
-    t = card_text(game, c, codes=True)
-    if _fanti(game):
-        if take:
-            t.append(" → take ").append_text(cards_text(game, take, codes=True, sep=" + "))
-        else:
-            t.append(" → to the table", style="dim")
-    return t
+    return presenter(game).option_text(move, pass_note)
 
 
 def moves_table(game: str, moves: Sequence[Move], values: dict[Move, float] | None = None,
@@ -154,68 +88,9 @@ def moves_table(game: str, moves: Sequence[Move], values: dict[Move, float] | No
 # --- tables ----------------------------------------------------------------------------
 
 
-def _seat_cells(names: Sequence[str], seat: int, view: Any) -> list[Text]:
-    """A seat's first two cells: a ``▶`` on the player to move, then its name."""
-    turn = seat == view.current_player
-    name = Text(names[seat], style="bold" if turn else "")
-    if seat == view.dealer:
-        name.append(" (dealer)", style="dim")
-    return [Text("▶" if turn else "", style="bold yellow"), name]
-
-
-def _seats_table(*columns: str) -> Table:
-    t = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
-    t.add_column("", width=1)
-    t.add_column("player")
-    for c in columns:
-        t.add_column(c, justify="left" if c == "specials" else "right")
-    return t
-
-
-def fantan_rows(table: Mask, ace_high: bool) -> Text:
-    """The four rows of Fan Tan, each in rank order, a dot where a card is still missing."""
-    order = list(range(1, 13)) + [0] if ace_high else list(range(13))
-    out = Text()
-    for s in range(4):
-        style = SUIT_STYLES[s]
-        out.append(f"{cards.SUIT_SYMBOLS[s]} ", style=style)
-        for r in order:
-            c = cards.card(r, s)
-            label = cards.RANKS[r] if table >> c & 1 else "·"
-            out.append(f"{label:>3}", style=style if table >> c & 1 else "dim")
-        if s < 3:
-            out.append("\n")
-    return out
-
-
-def fantan_table(view: Any, names: Sequence[str]) -> RenderableType:
-    """Fan Tan's public table (FT-10): the rows, then every seat's card count and passes."""
-    seats = _seats_table("cards", "passes")
-    for s in range(view.players):
-        seats.add_row(*_seat_cells(names, s, view), str(view.hand_counts[s]), str(view.passes[s]))
-    return Group(fantan_rows(view.table, view.rules["ace"] == "high"), Text(), seats)
-
-
-def fanti_table(view: Any, names: Sequence[str]) -> RenderableType:
-    """Fanti's public table (FA-7): the table cards, each seat's collected pile, the deck."""
-    top = Text("Table: ", style="bold").append_text(cards_text("fanti", view.table, codes=True))
-    seats = _seats_table("hand", "collected", "Leaf 🍃", "specials")
-    for s in range(view.players):
-        pile = view.piles[s]
-        special = Text(" ").join(
-            card_text("fanti", c) for c in (TWO_OF_CLUBS, TEN_OF_DIAMONDS) if pile >> c & 1)
-        marker, label = _seat_cells(names, s, view)
-        if s == view.last_collector:
-            label.append(" (collected last)", style="dim")
-        seats.add_row(marker, label, str(view.hand_counts[s]), str(pile.bit_count()),
-                      str((pile & LEAVES).bit_count()), special)
-    deck = Text(f"Deck: {view.deck_left} cards left", style="dim")
-    return Group(top, Text(), seats, deck)
-
-
 def table_view(game: str, view: Any, names: Sequence[str]) -> RenderableType:
     """The public part of a view, drawn for the game it belongs to."""
-    return fanti_table(view, names) if _fanti(game) else fantan_table(view, names)
+    return presenter(game).table(view, names)
 
 
 def hands_table(game: str, hands: Sequence[Mask], names: Sequence[str]) -> Table:
@@ -232,11 +107,7 @@ def hands_table(game: str, hands: Sequence[Mask], names: Sequence[str]) -> Table
 
 
 def score_caption(game: str, rules: dict[str, Any]) -> str:
-    if _fanti(game):
-        return "points: highest total wins"
-    if rules.get("stakes") == "chips":
-        return "net chips: highest total wins"
-    return "penalty points: lowest total wins"
+    return presenter(game).score_caption(rules)
 
 
 def score_sheet(game: str, rules: dict[str, Any], names: Sequence[str],
@@ -258,27 +129,9 @@ def score_sheet(game: str, rules: dict[str, Any], names: Sequence[str],
     return Group(t, Text(f"({score_caption(game, rules)})", style="dim"))
 
 
-def round_summary(game: str, view: Any, names: Sequence[str]) -> Table:
+def round_summary(game: str, view: Any, names: Sequence[str]) -> RenderableType:
     """How a finished round scored, seat by seat, from a view at its end (FA-9, FT-7)."""
-    score = view.score
-    t = Table(title="Round result", box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
-    t.add_column("player")
-    if _fanti(game):
-        for col in ("collected", "Leaf 🍃", "2🍃", "10★", "points"):
-            t.add_column(col, justify="right")
-        for s in range(view.players):
-            pile = view.piles[s]
-            t.add_row(names[s], str(pile.bit_count()), str((pile & LEAVES).bit_count()),
-                      "✓" if pile >> TWO_OF_CLUBS & 1 else "",
-                      "✓" if pile >> TEN_OF_DIAMONDS & 1 else "", str(score[s]))
-        return t
-    unit = "chips" if view.rules["stakes"] == "chips" else "points"
-    for col in ("cards left", "passes", unit):
-        t.add_column(col, justify="right")
-    for s in range(view.players):
-        label = names[s] + (" (out first)" if s == view.winner else "")
-        t.add_row(label, str(view.hand_counts[s]), str(view.passes[s]), str(score[s]))
-    return t
+    return presenter(game).round_summary(view, names)
 
 
 def winners_text(names: Sequence[str], winners: Sequence[int], totals: Sequence[int]) -> Text:

@@ -70,13 +70,20 @@ def test_cli_tournament_json_and_out(tmp_path):
     assert len(entries) == 12 and all(record.check_entry(e) for e in entries)
 
 
-def test_cli_tournament_rejects_bad_input():
-    r = CliRunner().invoke(app, ["tournament", "fanti", "--players", "2", "--bots",
-                                 "nosuchbot", "--games", "1"])
-    assert r.exit_code != 0
-    r = CliRunner().invoke(app, ["tournament", "fanti", "--players", "2", "--rule",
-                                 "ties=maybe", "--games", "1"])
-    assert r.exit_code != 0
+@pytest.mark.parametrize(("args", "message"), [
+    (["--bots", "nosuchbot"], "error: unknown bot 'nosuchbot' for fanti; choose one of: "),
+    (["--rule", "ties=maybe"], 'error: rule \'ties\' must be "none" | "shared", not "maybe"'),
+    (["--games", "0"], "error: "),
+])
+def test_cli_tournament_rejects_bad_input(args, message):
+    """A bad value is one plain line on standard error and exit status 2: no traceback,
+    nothing played, nothing on standard output."""
+    r = CliRunner().invoke(app, ["tournament", "fanti", "--players", "2", "--games", "1",
+                                 *args])
+    assert r.exit_code == 2, r.output
+    assert isinstance(r.exception, SystemExit)  # typer.Exit, not an escaped error
+    assert r.stderr.startswith(message) and r.stderr.count("\n") == 1, r.stderr
+    assert "Traceback" not in r.output and r.stdout == ""
 
 
 def test_cli_analyze_writes_a_markdown_report(tmp_path):

@@ -19,8 +19,8 @@ import os
 import random
 import socket
 import sqlite3
-import threading
 import time
+from pathlib import Path
 
 import httpx
 import pytest
@@ -28,6 +28,7 @@ from hardening_kit import Postgres, check_events, check_moves, fetch_records
 
 from parlour import record
 from parlour.loadtest import ServerProcess, run_sync, run_tables
+from parlour.loadtest.procs import cpu_seconds, free_port, pid_listening_on, rss_bytes
 from parlour.server.db import Store
 from parlour.server.verify import verify
 
@@ -281,9 +282,19 @@ def test_a_client_vanishing_mid_frame_changes_nothing(tmp_path):
 
 
 def test_server_process_helpers_stay_local(tmp_path):
-    s = ServerProcess(workdir=tmp_path)
-    assert s.base.startswith("http://127.0.0.1:")
-    assert threading.active_count() >= 1
+    """The harness's server is on 127.0.0.1 with its files in its work folder, and its
+    process probes find a local listener and this process -- without starting a server."""
+    s = ServerProcess(workdir=tmp_path, port=free_port())
+    assert s.base == f"http://127.0.0.1:{s.port}"
+    assert Path(s.db).parent == tmp_path and s.log_path.parent == tmp_path
+    assert not s.alive() and s.pid is None
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", s.port))  # free_port() gave a port free on loopback
+        listener.listen()
+        assert pid_listening_on(s.port) == os.getpid()
+    assert pid_listening_on(s.port) is None
+    assert rss_bytes(os.getpid()) > 0 and cpu_seconds(os.getpid()) > 0
+    assert rss_bytes(2**22 + 1) is None and cpu_seconds(2**22 + 1) is None  # beyond pid_max
 
 
 def test_moves_between_snapshots_are_replayed_exactly(tmp_path):

@@ -26,7 +26,7 @@ def fire(client, table_id):
     """Make the table's pending deadline fall due now."""
     svc = service(client)
     t = svc.load(table_id)
-    client.portal.call(svc._act, t, t.seq)
+    client.portal.call(svc.clock.act, t, t.seq)
 
 
 def test_a_turn_timeout_hands_the_seat_to_a_bot_until_the_player_returns(client):

@@ -9,10 +9,11 @@ measures, with 95% confidence intervals where they apply:
   moves first), against the fair share 1/N;
 * **first-player advantage**: the win rate of whoever made the round's first move
   (in Fan Tan with ``opening: seven-of-diamonds``, the holder of 7D);
-* **round length**: moves per round, and passes per round in Fan Tan;
-* **ties deciding bonuses** (Fanti): how often the +2 for most cards and the +1 for
-  most Leaf cards are tied (FA-9: nobody gets them under ``ties: none``, every tied
-  player under ``ties: shared``), and how often the round's win is shared;
+* **round length**: moves per round;
+* **shared wins**: how often the round's win is shared;
+* **the game's own measures**: the ``METRICS`` of the ``analysis`` part of the game's
+  kit (:mod:`parlour.measures`): passes per round in Fan Tan; in Fanti how often the
+  +2 for most cards and the +1 for most Leaf cards are tied (FA-9);
 * **score distributions**: every seat's round score, per variant.
 
 Rounds are independent deals, so each deal is its own cluster in the intervals.
@@ -29,10 +30,9 @@ from parlour.arena import stats
 from parlour.arena.backends import Progress, run_local, run_ray
 from parlour.arena.lineup import bot_seed, deal_seed
 from parlour.bots import make_bot
-from parlour.game import PASS
-from parlour.games import get_game
-from parlour.games.fanti.rules import LEAVES
+from parlour.games import get_game, get_kit
 from parlour.match import Shuffler
+from parlour.measures import Measure
 
 
 @dataclass(frozen=True)
@@ -55,11 +55,15 @@ class RoundFacts:
     dealer: int
     first: int
     moves: int
-    passes: int
     scores: list[int]
     winners: list[int]
-    cards_tied: bool
-    leaves_tied: bool
+    measures: dict[str, float]
+    """The game's own measures (:func:`metrics`), by key."""
+
+
+def metrics(game: str) -> tuple[Measure, ...]:
+    """The per-round measures the game's kit offers (none if it has no ``analysis``)."""
+    return tuple(get_kit(game).attr("analysis", "METRICS", ()))
 
 
 def run_balance_job(job: BalanceJob) -> RoundFacts:
@@ -77,17 +81,10 @@ def run_balance_job(job: BalanceJob) -> RoundFacts:
         r.apply(agents[p].choose(r.view(p)))
     score = r.score()
     assert score is not None
-    cards_tied = leaves_tied = False
-    if game.name == "fanti":
-        counts = [p.bit_count() for p in r.piles]  # type: ignore[attr-defined]
-        leaves = [(p & LEAVES).bit_count() for p in r.piles]  # type: ignore[attr-defined]
-        cards_tied = counts.count(max(counts)) > 1
-        leaves_tied = leaves.count(max(leaves)) > 1
     return RoundFacts(
         deal=job.deal, dealer=dealer, first=r.history[0][0], moves=len(r.history),
-        passes=sum(1 for _, m in r.history if m == PASS) if game.name == "fantan" else 0,
         scores=list(score), winners=game.winners(rules, score),
-        cards_tied=cards_tied, leaves_tied=leaves_tied)
+        measures={m.key: float(m.of(r)) for m in metrics(job.game)})
 
 
 def variant_summary(game: str, players: int, facts: list[RoundFacts]) -> dict[str, Any]:
@@ -115,16 +112,16 @@ def variant_summary(game: str, players: int, facts: list[RoundFacts]) -> dict[st
         "shared_wins": sum(1 for f in facts if len(f.winners) > 1) / len(facts),
         "score_values": scores,
     }
-    if game == "fantan":
-        passes = [f.passes for f in facts]
-        out["passes"] = {"mean": statistics.fmean(passes), "sd": _sd(passes)}
-    else:
-        out["cards_tied"] = sum(f.cards_tied for f in facts) / len(facts)
-        out["leaves_tied"] = sum(f.leaves_tied for f in facts) / len(facts)
+    for m in metrics(game):
+        values = [f.measures[m.key] for f in facts]
+        if m.kind == "share":
+            out[m.key] = statistics.fmean(values)
+        else:
+            out[m.key] = {"mean": statistics.fmean(values), "sd": _sd(values)}
     return out
 
 
-def _sd(xs: list[int]) -> float:
+def _sd(xs: list[int] | list[float]) -> float:
     return statistics.stdev(xs) if len(xs) > 1 else 0.0
 
 
@@ -195,12 +192,11 @@ def markdown(report: dict[str, Any], charts: list[str] | None = None) -> str:
     row("first player wins", [f"{_pct(v['first_player']['win_rate'])} "
                               f"({_ci(v['first_player']['ci95'])})" for v in vs])
     row("moves per round", [f"{v['moves']['mean']:.1f} ± {v['moves']['sd']:.1f}" for v in vs])
-    if report["game"] == "fantan":
-        row("passes per round", [f"{v['passes']['mean']:.1f} ± {v['passes']['sd']:.1f}"
-                                 for v in vs])
-    else:
-        row("most cards tied", [_pct(v["cards_tied"]) for v in vs])
-        row("most Leaf cards tied", [_pct(v["leaves_tied"]) for v in vs])
+    for m in metrics(report["game"]):
+        if m.kind == "share":
+            row(m.label, [_pct(v[m.key]) for v in vs])
+        else:
+            row(m.label, [f"{v[m.key]['mean']:.1f} ± {v[m.key]['sd']:.1f}" for v in vs])
     row("shared round wins", [_pct(v["shared_wins"]) for v in vs])
     row("round score (all seats)", [f"{v['scores']['mean']:.2f} ± {v['scores']['sd']:.2f} "
                                     f"[{v['scores']['min']}, {v['scores']['max']}]"

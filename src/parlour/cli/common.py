@@ -18,12 +18,9 @@ from parlour.game import Game
 from parlour.games import GAMES, get_game
 from parlour.options import OptionError
 
-DEFAULT_PLAYERS = {"fanti": 2, "fantan": 4}
-"""Player counts used when ``--players`` is not given (Fan Tan is best with four to six)."""
-
 
 def game_argument(verb: str) -> Any:
-    """The ``GAME`` argument every game command takes (``fanti`` or ``fantan``)."""
+    """The ``GAME`` argument every game command takes (one of the registered games)."""
     return typer.Argument(metavar="GAME", help=f"The game to {verb}: {' or '.join(GAMES)}.")
 
 
@@ -63,7 +60,9 @@ def resolve_game(name: str) -> Game:
 
 
 def resolve_players(game: Game, players: int | None) -> int:
-    n = DEFAULT_PLAYERS.get(game.name, game.min_players) if players is None else players
+    if players is None:
+        players = game.default_players or game.min_players
+    n = players
     try:
         game.check_players(n)
     except ValueError as e:

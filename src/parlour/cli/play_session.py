@@ -18,8 +18,8 @@ from rich.text import Text
 from parlour import render
 from parlour.cli.move_input import HELP_WORDS, QUIT_WORDS, BadInput, help_line, read_move
 from parlour.game import PASS, Move
-from parlour.games.fantan.rules import SEVENS
 from parlour.match import Match, Shuffler
+from parlour.present import presenter
 
 HintsFn = Callable[..., list[tuple[Move, float]]]
 
@@ -28,20 +28,9 @@ class QuitGame(Exception):
     """The person asked to stop (``q``)."""
 
 
-def pass_note(view: Any) -> str:
-    """What a pass costs now, as the menu states it (FT-5, FT-7, FT-8); Fanti has no pass."""
-    if "stakes" not in view.rules:
-        return ""
-    chips = view.rules["stakes"] == "chips"
-    cost = "1 chip to the pot" if chips else "1 penalty point"
-    plays = [m for m in view.legal if m != PASS]
-    if not plays:
-        return cost
-    fine = "3 chips" if chips else "3 penalty points"
-    note = f"{cost} now, and a fine of {fine} at the round's end for withholding (FT-8)"
-    if chips and any(1 << m & SEVENS for m in plays):
-        note += "; withholding a 7 also pays 5 chips to each holder of its 6 and 8"
-    return note
+def pass_note(game: str, view: Any) -> str:
+    """What a pass costs now, as the menu states it (the game's presenter says)."""
+    return presenter(game).pass_note(view)
 
 
 class PlaySession:
@@ -118,11 +107,13 @@ class PlaySession:
         self.out.print(Text("Your hand: ", style="bold").append_text(
             render.hand_text(self.game, view.hand)))
         if list(view.legal) == [PASS]:
-            self.out.print(Text(f"Nothing in your hand fits: you pass ({pass_note(view)}).",
+            note = pass_note(self.game, view)
+            self.out.print(Text(f"Nothing in your hand fits: you pass ({note}).",
                                 style="yellow"))
             return PASS
         values, best = self._hint_values(view, len(r.history))
-        self.out.print(render.moves_table(self.game, view.legal, values, best, pass_note(view)))
+        self.out.print(render.moves_table(self.game, view.legal, values, best,
+                                          pass_note(self.game, view)))
         while True:
             text = self.read("Your move: ")
             low = text.strip().lower()

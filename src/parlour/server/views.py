@@ -184,8 +184,9 @@ def snapshot(t: LiveTable, audience: Audience, cache: dict[Any, Any] | None = No
         state["links"]["invite"] = f"/t/{t.id}#invite={t.invite_key}"
     if last is not None:
         state["view"] = public_view(last) if audience is None else seat_view(last, audience)
-        if t.game.name == "fantan" and t.rules.get("stakes") == "chips" and hasattr(last, "pot"):
-            state["pot"] = 0 if last.is_over else last.pot()
+        pot = getattr(last, "pot", None)  # a game played for chips has a pot (FT-7)
+        if callable(pot) and t.rules.get("stakes") == "chips":
+            state["pot"] = 0 if last.is_over else pot()
     if cur is not None:
         state["commit"] = m.commits[-1].commit if m.commits[-1] else None
         p = cur.current_player

@@ -149,6 +149,42 @@ def test_ft2_a_card_beyond_a_gap_never_fits(ace):
     assert "does not fit" in r.why_illegal(C("9H"))
 
 
+@pytest.mark.parametrize("ace", ["low", "high"])
+def test_ft2_where_the_ace_fits_in_a_row_played_out_by_two_seats(ace):
+    """FT-2: A high (2 .. K A): the ace fits only above the K, never below the 2, and the
+    row reads 2 .. K A; A low: the ace fits below the 2 and never above the K.
+
+    Seat 0 builds hearts upward from 7H, seat 1 downward to 2H; seat 2 only passes.
+    """
+    r = new_round(3, 2, {0: ["7H", "8H", "9H", "10H", "JH", "QH", "KH", "AH"],
+                         1: ["6H", "5H", "4H", "3H", "2H"]},
+                  ace=ace, opening="any-seven", strict=False)
+
+    def hearts() -> list[str]:
+        return sorted(c for c in codes(r.legal_moves()) if c.endswith("H"))
+
+    for up, down in [("7H", "6H"), ("8H", "5H"), ("9H", "4H"), ("10H", "3H"), ("JH", "2H")]:
+        r.apply(C(up))
+        r.apply(C(down))
+        r.apply(PASS)
+    # the row is 2H .. JH: below the 2 is the ace's place only when the ace is low
+    assert hearts() == (["AH", "QH"] if ace == "low" else ["QH"])
+    if ace == "high":
+        assert "does not fit" in r.why_illegal(C("AH"))
+    if ace == "low":
+        r.apply(C("AH"))
+        assert r.view(0).to_json()["rows"]["H"][0] == "AH"
+        return
+    for up in ("QH", "KH"):
+        r.apply(C(up))
+        r.apply(PASS)
+        r.apply(PASS)
+    assert hearts() == ["AH"]
+    r.apply(C("AH"))
+    assert r.view(2).to_json()["rows"]["H"] == ["2H", "3H", "4H", "5H", "6H", "7H", "8H",
+                                               "9H", "10H", "JH", "QH", "KH", "AH"]
+
+
 # --- openings (FT-4) ----------------------------------------------------------------------
 
 
@@ -270,6 +306,40 @@ def test_ft8_points_withholding_costs_three_on_top_and_the_winner_writes_zero():
     who withheld 8D once, still writes 0 (FT-7)."""
     r = S.play(S.A_HANDS, S.A_MOVES, stakes="points")
     assert r.score() == [0, 6 + 6 + 18, 12, 12, 6 + 7 + 18, 13, 6 + 7 + 18, 1]
+
+
+def _a_with_seat7_withholding_6d() -> list[tuple[int, str]]:
+    """Scenario A's script, but seat 7 passes once holding the playable 6D (not a 7)."""
+    down = iter(S.DIAMONDS_DOWN)
+    plays = ["7D", "pass", "8D", "9D", "10D", "JD", "QD"]
+    moves: list[tuple[int, str]] = []
+    for turn, own in enumerate(plays):
+        moves.append((0, own))
+        if turn == len(plays) - 1:
+            break
+        for seat in range(1, S.PLAYERS):
+            moves.append((seat, ("pass" if turn == 0 else next(down)) if seat == 7 else "pass"))
+    return moves
+
+
+@pytest.mark.parametrize(("stakes", "seat7", "winner"), [("points", 1 + 2 + 3, 0),
+                                                         ("chips", -(1 + 1 + 3) - 2,
+                                                          -6 + 110 + 41)])
+def test_ft8_withholding_a_card_that_is_not_a_seven_is_fined_too(stakes, seat7, winner):
+    """FT-8: *every* pass made while holding a legal card is fined, not only a withheld 7.
+
+    Scenario A with one change: on its first turn seat 7 passes holding 6D, which fits
+    under 7D, then plays the diamonds down one turn late (5 plays, AD and KD left).
+    Points: seat 7 writes 1 pass + 2 cards + 3 fine = 6. Chips: seat 7 antes 1, puts in
+    1 for the pass and 3 for the fine, and pays the winner 2 for its cards; the pot is
+    scenario A's 106 plus that pass and fine (110), and the winner takes 40 + 1 chips for
+    cards left; no 7 was withheld by seat 7, so no 5-chip payments.
+    """
+    r = S.play(S.A_HANDS, _a_with_seat7_withholding_6d(), stakes=stakes)
+    assert r.is_over and r.winner == 0
+    score = r.score()
+    assert score[7] == seat7
+    assert score[0] == (0 if stakes == "points" else winner)
 
 
 def test_ft8_withholding_fines_exist_only_when_strict_is_false():

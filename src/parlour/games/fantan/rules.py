@@ -502,6 +502,7 @@ class FanTan(Game):
     title = "Fan Tan"
     min_players = 3
     max_players = 8
+    default_players = 4  # best with four to six
     options = OptionSet(
         Option("rounds", int, lambda players: players, minimum=1,
                help="rounds in a game; default: the number of players (FT-9)"),

@@ -25,6 +25,7 @@ from typing import Any
 from parlour import cards
 from parlour.cards import ACE, JACK, KING, QUEEN, Card, Mask
 from parlour.game import Game, Move, Round, check_deck, move_card, move_take, play
+from parlour.games.fanti import names
 from parlour.options import Option, OptionSet
 
 HAND_SIZE = 4
@@ -521,7 +522,7 @@ class Fanti(Game):
         return f"{text} (discard)"
 
     def card_name(self, card: Card) -> str:
-        return cards.fanti_name(card)
+        return names.name(card)
 
 
 FANTI = Fanti()

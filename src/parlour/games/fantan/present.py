@@ -1,0 +1,97 @@
+"""Fan Tan in the terminal: the four rows, seats with cards and passes, what a pass
+costs, and the round's result (RULINGS FT-2, FT-5, FT-7, FT-8, FT-10).
+
+Cards are the standard ``7♦``; a move is a card or ``p`` (pass), as the base
+:class:`~parlour.present.Presenter` reads them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from rich import box
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from parlour import cards
+from parlour.cards import Mask
+from parlour.game import PASS
+from parlour.games.fantan.rules import FANTAN, SEVENS, FanTanView
+from parlour.present import SUIT_STYLES, Presenter, seat_cells, seats_table
+
+
+def rows_text(table: Mask, ace_high: bool) -> Text:
+    """The four rows, each in rank order (FT-2), a dot where a card is still missing."""
+    order = list(range(1, 13)) + [0] if ace_high else list(range(13))
+    out = Text()
+    for s in range(4):
+        style = SUIT_STYLES[s]
+        out.append(f"{cards.SUIT_SYMBOLS[s]} ", style=style)
+        for r in order:
+            c = cards.card(r, s)
+            label = cards.RANKS[r] if table >> c & 1 else "·"
+            out.append(f"{label:>3}", style=style if table >> c & 1 else "dim")
+        if s < 3:
+            out.append("\n")
+    return out
+
+
+class FanTanPresenter(Presenter):
+    def table(self, view: Any, names: Sequence[str]) -> RenderableType:
+        """The public table (FT-10): the rows, then every seat's card count and passes."""
+        seats = seats_table("cards", "passes")
+        for s in range(view.players):
+            seats.add_row(*seat_cells(names, s, view), str(view.hand_counts[s]),
+                          str(view.passes[s]))
+        return Group(rows_text(view.table, view.rules["ace"] == "high"), Text(), seats)
+
+    def pass_note(self, view: Any) -> str:
+        """What a pass costs now (FT-5, FT-7, FT-8)."""
+        chips = view.rules["stakes"] == "chips"
+        cost = "1 chip to the pot" if chips else "1 penalty point"
+        plays = [m for m in view.legal if m != PASS]
+        if not plays:
+            return cost
+        fine = "3 chips" if chips else "3 penalty points"
+        note = f"{cost} now, and a fine of {fine} at the round's end for withholding (FT-8)"
+        if chips and any(1 << m & SEVENS for m in plays):
+            note += "; withholding a 7 also pays 5 chips to each holder of its 6 and 8"
+        return note
+
+    def score_caption(self, rules: dict[str, Any]) -> str:
+        if rules.get("stakes") == "chips":
+            return "net chips: highest total wins"
+        return "penalty points: lowest total wins"
+
+    def round_summary(self, view: Any, names: Sequence[str]) -> RenderableType:
+        """Cards left, passes and the round's score per seat (FT-7)."""
+        t = Table(title="Round result", box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
+        t.add_column("player")
+        unit = "chips" if view.rules["stakes"] == "chips" else "points"
+        for col in ("cards left", "passes", unit):
+            t.add_column(col, justify="right")
+        for s in range(view.players):
+            label = names[s] + (" (out first)" if s == view.winner else "")
+            t.add_row(label, str(view.hand_counts[s]), str(view.passes[s]), str(view.score[s]))
+        return t
+
+    def view_from_json(self, data: dict[str, Any]) -> FanTanView:
+        """A server view (``FanTanView.to_json()``) as a view again."""
+        game = self.game
+        return FanTanView(
+            seat=data["seat"] if data["seat"] is not None else -1,
+            players=data["players"], dealer=data["dealer"], rules=dict(data["rules"]),
+            hand=cards.mask_from_codes(data["hand"]),
+            table=cards.mask_from_codes(data["table"]),
+            hand_counts=tuple(data["hand_counts"]), passes=tuple(data["passes"]),
+            history=tuple((m["seat"], game.move_from_json(
+                {k: v for k, v in m.items() if k != "seat"})) for m in data["moves"]),
+            current_player=data["current_player"],
+            legal=tuple(game.move_from_json(m) for m in data["legal"]),
+            score=tuple(data["score"]) if data["score"] is not None else None,
+            winner=data["winner"] if data["winner"] is not None else -1)
+
+
+PRESENTER = FanTanPresenter(FANTAN)

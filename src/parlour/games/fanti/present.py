@@ -1,0 +1,163 @@
+"""Fanti in the terminal: its card names, reading a card and what it takes, the table
+with every collected pile, and the round's result (RULINGS FA-1, FA-3, FA-5 .. FA-9).
+
+Cards show their Fanti names (Guardian, Mystic, Scout for J, Q, K; Leaf and Star for
+clubs and diamonds) and, where the player reads what to type, the standard code in grey.
+A move is typed as a card and what it takes: ``5c 6h``, ``5c take 6h+4d``; a card alone
+is enough when it has one way to play; ``5c discard`` puts it on the table.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from rich import box
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from parlour import cards
+from parlour.cards import Card
+from parlour.game import Move, move_card, move_take, play
+from parlour.games.fanti import names as fanti_names
+from parlour.games.fanti.rules import FANTI, LEAVES, TEN_OF_DIAMONDS, TWO_OF_CLUBS, FantiView
+from parlour.present import BadInput, Presenter, seat_cells, seats_table
+
+_RANK_LETTER = re.compile(r"([gms])([cdhs♣♦♥♠])", re.IGNORECASE)
+_LETTER_RANK = {v.lower(): cards.RANKS[k] for k, v in fanti_names.RANK_LETTERS.items()}
+_DISCARD = frozenset({"discard", "table", "drop"})
+
+
+class FantiPresenter(Presenter):
+    show_codes = True
+
+    def card_name(self, c: Card) -> str:
+        return fanti_names.name(c)
+
+    def hand_text(self, hand: int) -> Text:
+        """A hand as names with codes (names differ from what is typed)."""
+        return self.cards_text(hand, codes=True, sep="   ")
+
+    def move_text(self, move: Move, codes: bool = False, you: bool = False) -> Text:
+        """``plays Leaf 5, takes 6 ♥``; ``plays 3 ♠ to the table``; a Guardian sweeps."""
+        s = "" if you else "s"
+        c, take = move_card(move), move_take(move)
+        t = Text(f"play{s} ").append_text(self.card_text(c, codes))
+        if take:
+            verb = "sweep" if cards.rank_of(c) == cards.JACK else "take"
+            t.append(f", {verb}{s} ").append_text(self.cards_text(take, codes))
+        else:
+            t.append(" to the table")
+        return t
+
+    def option_text(self, move: Move, pass_note: str = "") -> Text:
+        c, take = move_card(move), move_take(move)
+        t = self.card_text(c, codes=True)
+        if take:
+            t.append(" → take ").append_text(self.cards_text(take, codes=True, sep=" + "))
+        else:
+            t.append(" → to the table", style="dim")
+        return t
+
+    def move_notes(self, before: Any, move: Move, after: Any,
+                   names: Sequence[str]) -> list[Text]:
+        """A new deal of 4 cards each (FA-3); at the round's end, the cards left on the
+        table going to the last collector (FA-8)."""
+        notes = []
+        if after.deck_left < before.deck_left:
+            notes.append(Text(f"New deal: 4 cards each, {after.deck_left} left in the deck.",
+                              style="italic"))
+        if after.current_player < 0:
+            c, take = move_card(move), move_take(move)
+            left = before.table & ~take if take else before.table | 1 << c
+            if left and after.last_collector >= 0:
+                count = left.bit_count()
+                things = "card left on the table goes" if count == 1 \
+                    else "cards left on the table go"
+                notes.append(Text(f"The {count} {things} to {names[after.last_collector]}, "
+                                  f"who collected last (FA-8).", style="italic"))
+        return notes
+
+    # --- reading typed moves -------------------------------------------------------
+
+    def help_line(self) -> str:
+        return ("Type a move number, a card (5c, T♥, G★), or a card and what it takes "
+                "(5c 6h, 5c take 6h+4d); q saves and quits.")
+
+    def card_words(self, text: str) -> str:
+        """The Fanti marks ``🍃`` (Leaf) and ``★`` (Star) and the rank letters G, M, S
+        (FA-1) as standard card text: ``G★`` is the Jack of diamonds."""
+        t = text.strip().replace("🍃", "C").replace("★", "D")
+        if m := _RANK_LETTER.fullmatch(t):
+            t = _LETTER_RANK[m.group(1).lower()] + m.group(2)
+        return t
+
+    def read_rest(self, view: Any, card: Card, rest: list[str]) -> Move:
+        """What the card takes (FA-5, FA-6): named cards, ``discard``, or nothing when
+        the card has one way to play."""
+        if len(rest) == 1 and rest[0].lower() in _DISCARD:
+            return play(card, 0)
+        if rest:
+            return play(card, cards.mask_of(self.parse_card(w) for w in rest))
+        legal = list(view.legal)
+        ways = [m for m in legal if move_card(m) == card]
+        if len(ways) == 1:
+            return ways[0]
+        numbers = ", ".join(str(legal.index(m) + 1) for m in ways)
+        raise BadInput(f"{cards.code(card)} can collect in {len(ways)} ways: type one of the "
+                       f"numbers {numbers}, or the card and what it takes (e.g. "
+                       f"'{cards.code(card).lower()} take ...')")
+
+    # --- the table and scores ------------------------------------------------------
+
+    def table(self, view: Any, names: Sequence[str]) -> RenderableType:
+        """The public table (FA-7): the table cards, each seat's collected pile, the deck."""
+        top = Text("Table: ", style="bold").append_text(self.cards_text(view.table, codes=True))
+        seats = seats_table("hand", "collected", "Leaf 🍃", "specials")
+        for s in range(view.players):
+            pile = view.piles[s]
+            special = Text(" ").join(
+                self.card_text(c) for c in (TWO_OF_CLUBS, TEN_OF_DIAMONDS) if pile >> c & 1)
+            marker, label = seat_cells(names, s, view)
+            if s == view.last_collector:
+                label.append(" (collected last)", style="dim")
+            seats.add_row(marker, label, str(view.hand_counts[s]), str(pile.bit_count()),
+                          str((pile & LEAVES).bit_count()), special)
+        deck = Text(f"Deck: {view.deck_left} cards left", style="dim")
+        return Group(top, Text(), seats, deck)
+
+    def round_summary(self, view: Any, names: Sequence[str]) -> RenderableType:
+        """Collected cards, Leaf cards, Leaf 2, Star 10 and points per seat (FA-9)."""
+        t = Table(title="Round result", box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
+        t.add_column("player")
+        for col in ("collected", "Leaf 🍃", "2🍃", "10★", "points"):
+            t.add_column(col, justify="right")
+        for s in range(view.players):
+            pile = view.piles[s]
+            t.add_row(names[s], str(pile.bit_count()), str((pile & LEAVES).bit_count()),
+                      "✓" if pile >> TWO_OF_CLUBS & 1 else "",
+                      "✓" if pile >> TEN_OF_DIAMONDS & 1 else "", str(view.score[s]))
+        return t
+
+    def view_from_json(self, data: dict[str, Any]) -> FantiView:
+        """A server view (``FantiView.to_json()``) as a view again."""
+        game = self.game
+        last = data["last_collector"]
+        return FantiView(
+            seat=data["seat"] if data["seat"] is not None else -1,
+            players=data["players"], dealer=data["dealer"], rules=dict(data["rules"]),
+            hand=cards.mask_from_codes(data["hand"]),
+            table=cards.mask_from_codes(data["table"]),
+            piles=tuple(cards.mask_from_codes(p) for p in data["piles"]),
+            hand_counts=tuple(data["hand_counts"]), deck_left=data["deck_left"],
+            last_collector=last if last is not None else -1,
+            history=tuple((m["seat"], game.move_from_json(
+                {k: v for k, v in m.items() if k != "seat"})) for m in data["moves"]),
+            current_player=data["current_player"],
+            legal=tuple(game.move_from_json(m) for m in data["legal"]),
+            score=tuple(data["score"]) if data["score"] is not None else None)
+
+
+PRESENTER = FantiPresenter(FANTI)

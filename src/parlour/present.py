@@ -1,0 +1,243 @@
+"""How a game looks and reads in the terminal: the :class:`Presenter` of a game's kit.
+
+A game package may provide ``present.py`` with ``PRESENTER``, a :class:`Presenter`
+subclass instance; the command line, ``replay`` and the remote client ask
+:func:`presenter` for it and never test a game's name. This base class is a complete
+presenter for any game whose moves are "play a card" or "pass" (a game without a
+``present`` part gets it as is): cards as ``7♦``, hands grouped by suit, the public
+view as a list of its fields, typed moves as a menu number, a card or ``p``.
+
+What a game overrides, as it needs:
+
+* card words: :meth:`card_name` (plain text, default ``Game.card_name``),
+  :attr:`show_codes` (print the standard code after a card whose name differs);
+* reading typed moves: :meth:`read_rest`
+  (what may follow the card), :meth:`card_words` (the game's own marks),
+  :meth:`help_line`;
+* drawing: :meth:`hand_text`, :meth:`move_text`, :meth:`option_text`,
+  :meth:`move_notes`, :meth:`table`, :meth:`pass_note`, :meth:`score_caption`,
+  :meth:`round_summary`;
+* the remote client: :meth:`view_from_json` (a server view back into the game's view
+  object, so a remote game is drawn by the same code as a local one).
+
+Every drawing method takes what one seat may see (a view, or a hand passed in
+explicitly), so a screen for one seat cannot show another seat's cards (FT-10, FA-7).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from rich import box
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from parlour import cards
+from parlour.cards import Card, Mask
+from parlour.game import PASS, Game, Move, move_card
+
+SUIT_STYLES = ("green", "blue", "red", "bold")
+"""Four-colour deck: clubs, diamonds, hearts, spades."""
+
+PASS_WORDS = frozenset({"p", "pass"})
+FILLER = frozenset({"take", "takes", "taking", "and", "with", "→", "->", "x"})
+"""Words a player may put between a card and what it takes; they are skipped."""
+
+
+class BadInput(ValueError):
+    """Text that is not a move here; the message says why, in one line."""
+
+
+class Presenter:
+    """The terminal presentation of one game (see the module doc for what to override)."""
+
+    show_codes = False
+    """Whether a card's standard code follows its name where the player reads what to
+    type (a game with its own card names sets this)."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+
+    # --- cards ---------------------------------------------------------------------
+
+    def card_name(self, c: Card) -> str:
+        return self.game.card_name(c)
+
+    def card_text(self, c: Card, codes: bool = False) -> Text:
+        """One card in its suit's colour (and its code, with ``codes`` when the game
+        shows codes)."""
+        t = Text(self.card_name(c), style=SUIT_STYLES[cards.suit_of(c)])
+        if codes and self.show_codes:
+            t.append(f" {cards.code(c)}", style="dim")
+        return t
+
+    def cards_text(self, mask: Mask, codes: bool = False, sep: str = ", ") -> Text:
+        """Cards of a mask, by suit then rank; ``-`` for none."""
+        if not mask:
+            return Text("-", style="dim")
+        return Text(sep).join(self.card_text(c, codes) for c in
+                              sorted(cards.iter_cards(mask), key=cards.sort_key_by_suit))
+
+    def hand_text(self, hand: Mask) -> Text:
+        """A hand grouped by suit: ``♣ 2 5 K   ♦ 7 8``."""
+        out = Text()
+        for s in range(4):
+            in_suit = hand & cards.SUIT_MASKS[s]
+            if not in_suit:
+                continue
+            if out:
+                out.append("   ")
+            style = SUIT_STYLES[s]
+            out.append(cards.SUIT_SYMBOLS[s], style=style)
+            for c in cards.iter_cards(in_suit):
+                out.append(" " + cards.RANKS[cards.rank_of(c)], style=style)
+        return out or Text("(empty)", style="dim")
+
+    # --- moves ---------------------------------------------------------------------
+
+    def move_text(self, move: Move, codes: bool = False, you: bool = False) -> Text:
+        """What a move does: ``plays 7♦``, ``passes`` (``play 7♦``, ``pass`` with ``you``)."""
+        s = "" if you else "s"
+        if move == PASS:
+            return Text("pass" + ("" if you else "es"))
+        return Text(f"play{s} ").append_text(self.card_text(move_card(move), codes))
+
+    def option_text(self, move: Move, pass_note: str = "") -> Text:
+        """A legal move as the menu offers it: ``7♦``, ``pass (1 penalty point)``."""
+        if move == PASS:
+            return Text("pass" + (f" ({pass_note})" if pass_note else ""))
+        return self.card_text(move_card(move), codes=True)
+
+    def move_notes(self, before: Any, move: Move, after: Any,
+                   names: Sequence[str]) -> list[Text]:
+        """What else a move brought about (a new deal, cards changing hands); none here."""
+        return []
+
+    def pass_note(self, view: Any) -> str:
+        """What a pass costs now, shown beside it in the menu ("" when nothing)."""
+        return ""
+
+    # --- reading typed moves -------------------------------------------------------
+
+    def help_line(self) -> str:
+        return "Type a move number, a card (7d, T♥), or p to pass; q saves and quits."
+
+    def card_words(self, text: str) -> str:
+        """Typed card text in the standard form :func:`parlour.cards.parse` reads; a game
+        with its own marks or letters translates them here."""
+        return text
+
+    def parse_card(self, text: str) -> Card:
+        """A card as a person types it (RULINGS C-1: ``7d``, ``10H``, ``T♥``, ``q♠``)."""
+        try:
+            return cards.parse(self.card_words(text))
+        except ValueError:
+            raise BadInput(f"{text!r} is not a card or a move number (type ? for help)") from None
+
+    def read_move(self, view: Any, text: str) -> Move:
+        """The move meant by ``text`` for the seat of ``view`` (whose turn it is); it
+        still has to pass the rules (``why_illegal``). Raises :class:`BadInput`."""
+        t = text.strip()
+        legal = list(view.legal)
+        if not t:
+            raise BadInput(self.help_line())
+        low = t.lower()
+        if low.isdigit():
+            i = int(low)
+            if not 1 <= i <= len(legal):
+                raise BadInput(f"there is no move {i}: " + (
+                    "the only move is 1" if len(legal) == 1
+                    else f"choose from 1 to {len(legal)}"))
+            return legal[i - 1]
+        if low in PASS_WORDS:
+            return PASS
+        tokens = [w for w in re.split(r"[\s,+]+", t) if w and w.lower() not in FILLER]
+        card = self.parse_card(tokens[0])
+        if not view.hand >> card & 1:
+            raise BadInput(f"you do not hold {cards.code(card)}")
+        return self.read_rest(view, card, tokens[1:])
+
+    def read_rest(self, view: Any, card: Card, rest: list[str]) -> Move:
+        """The move of ``card`` given the words typed after it (none, in most games)."""
+        if rest:
+            raise BadInput("play one card at a time, e.g. 7d")
+        return card
+
+    # --- the table -----------------------------------------------------------------
+
+    def table(self, view: Any, names: Sequence[str]) -> RenderableType:
+        """The public part of a view: here every seat's hand size, when the view has
+        ``hand_counts``, and its other public fields as ``name: value`` lines."""
+        data = view.to_json()
+        lines = [Text(f"{k}: {v}") for k, v in data.items()
+                 if k not in ("game", "seat", "players", "dealer", "rules", "hand", "legal",
+                              "moves", "current_player", "hand_counts", "score")]
+        seats = seats_table("cards") if "hand_counts" in data else seats_table()
+        for s in range(view.players):
+            cells = seat_cells(names, s, view)
+            if "hand_counts" in data:
+                cells.append(Text(str(data["hand_counts"][s])))
+            seats.add_row(*cells)
+        return Group(*lines, seats)
+
+    def view_from_json(self, data: dict[str, Any]) -> Any | None:
+        """The game's view object from a server view's JSON (``to_json()``), or None when
+        the game cannot rebuild one (the remote client then prints the JSON fields)."""
+        return None
+
+    # --- scores --------------------------------------------------------------------
+
+    def score_caption(self, rules: dict[str, Any]) -> str:
+        return ("penalty points: lowest total wins" if self.game.lower_wins(rules)
+                else "points: highest total wins")
+
+    def round_summary(self, view: Any, names: Sequence[str]) -> RenderableType:
+        """How a finished round scored, from a view at its end: points per seat."""
+        t = Table(title="Round result", box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
+        t.add_column("player")
+        t.add_column("points", justify="right")
+        for s in range(view.players):
+            t.add_row(names[s], str(view.score[s]))
+        return t
+
+
+# --- pieces the games' presenters share ---------------------------------------------
+
+
+def seat_cells(names: Sequence[str], seat: int, view: Any) -> list[Text]:
+    """A seat's first two cells: a ``▶`` on the player to move, then its name."""
+    turn = seat == view.current_player
+    name = Text(names[seat], style="bold" if turn else "")
+    if seat == view.dealer:
+        name.append(" (dealer)", style="dim")
+    return [Text("▶" if turn else "", style="bold yellow"), name]
+
+
+def seats_table(*columns: str) -> Table:
+    """A table of seats with these columns after the turn mark and the name."""
+    t = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
+    t.add_column("", width=1)
+    t.add_column("player")
+    for c in columns:
+        t.add_column(c, justify="left" if c == "specials" else "right")
+    return t
+
+
+def presenter(game: str | Game) -> Presenter:
+    """The presenter of a game (by name or object): its kit's ``present.PRESENTER``, or
+    the base :class:`Presenter` when the game has none."""
+    from parlour.games import get_kit
+
+    kit = get_kit(game if isinstance(game, str) else game.name)
+    found = kit.attr("present", "PRESENTER")
+    if found is None:
+        found = _FALLBACK.get(kit.name)
+        if found is None:
+            found = _FALLBACK[kit.name] = Presenter(kit.game)
+    return found
+
+
+_FALLBACK: dict[str, Presenter] = {}

@@ -1,0 +1,258 @@
+"""Who runs a table's clock: one process alone, or several sharing a database.
+
+Everything that differs between one server process and several (``--cluster``) sits
+behind :class:`Coordination`: resuming tables at startup, whether this process owns a
+table (runs its bots and timers), what happens when a seat connects or leaves, and
+what a table's start and end mean for ownership. :class:`SingleProcess` owns every
+table; :class:`Leases` owns tables through leases in the shared database, learns other
+processes' events by polling it, takes over the tables of a dead process and stands in
+for seats connected nowhere.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from typing import TYPE_CHECKING, Protocol
+
+from parlour.server.live import LiveTable
+
+if TYPE_CHECKING:
+    from parlour.server.service import TableService
+
+log = logging.getLogger("parlour.server")
+
+
+class Coordination(Protocol):
+    """What the service asks about ownership and presence."""
+
+    async def startup(self) -> None:
+        """Resume the tables in play that this process runs."""
+
+    def stop(self) -> None:
+        """The process is going away: hand back whatever it holds."""
+
+    def owns(self, t: LiveTable) -> bool:
+        """Whether this process runs the table's bots and timers."""
+
+    def seat_connected(self, t: LiveTable, seat: int) -> None:
+        """A seat said hello here (under the table's lock)."""
+
+    def seat_disconnected(self, t: LiveTable, seat: int) -> None:
+        """The last connection of a seat here closed."""
+
+    def claim(self, t: LiveTable) -> None:
+        """The table starts: this process runs it."""
+
+    def finished(self, t: LiveTable) -> None:
+        """The game at the table is over: nothing left to run."""
+
+
+def coordination_for(svc: TableService) -> Coordination:
+    return Leases(svc) if svc.settings.cluster else SingleProcess(svc)
+
+
+class SingleProcess:
+    """The only process: it owns every table; a disconnect starts the grace clock."""
+
+    def __init__(self, svc: TableService) -> None:
+        self.svc = svc
+
+    async def startup(self) -> None:
+        svc = self.svc
+        for tid in svc.store.ids_with_status("playing"):
+            try:
+                t = svc.load(tid)
+            except Exception:
+                log.exception("table %s cannot be resumed", tid)
+                continue
+            svc.clock.arm(t, t.resumed_action(svc.settings))
+            for seat, s in enumerate(t.seats):
+                if s.kind == "person" and not s.auto:
+                    svc.clock.start_grace(t, seat)
+
+    def stop(self) -> None:
+        pass
+
+    def owns(self, t: LiveTable) -> bool:
+        return True
+
+    def seat_connected(self, t: LiveTable, seat: int) -> None:
+        pass
+
+    def seat_disconnected(self, t: LiveTable, seat: int) -> None:
+        if not t.connected(seat) and t.status == "playing":
+            self.svc.clock.start_grace(t, seat)
+
+    def claim(self, t: LiveTable) -> None:
+        pass
+
+    def finished(self, t: LiveTable) -> None:
+        pass
+
+
+class Leases:
+    """Several processes on one database: a table is run by the holder of its lease."""
+
+    def __init__(self, svc: TableService) -> None:
+        self.svc = svc
+        self.instance = svc.instance
+        self.owned: set[str] = set()
+        """Tables whose lease this process holds."""
+        self._task: asyncio.Task | None = None
+
+    # --- the interface ----------------------------------------------------------------
+
+    async def startup(self) -> None:
+        await self._take_orphans()
+        self._task = asyncio.create_task(self._loop())
+
+    def stop(self) -> None:
+        if self._task:
+            self._task.cancel()
+        with contextlib.suppress(Exception):
+            self.svc.store.renew(self.instance, 0.0)  # leases and presence expire now
+        self.owned.clear()
+
+    def owns(self, t: LiveTable) -> bool:
+        return t.id in self.owned
+
+    def seat_connected(self, t: LiveTable, seat: int) -> None:
+        self.svc.store.present(t.id, seat, self.instance,
+                               time.time() + self.svc.settings.lease)
+        t.absent.pop(seat, None)
+
+    def seat_disconnected(self, t: LiveTable, seat: int) -> None:
+        if not t.connected_here(seat):
+            with contextlib.suppress(Exception):
+                self.svc.store.present(t.id, seat, self.instance, None)
+
+    def claim(self, t: LiveTable) -> None:
+        now = time.time()
+        if self.svc.store.acquire(t.id, self.instance, now + self.svc.settings.lease, now):
+            self.owned.add(t.id)
+
+    def finished(self, t: LiveTable) -> None:
+        if t.id in self.owned:
+            self.owned.discard(t.id)
+            with contextlib.suppress(Exception):
+                self.svc.store.release(t.id, self.instance)
+
+    # --- upkeep -----------------------------------------------------------------------
+
+    async def _loop(self) -> None:
+        """Poll for other processes' events, keep leases, take over orphaned tables and
+        stand in for seats connected nowhere."""
+        settings = self.svc.settings
+        last_lease = last_presence = 0.0
+        while True:
+            await asyncio.sleep(settings.poll_every)
+            now = time.time()
+            try:
+                await self._poll()
+                if now - last_lease >= settings.lease / 4:
+                    last_lease = now
+                    self._renew()
+                    await self._take_orphans()
+                if now - last_presence >= min(1.0, settings.grace / 4):
+                    last_presence = now
+                    await self._check_presence()
+            except asyncio.CancelledError:
+                raise
+            except Exception as e:  # the database may be briefly away: try next time
+                log.warning("cluster upkeep failed: %s", e)
+
+    async def _poll(self) -> None:
+        """Tables this process holds that another process changed: read and push them."""
+        svc = self.svc
+        ids = [tid for tid, t in svc.tables.items()
+               if t.status in ("waiting", "playing") or t.conns]
+        for tid, version in svc.store.versions(ids).items():
+            t = svc.tables.get(tid)
+            if t is not None and version != (t.seq, t.updated):
+                await self._refresh(t)
+
+    async def _refresh(self, t: LiveTable) -> None:
+        svc = self.svc
+        async with t.lock:
+            row, tail = svc.store.get_with_tail(t.id)
+            if row is None or (row.seq, row.updated) == (t.seq, t.updated):
+                return
+            old_seq = t.seq
+            t.take(LiveTable.from_row(row, tail))
+            if t.seq != old_seq:
+                event = next((e for e in reversed(t.log) if e.get("kind") in ("move", "deal")),
+                             None)
+                await svc.hub.broadcast(t, "update", event=event)
+            else:
+                await svc.hub.broadcast(t, "state")
+            if t.status != "playing" and t.id in self.owned:
+                self.owned.discard(t.id)
+                svc.clock.cancel(t)
+                with contextlib.suppress(Exception):
+                    svc.store.release(t.id, self.instance)
+            elif self.owns(t):
+                svc.clock.arm(t, t.resumed_action(svc.settings))
+
+    def _renew(self) -> None:
+        svc = self.svc
+        held = svc.store.renew(self.instance, time.time() + svc.settings.lease)
+        for tid in self.owned - held:  # taken over while this process was away
+            t = svc.tables.get(tid)
+            if t is not None and t.timer_task is not None:
+                t.timer_task.cancel()
+                t.timer_task = None
+        self.owned &= held
+
+    async def _take_orphans(self) -> None:
+        """Take the lease of every table in play that no live process holds."""
+        svc = self.svc
+        now = time.time()
+        for tid in svc.store.orphans(now):
+            if not svc.store.acquire(tid, self.instance, now + svc.settings.lease, now):
+                continue
+            try:
+                t = svc.tables.get(tid)
+                if t is None:
+                    t = svc.load(tid)
+                else:
+                    await self._refresh(t)
+            except Exception:
+                log.exception("table %s cannot be taken over", tid)
+                continue
+            self.owned.add(tid)
+            log.info("table %s: taken over by %s", tid, self.instance)
+            async with t.lock:
+                svc.clock.arm(t, t.resumed_action(svc.settings))
+
+    async def _check_presence(self) -> None:
+        """Which seats are connected elsewhere; a stand-in for a seat connected nowhere
+        for longer than the grace time (the owner decides)."""
+        svc = self.svc
+        now = time.time()
+        ids = [tid for tid, t in svc.tables.items() if t.status in ("waiting", "playing")]
+        present = svc.store.present_seats(ids, now, self.instance)
+        for tid in ids:
+            t = svc.tables.get(tid)
+            if t is None:
+                continue
+            remote = present.get(tid, set())
+            if remote != t.remote:
+                t.remote = remote
+                async with t.lock:
+                    await svc.hub.broadcast(t, "state")
+            if t.status != "playing" or not self.owns(t):
+                continue
+            for seat, s in enumerate(t.seats):
+                if s.kind != "person" or s.auto or t.connected(seat):
+                    t.absent.pop(seat, None)
+                    continue
+                since = t.absent.setdefault(seat, now)
+                if now - since >= svc.settings.grace:
+                    t.absent.pop(seat, None)
+                    async with t.lock:
+                        if (t.status == "playing" and not t.seats[seat].auto
+                                and not t.connected(seat)):
+                            await svc.clock.stand_in(t, seat)

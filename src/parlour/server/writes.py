@@ -1,0 +1,138 @@
+"""The one write path: every change to a table is saved before anyone hears of it.
+
+A game event (a deal or a move) is committed with the sequence check
+(:meth:`Store.commit_event`), then broadcast, then the table's clock is armed for the
+next server action. Changes that are not events (seats, stand-ins, the rematch link)
+are saved with :meth:`Writer.save`. A failed write puts the table back to the stored
+truth and tells the client why.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import TYPE_CHECKING, Any
+
+from parlour import record
+from parlour.game import Move
+from parlour.server.db import Conflict, unavailable
+from parlour.server.errors import RETRY_AFTER, UNAVAILABLE
+from parlour.server.hub import Connection
+from parlour.server.live import LiveTable, pack
+
+if TYPE_CHECKING:
+    from parlour.server.service import TableService
+
+log = logging.getLogger("parlour.server")
+
+
+class Writer:
+    """Saves tables for one service, then broadcasts and arms the clock."""
+
+    def __init__(self, svc: TableService) -> None:
+        self.svc = svc
+
+    def save(self, t: LiveTable, **values: Any) -> None:
+        """Write non-event fields of a table; on failure ``t`` goes back to its saved row
+        and the error propagates (the client is told to try again)."""
+        values = {k: (list(v) if isinstance(v, list) else v) for k, v in values.items()}
+        # Always a full snapshot: the log written here is the whole log.
+        values["log"] = list(t.log)
+        values["record"] = record.dump(t.match) if t.match is not None else None
+        values["snap_seq"] = t.seq
+        try:
+            t.updated = self.svc.store.set(t.id, **values)
+        except Exception:
+            t.restore()
+            raise
+        t.committed.update(pack(values), updated=t.updated)
+        t.tail, t.logged = [], len(t.log)
+
+    def reload(self, t: LiveTable) -> None:
+        """Put the database's truth back into ``t`` (another writer moved it on)."""
+        row, tail = self.svc.store.get_with_tail(t.id)
+        assert row is not None
+        t.take(LiveTable.from_row(row, tail))
+
+    async def write(self, t: LiveTable, data: dict[str, Any], event: dict[str, Any],
+                    conn: Connection | None = None) -> bool:
+        """Commit the event (sequence-checked), then broadcast it and arm the clock.
+
+        Only the columns that changed are written. When the write fails, ``t`` goes
+        back to the stored truth, the client (if any) is told why, and the server's
+        own next action is retried a little later.
+        """
+        svc = self.svc
+        action = svc.clock.plan(t)
+        # A move in the middle of a round writes only the event and the clock; deals,
+        # round ends and anything else that changed the log write a full snapshot.
+        light = (data.get("kind") == "move" and t.match is not None
+                 and t.match.current is not None and len(t.log) == t.logged + 1)
+        values = t.row_values(full=not light)
+        for k in ("status", "config", "salt"):
+            if k in t.committed and pack({k: values[k]})[k] == t.committed[k]:
+                del values[k]
+        if not light:
+            values["snap_seq"] = t.seq + 1
+        values["updated"] = time.time()
+        try:
+            new_seq = svc.store.commit_event(t.id, t.seq, data, **values)
+        except Exception as e:
+            await self._failed(t, e, conn)
+            return False
+        t.seq, t.updated = new_seq, values["updated"]
+        t.committed.update(pack(values), seq=new_seq)
+        if light:
+            t.tail.append(dict(data))
+        else:
+            t.tail = []
+        t.logged = len(t.log)
+        await svc.hub.broadcast(t, "update", event=event)
+        if t.status == "over":
+            svc.coord.finished(t)
+        svc.clock.arm(t, action)
+        return True
+
+    async def _failed(self, t: LiveTable, e: Exception, conn: Connection | None) -> None:
+        svc = self.svc
+        conflict = isinstance(e, Conflict)
+        log.warning("write refused at table %s: %s", t.id, e)
+        try:
+            if conflict:
+                self.reload(t)  # another process wrote first: take its events
+            else:
+                t.restore()
+        except Exception:
+            log.exception("table %s could not be restored; it is read again on next use", t.id)
+            t.restore()
+        if conn is not None:
+            if conflict:
+                await svc.hub.error(conn, "conflict", "the table moved on before your move "
+                                    "was saved: nothing was changed; please look again")
+            elif unavailable(e):
+                await svc.hub.error(conn, "unavailable", UNAVAILABLE)
+            else:
+                await svc.hub.error(conn, "server_error",
+                                    "the move was not saved; please try again")
+        if conflict:
+            await svc.hub.broadcast(t, "state")
+        action = svc.clock.plan(t)
+        if action is not None:
+            action.at = max(action.at, time.time() + RETRY_AFTER)
+        svc.clock.arm(t, action)
+
+    async def commit_move(self, t: LiveTable, seat: int, move: Move, by: str,
+                          conn: Connection | None = None) -> None:
+        entry = t.apply(seat, move, by)
+        await self.write(t, {"kind": "move", **entry}, entry, conn)
+
+    async def start(self, t: LiveTable, conn: Connection | None = None) -> None:
+        """The game begins: the match is created and the first round dealt."""
+        self.svc.coord.claim(t)
+        t.start()
+        t.log.append({"kind": "start"})
+        await self.deal(t, conn)
+
+    async def deal(self, t: LiveTable, conn: Connection | None = None) -> None:
+        entry = t.deal()
+        await self.write(t, dict(entry), entry, conn)
