@@ -19,6 +19,7 @@ table chat, and the list of public tables.
 
 from __future__ import annotations
 
+import asyncio
 import time
 import unicodedata
 from collections import deque
@@ -58,8 +59,8 @@ class CardRoom:
 
     def __init__(self, svc: TableService) -> None:
         self.svc = svc
-        self.chats: dict[str, deque[dict[str, Any]]] = {}
-        self.chat_ids: dict[str, int] = {}
+        self.review_slots = asyncio.Semaphore(svc.settings.review_concurrency)
+        """Reviews (the replay page) computed at once; more wait their turn."""
         self.sent: dict[tuple[str, int | str], deque[float]] = {}
 
     # --- rejoin and re-open ----------------------------------------------------------
@@ -139,10 +140,6 @@ class CardRoom:
 
     # --- chat ----------------------------------------------------------------------------
 
-    def chat_lines(self, t: LiveTable, audience: int | None) -> list[dict[str, Any]]:
-        lines = self.chats.get(t.id, ())
-        return [ln for ln in lines if audience is None or ln["channel"] == "table"]
-
     async def chat(self, conn: Connection, text: str) -> None:
         svc = self.svc
         st = svc.settings
@@ -164,21 +161,20 @@ class CardRoom:
                                 f"{st.chat_window:g} seconds.")
             return
         times.append(now)
-        n = self.chat_ids.get(t.id, 0) + 1
-        self.chat_ids[t.id] = n
+        n = t.chat[-1]["id"] + 1 if t.chat else 1
         channel = "table" if conn.seat is not None else "watchers"
         name = t.seats[conn.seat].name if conn.seat is not None else "Spectator"
         line = {"id": n, "seat": conn.seat, "name": name, "text": clean, "channel": channel,
                 "at": round(time.time(), 1)}
-        self.chats.setdefault(t.id, deque(maxlen=st.chat_keep)).append(line)
+        t.chat.append(line)
+        del t.chat[:-st.chat_keep]
         for c in list(t.conns):
             if channel == "table" or c.seat is None:
                 await svc.hub.send(t, c, "chat", line=line)
 
-    def forget(self, table_id: str) -> None:
-        self.chats.pop(table_id, None)
-        self.chat_ids.pop(table_id, None)
-        for key in [k for k in self.sent if k[0] == table_id]:
+    def forget(self, keep: set[str]) -> None:
+        """Drop chat rate records of tables no longer in memory."""
+        for key in [k for k in self.sent if k[0] not in keep]:
             del self.sent[key]
 
     # --- rematch offers --------------------------------------------------------------

@@ -18,8 +18,9 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from parlour.games import KITS
 from parlour.server import replay
-from parlour.server.protocol import Joined, Secret
-from parlour.server.service import ServiceError, TableService
+from parlour.server.errors import ServiceError
+from parlour.server.protocol import Joined, Name, Secret
+from parlour.server.service import TableService
 
 STATIC = Path(__file__).resolve().parent.parent / "web" / "static"
 
@@ -71,9 +72,30 @@ class ReviewBody(BaseModel):
     seat: Annotated[int, Field(ge=0, le=7)]
 
 
+class Sit(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: Name = ""
+
+
 @router.get("/api/open-tables", summary="Public tables: open seats to join and games to watch")
 async def open_tables(request: Request) -> list[dict[str, Any]]:
-    return _service(request).open_tables()
+    return _service(request).cardroom.open_tables()
+
+
+@router.post("/api/tables/{table_id}/sit", response_model=Joined,
+             summary="Take a free seat at a public table (no invite link needed)")
+async def sit(request: Request, table_id: str, body: Sit) -> Joined:
+    from parlour.server.api import _absolute
+
+    svc = _service(request)
+    t = svc.load(table_id)
+    if not t.config.get("public"):
+        raise ServiceError(403, "unauthorised", "this table is not open to everyone: "
+                           "ask its host for the invite link")
+    if t.status == "expired":
+        raise ServiceError(410, "expired", "this table has expired")
+    return _absolute(request, await svc.intents.sit(t, body.name))
 
 
 @router.post("/api/tables/{table_id}/rejoin", response_model=Joined,
@@ -81,7 +103,7 @@ async def open_tables(request: Request) -> list[dict[str, Any]]:
 async def rejoin(request: Request, table_id: str, body: Rejoin) -> Joined:
     from parlour.server.api import _absolute
 
-    return _absolute(request, await _service(request).rejoin(table_id, body.key))
+    return _absolute(request, await _service(request).cardroom.rejoin(table_id, body.key))
 
 
 def _finished_record(service: TableService, table_id: str) -> dict[str, Any]:
@@ -117,7 +139,7 @@ async def review(request: Request, body: ReviewBody) -> JSONResponse:
     if (body.table is None) == (body.record is None):
         raise ServiceError(400, "bad_request", "name a finished table or send a record, not both")
     data = _finished_record(service, body.table) if body.table is not None else body.record
-    limit = getattr(service.settings, "review_moves", 60)
+    limit = service.settings.review_moves
 
     def work() -> list[dict[str, Any]]:
         try:
@@ -125,7 +147,7 @@ async def review(request: Request, body: ReviewBody) -> JSONResponse:
         except replay.ReplayError as e:
             raise ServiceError(400, "bad_request", str(e)) from None
 
-    async with service.review_slots:
+    async with service.cardroom.review_slots:
         moves = await asyncio.to_thread(work)
     return JSONResponse({"round": body.round, "seat": body.seat, "moves": moves,
                          "drop": replay.DROP})

@@ -66,7 +66,7 @@ function quickPlay(g, words) {
     h("p", {}, h("a", { href: `/rules/${g.name}`, text: `How to play ${g.title}` })));
 }
 
-function openTables(list) {
+function openTables(list, words) {
   const box = h("section", { class: "panel open-tables", "aria-labelledby": "open-title" },
     h("h2", { id: "open-title", text: "Tables open to everyone" }));
   const waiting = list.filter((t) => t.status === "waiting" && t.free > 0);
@@ -77,7 +77,7 @@ function openTables(list) {
   }
   const row = (t, action) => h("li", { class: "open-row" },
     h("span", { class: "open-game", text: t.title }),
-    h("span", { class: "open-rules", text: t.summary }),
+    h("span", { class: "open-rules", text: (words[t.game] && words[t.game].summary ? words[t.game].summary(t.rules) : "") }),
     h("span", { class: "open-seats", text: t.status === "waiting" ? `${t.free} seat${t.free === 1 ? "" : "s"} free · host ${t.host}` : `round ${t.round} of ${t.rounds} · ${t.players} players` }),
     action);
   if (waiting.length) {
@@ -86,7 +86,7 @@ function openTables(list) {
       b.addEventListener("click", async () => {
         b.disabled = true;
         try {
-          const j = await api(`/api/tables/${t.id}/join`, { method: "POST", body: { key: t.invite, name: playerName() } });
+          const j = await api(`/api/tables/${t.id}/sit`, { method: "POST", body: { name: playerName() } });
           seats.set(j.table, { token: j.token, seat: j.seat, rejoin: j.rejoin_url || null });
           location.assign(`/t/${j.table}`);
         } catch (e) { b.disabled = false; b.after(h("span", { class: "error", role: "alert", text: " " + e.message })); }
@@ -142,7 +142,7 @@ function seatRow(i, game) {
   const id = "seat-" + i;
   if (i === 0) {
     const sel = h("select", { id, name: id, "aria-label": "Seat 1" },
-      h("option", { value: "you", text: "You", selected: true }), levelOptions(game, level.get(game.name)));
+      h("option", { value: "you", text: "You", selected: true }), levelOptions(game, null));
     return h("li", { class: "seat-choice" }, h("label", { for: id, class: "seat-no", text: "Seat 1" }), sel);
   }
   const select = h("select", { id, name: id, "aria-label": `Seat ${i + 1}` },
@@ -251,6 +251,6 @@ export async function showLobby(app) {
     h("p", { class: "muted" }, h("a", { href: "/verify", text: "Check a game record" }), " · ",
       h("a", { href: "/replay", text: "Replay a record file" }))]);
   try {
-    open.append(openTables(await api("/api/open-tables")));
+    open.append(openTables(await api("/api/open-tables"), modules));
   } catch { /* an older server without the list: nothing to show */ }
 }

@@ -67,13 +67,13 @@ async function joinDialog(app, id, key) {
     h("h1", { text: `Join a table of ${info.title}` }),
     h("ul", { class: "seat-list" }, info.seats.map((s, i) => h("li", { text: `Seat ${i + 1}: ${
       s.kind === "bot" ? `computer (${levelName(s.bot)})` : s.open ? "free (the computer plays it until someone sits down)" : s.claimed ? s.name : "free"}` }))),
-    free ? null : h("p", { text: "Every seat is taken: you can watch instead." }),
+    free ? null : h("p", { text: "Every seat is taken: ask the host for the spectator link to watch." }),
     h("div", { class: "field" }, h("label", { for: "join-name", text: "Your name" }), name),
-    error, h("button", { type: "submit", class: "primary", "data-action": "join", text: free ? "Take a seat" : "Watch" }));
+    error, h("button", { type: "submit", class: "primary", "data-action": "join", text: "Take a seat" }));
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
     try {
-      const j = await api(`/api/tables/${id}/join`, { method: "POST", body: { key, name: name.value.trim(), watch: !free || undefined } });
+      const j = await api(`/api/tables/${id}/join`, { method: "POST", body: { key, name: name.value.trim() } });
       localStorage.setItem("parlour.name", name.value.trim());
       if (j.role === "seat") seats.set(id, { token: j.token, seat: j.seat, rejoin: j.rejoin_url || null });
       history.replaceState(null, "", `/t/${id}`);
@@ -131,6 +131,8 @@ class TablePage {
       const before = anim.measure(this.app);
       this.state = m.state;
       this.seq = m.seq;
+      const f = m.state.finished;
+      if (f && (!this.finished || f.round >= this.finished.round)) this.finished = f;
       this.receivedAt = performance.now();
       if (m.seq !== prevSeq) { this.ui.hint = null; this.ui.hintText = ""; }
       if (this.myTurn() !== this.wasMyTurn) this.ui.why = "";  // a reason holds until the turn changes
@@ -172,12 +174,13 @@ class TablePage {
       this.render();
     } else if (m.type === "rematch") {
       const mine = seats.get(this.id);
-      if (m.token) seats.set(m.table, { token: m.token, seat: m.seat, rejoin: m.rejoin_url || null });
-      else if (mine && m.seat === undefined) seats.set(m.table, mine);
-      if (this.state && this.state.you === null) {  // spectators stay; they get a link
+      if (!m.move || !this.state || this.state.you === null) {  // spectators stay; they get a link
         this.rematchLink = m.url;
         this.render();
         return;
+      }
+      if (mine) {  // the same seat token holds the seat at the new table
+        seats.set(m.table, { ...mine, rejoin: mine.rejoin ? mine.rejoin.replace(`/t/${this.id}#`, `/t/${m.table}#`) : null });
       }
       this.conn.stop();
       location.assign(m.url);
@@ -208,6 +211,7 @@ class TablePage {
   }
 
   play(move) {
+    if (this.finished && this.finished.round < this.state.round) this.dismissed = this.finished.round;
     this.toast = "";
     this.ui.why = "";
     this.focusHand = true;
@@ -293,7 +297,7 @@ class TablePage {
     felt.append(ring);
     if (this.lastEvent && this.lastEvent.kind === "move" && this.lastEvent.round === s.round) felt.append(this.lastMove());
     if (s.table.status === "over") felt.append(this.gameOver());
-    else if (s.finished && s.finished.round > this.dismissed) felt.append(this.roundOver());
+    else if (this.finished && this.finished.round > this.dismissed) felt.append(this.roundOver());
     if (s.you !== null) felt.append(this.mine());
     else felt.append(h("p", { class: "spectating", text: "You are watching: hands stay hidden." }));
     return felt;
@@ -426,7 +430,7 @@ class TablePage {
 
   roundOver() {
     const s = this.state;
-    const f = s.finished;
+    const f = this.finished;
     const close = h("button", { type: "button", "data-action": "dismiss", onclick: () => { this.dismissed = f.round; this.render(); } }, "Close");
     return h("div", { class: "round-over panel", role: "region", "aria-label": `Round ${f.round} scores`, "data-score-detail": String(f.round) },
       h("div", { class: "panel-head" }, h("h2", { text: `Round ${f.round}: the score` }), close),
