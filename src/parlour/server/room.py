@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from parlour.games import KITS
 from parlour.server import replay
+from parlour.server.api import _absolute, _errors
 from parlour.server.errors import ServiceError
 from parlour.server.protocol import Joined, Name, Secret
 from parlour.server.service import TableService
@@ -78,16 +79,15 @@ class Sit(BaseModel):
     name: Name = ""
 
 
-@router.get("/api/open-tables", summary="Public tables: open seats to join and games to watch")
+@router.get("/api/open-tables", responses=_errors(), summary="Public tables: open seats to join and games to watch")
 async def open_tables(request: Request) -> list[dict[str, Any]]:
     return _service(request).cardroom.open_tables()
 
 
 @router.post("/api/tables/{table_id}/sit", response_model=Joined,
+             responses=_errors(400, 403, 404, 409, 410),
              summary="Take a free seat at a public table (no invite link needed)")
 async def sit(request: Request, table_id: str, body: Sit) -> Joined:
-    from parlour.server.api import _absolute
-
     svc = _service(request)
     t = svc.load(table_id)
     if not t.config.get("public"):
@@ -99,10 +99,9 @@ async def sit(request: Request, table_id: str, body: Sit) -> Joined:
 
 
 @router.post("/api/tables/{table_id}/rejoin", response_model=Joined,
+             responses=_errors(400, 403, 404, 410),
              summary="Take your seat back with your personal rejoin link (any device)")
 async def rejoin(request: Request, table_id: str, body: Rejoin) -> Joined:
-    from parlour.server.api import _absolute
-
     return _absolute(request, await _service(request).cardroom.rejoin(table_id, body.key))
 
 
@@ -115,13 +114,13 @@ def _finished_record(service: TableService, table_id: str) -> dict[str, Any]:
         raise
 
 
-@router.get("/api/tables/{table_id}/replay", summary="A finished table, step by step, every hand shown")
+@router.get("/api/tables/{table_id}/replay", responses=_errors(404, 409), summary="A finished table, step by step, every hand shown")
 async def table_replay(request: Request, table_id: str) -> JSONResponse:
     data = _finished_record(_service(request), table_id)
     return JSONResponse(await asyncio.to_thread(_frames, data))
 
 
-@router.post("/api/replay", summary="A record file, step by step, every hand shown")
+@router.post("/api/replay", responses=_errors(400), summary="A record file, step by step, every hand shown")
 async def record_replay(data: Annotated[Any, Body()]) -> JSONResponse:
     return JSONResponse(await asyncio.to_thread(_frames, data))
 
@@ -133,7 +132,7 @@ def _frames(data: Any) -> dict[str, Any]:
         raise ServiceError(400, "bad_record", str(e)) from None
 
 
-@router.post("/api/review", summary="One seat's moves in one round, valued by the hints engine")
+@router.post("/api/review", responses=_errors(400, 404, 409), summary="One seat's moves in one round, valued by the hints engine")
 async def review(request: Request, body: ReviewBody) -> JSONResponse:
     service = _service(request)
     if (body.table is None) == (body.record is None):
