@@ -12,7 +12,7 @@ from collections.abc import Iterator
 
 import httpx
 import pytest
-from browser_kit import OVER, TURN, create_by_api, play_until_over, start, take_turn
+from browser_kit import OVER, create_by_api, play_until_over, start, take_turn
 
 from parlour import cards
 
