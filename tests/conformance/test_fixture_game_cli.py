@@ -66,8 +66,10 @@ def test_replay_shows_the_game_to_its_end(records, tmp_path):
     res = parlour("replay", str(records), "--index", "1", cwd=tmp_path)
     assert res.returncode == 0, res.stderr
     data = json.loads(records.read_text().splitlines()[1])
-    moves = data["rounds"][-1]["moves"]
-    assert "Gin Lite" in res.stdout and f"{len(moves)}. Player" in res.stdout
+    last = data["rounds"][-1]["moves"]
+    assert "Gin Lite" in res.stdout
+    assert f"{len(last)}. {data['seats'][last[-1]['seat']]} " in res.stdout
+    assert f"wins with a total of {max(data['totals'])}" in res.stdout
     assert "Traceback" not in res.stderr
 
 

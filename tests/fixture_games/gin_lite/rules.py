@@ -136,6 +136,23 @@ class GinLiteRound(Round):
         return [longest_suit(h) + (bonus if s == self.gin else 0)
                 for s, h in enumerate(self.hands)]
 
+    def score_detail(self) -> dict[str, Any] | None:
+        """GL-4 item by item: the longest suit, and the gin bonus of the player who went
+        out (the contract of :meth:`parlour.game.Round.score_detail`)."""
+        score = self.score()
+        if score is None:
+            return None
+        seats = []
+        for s, h in enumerate(self.hands):
+            size = longest_suit(h)
+            items = [{"what": "Longest suit", "detail": f"{size} cards", "points": size,
+                      "rule": "GL-4"}]
+            if score[s] > size:
+                items.append({"what": "Gin", "detail": "a hand of one suit",
+                              "points": score[s] - size, "rule": "GL-4"})
+            seats.append({"seat": s, "items": items, "total": score[s]})
+        return {"seats": seats, "notes": [], "chips": None}
+
     def hand(self, seat: int) -> Mask:
         return self.hands[seat]
 
