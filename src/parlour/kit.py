@@ -19,10 +19,16 @@ part            required    what it provides
                             generic PIMC/ISMCTS engines, ``HARD``/``EXPERT`` iterations,
                             and optionally ``engine(budget, inference)``, a faster engine
                             for the ``hard`` levels
-``kernel``      no          ``BATCH``: a :class:`~parlour.batch.engine.BatchKernel` (random
-                            games in compiled code, held to ``rules`` by differential tests)
+``kernel``      no          ``BATCH``: a :class:`~parlour.batch.engine.BatchKernel` (buffer
+                            sizes, whole random games in compiled code, winners from
+                            totals); the one compiled copy of ``rules``, held to it by
+                            differential tests; optionally ``BATCH_API``, modules whose
+                            names :mod:`parlour.batch` offers
 ``env``         no          ``ENV``: a :class:`~parlour.envs.kit.EnvParts` (action codec,
-                            observation encoder, resampler) for the research environments
+                            observation encoder, the resampler's deal and constraints,
+                            Gymnasium id, PettingZoo name, OpenSpiel parameters, text
+                            picture, the module of a compiled vector environment) for
+                            the research environments
 ``analysis``    no          ``METRICS``: per-round measures (each a
                             :class:`~parlour.measures.Measure`) for ``parlour analyze``;
                             ``HALF_ROUND_PLAYS``: cards out at mid-round, for the

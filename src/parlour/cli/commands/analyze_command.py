@@ -22,6 +22,7 @@ from parlour.cli.common import (
     resolve_players,
     usage_errors,
 )
+from parlour.cli.paths import prepare_output_dir
 
 
 def parse_compare(game: str, text: str | None) -> tuple[str, list[Any]] | None:
@@ -72,6 +73,8 @@ def analyze(
                 make_bot(name, game, 0)
             except ValueError as e:
                 raise UsageError(str(e)) from None
+        if out:
+            prepare_output_dir(Path(out))
     console = Console(stderr=True)
     total = games * (len(cmp[1]) if cmp else 1)
     with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),

@@ -11,7 +11,8 @@ from rich.text import Text
 
 from parlour import record, render
 from parlour.cli.app import app
-from parlour.cli.common import fail, stdout
+from parlour.cli.common import fail, stdout, usage_errors
+from parlour.cli.paths import check_input
 from parlour.match import Match
 
 
@@ -21,10 +22,15 @@ class StopReplay(Exception):
 
 def load_one(path: Path, index: int) -> Match:
     """Record ``index`` (from 0) of a JSON or JSON Lines file, checked; exits on failure."""
+    with usage_errors():
+        check_input(path)
     try:
         entries = list(record.read_entries(path))
-    except (OSError, UnicodeDecodeError) as e:
-        fail(f"cannot read {path}: {getattr(e, 'strerror', None) or e}", 2)
+    except OSError as e:
+        fail(f"cannot read {path}: {e.strerror or e}", 2)
+    except UnicodeDecodeError as e:
+        fail(f"{path} is not a record file: it is not UTF-8 text (byte {e.start} cannot be "
+             f"read; a binary file?)", 1)
     if not 0 <= index < len(entries):
         fail(f"{path} holds {len(entries)} record(s): --index must be from 0 to "
              f"{len(entries) - 1}, not {index}", 2)
@@ -74,8 +80,9 @@ class Replayer:
             before = self._view(r)
             r.apply(move)
             self.out.print()
-            self.out.print(Text(f"{k}. {self.names[seat]} ", style="bold")
-                           .append_text(render.move_text(self.game, move)))
+            name = self.names[seat]
+            self.out.print(Text(f"{k}. {name} ", style="bold")
+                           .append_text(render.move_text(self.game, move, you=name == "You")))
             for note in render.move_notes(self.game, before, move, self._view(r), self.names):
                 self.out.print(note)
             self._show(r)
@@ -83,7 +90,7 @@ class Replayer:
             played = m.rounds[: i + 1]
             scores = [s for x in played if (s := x.score()) is not None]
             self.out.print()
-            self.out.print(render.round_summary(self.game, self._view(r), self.names))
+            self.out.print(render.round_result(self.game, r.score_detail(), self.names))
             winners = m.winners if i + 1 == len(m.rounds) else None
             self.out.print(render.score_sheet(self.game, m.rules, self.names, scores, winners))
 
@@ -98,7 +105,9 @@ class Replayer:
             hands = [r.hand(s) for s in range(r.players)]
             self.out.print(render.hands_table(self.game, hands, self.names))
         else:
-            self.out.print(Text(f"{self.names[self.seat]}'s hand: ", style="bold")
+            name = self.names[self.seat]
+            whose = "Your" if name == "You" else f"{name}'s"
+            self.out.print(Text(f"{whose} hand: ", style="bold")
                            .append_text(render.hand_text(self.game, view.hand)))
 
     def _pause(self) -> None:

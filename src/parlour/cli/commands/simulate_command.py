@@ -23,6 +23,7 @@ from parlour.cli.common import (
     stdout,
     usage_errors,
 )
+from parlour.cli.paths import check_output_file
 from parlour.simulate import DEFAULT_BATCH, SimConfig, Summary, choose_engine, run_chunks
 
 DEFAULT_BOT = "greedy"
@@ -96,8 +97,8 @@ def simulate_command(
             used = choose_engine(engine.strip().lower(), names)
         except ValueError as e:
             raise UsageError(str(e).replace("unknown engine", "unknown --engine")) from None
-        if out is not None and not out.parent.is_dir():
-            raise UsageError(f"cannot write {out}: no directory {out.parent}")
+        if out is not None:
+            check_output_file(out)
     config = SimConfig(g.name, n, games, seed, tuple(names), rules, used, batch)
     summary = Summary(g.name, n, tuple(names))
     progress = Progress(TextColumn(f"simulating ({used} engine)"), BarColumn(), MofNCompleteColumn(),

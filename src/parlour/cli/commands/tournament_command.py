@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -19,6 +20,7 @@ from parlour.cli.common import (
     resolve_players,
     usage_errors,
 )
+from parlour.cli.paths import prepare_output_dir
 
 
 def parse_rules(game: str, players: int, pairs: list[str] | None) -> dict:
@@ -71,6 +73,8 @@ def tournament(
             t = Tournament(game, n, bots.split(","), games, seed, rules)
         except ValueError as e:
             raise UsageError(str(e)) from None
+        if out:
+            prepare_output_dir(Path(out))
     console = Console(stderr=True)
     total = len(t.jobs())
     with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),

@@ -87,6 +87,27 @@ def _unlocks(ace_high: bool) -> list[Mask]:
 
 
 UNLOCKS = {False: _unlocks(False), True: _unlocks(True)}
+
+
+def deal_seat(players: int, dealer: int, position: int) -> int:
+    """FT-1: the seat that deck card ``position`` goes to (one at a time, left of the dealer)."""
+    return (dealer + 1 + position) % players
+
+
+def deal(deck: Sequence[Card], players: int, dealer: int) -> list[Mask]:
+    """FT-1: every seat's hand from the deck order, by :func:`deal_seat`.
+
+    Seat ``s`` gets every ``players``-th card from position ``(s - dealer - 1) % players``,
+    the one position ``p < players`` with ``deal_seat(players, dealer, p) == s``.
+    """
+    return [cards.mask_of(deck[(s - dealer - 1) % players::players]) for s in range(players)]
+
+
+def leader(deck: Sequence[Card], players: int, dealer: int, any_seven: bool) -> int:
+    """FT-4: the seat that leads: left of the dealer, or the holder of 7D."""
+    if any_seven:
+        return deal_seat(players, dealer, 0)
+    return deal_seat(players, dealer, deck.index(SEVEN_OF_DIAMONDS))
 NEIGHBOURS = {False: _neighbours(False), True: _neighbours(True)}
 
 
@@ -167,10 +188,7 @@ class FanTanRound(Round):
         self.rules = rules
         self.deck = deck = tuple(deck)
         self.history: list[tuple[int, Move]] = []
-        # FT-1: card i goes to seat dealer+1+i, so seat s gets every players-th card
-        # from deck index (s - dealer - 1) % players.
-        hands = [cards.mask_of(deck[(s - dealer - 1) % players::players])
-                 for s in range(players)]
+        hands = deal(deck, players, dealer)  # FT-1
         # C-2, as check_deck() checks it but on the hands just dealt (52 cards whose
         # masks cover the deck are each card once), which saves sorting the deck.
         dealt = 0
@@ -191,10 +209,7 @@ class FanTanRound(Round):
         # A plain attribute rather than a property: every playing loop reads it each
         # move, and a property call costs as much as a third of a legal-moves call.
         self.is_over = False
-        if self._any_seven:
-            self.turn = (dealer + 1) % players
-        else:  # FT-4: the holder of 7D leads (deck index i went to seat dealer+1+i)
-            self.turn = (dealer + 1 + self.deck.index(SEVEN_OF_DIAMONDS)) % players
+        self.turn = leader(deck, players, dealer, self._any_seven)  # FT-4
         # The legal moves of the turn, as a mask (see _legal_bits): computed as soon as a
         # turn starts, read by legal_moves() and apply().
         self._legal = self._legal_bits()

@@ -21,17 +21,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from parlour.batch.bitops import U0, U1, bit, bounded, count, kth_card, lowest, mix64
-from parlour.games.fantan.kernel import _options, _score, _withhold
+from parlour.batch.bitops import GAMMA, U0, U1, bit, bounded, count, kth_card, lowest, mix64
+from parlour.game import PASS
+from parlour.games.fantan.kernel import legal_options, round_score, withhold
 from parlour.games.fantan.lanes import LANES
-from parlour.games.fantan.rules import SEVEN_OF_DIAMONDS, SEVENS
 
-PASS = 52
 PLACING = 0.1
 """As :data:`.models.PLACING` (the reward's weight of the finishing place)."""
-GAMMA = np.uint64(0x9E3779B97F4A7C15)
-B7D = np.uint64(1 << SEVEN_OF_DIAMONDS)
-SEVENS_U = np.uint64(SEVENS)
 S11 = np.uint64(11)
 
 
@@ -303,13 +299,13 @@ def past_fines(hands, n, chips, pseat, pplay, plater, fines, paid5):
             held[t] = hands[t] | plater[i, t]
         legal = held[s] & pplay[i]
         if legal != U0:
-            _withhold(s, legal, held, n, chips, fines, paid5)
+            withhold(s, legal, held, n, chips, fines, paid5)
 
 
 @njit(cache=True)
 def _outcome(hands, n, dealer, w, chips, passes, fines, paid5, me, score):
     """``(reward, win share)`` of seat ``me`` (FT-7, FT-8, :func:`.models.rewards`)."""
-    _score(score, n, dealer, w, chips, hands, passes, fines, paid5)  # FT-7, FT-8
+    round_score(score, n, dealer, w, chips, hands, passes, fines, paid5)  # FT-7, FT-8
     sign = 1 if chips else -1
     best = score[0]
     for s in range(1, n):
@@ -345,7 +341,7 @@ def _playout(hands, n, table, playable, turn, passes, fines, paid5, seed, eps, u
     st[0] = seed
     while True:
         hand = hands[turn]
-        legal, may_pass = _options(hand, table, playable, any_seven, strict)
+        legal, may_pass = legal_options(hand, table, playable, any_seven, strict)
         if _uniform(st) < eps:
             k = count(legal)
             j = _below(st, k + (1 if may_pass else 0))
@@ -355,7 +351,7 @@ def _playout(hands, n, table, playable, turn, passes, fines, paid5, seed, eps, u
         if move == PASS:
             passes[turn] += 1
             if legal != U0:
-                _withhold(turn, legal, hands, n, chips, fines, paid5)
+                withhold(turn, legal, hands, n, chips, fines, paid5)
         else:
             table, playable = _play(hands, turn, move, table, playable, unlock)
             if hands[turn] == U0:
@@ -371,7 +367,7 @@ def _advance(hands, n, table, playable, turn, passes, me, unlock, any_seven, str
     ``(winner, table, playable, turn)``."""
     while True:
         hand = hands[turn]
-        legal, _may = _options(hand, table, playable, any_seven, strict)
+        legal, _may = legal_options(hand, table, playable, any_seven, strict)
         if turn == me and legal & (legal - U1):
             return -1, table, playable, turn
         move = policy(hand, legal, af, lc, lp, ll, lm)
@@ -509,9 +505,9 @@ def evaluate(worlds, which, moves, n, table, playable, me, passes0, dealer, seed
                 nxt = me + 1 if me + 1 < n else 0
                 if m == PASS:
                     passes[me] += 1
-                    legal, _mp = _options(hands[me], table, playable, any_seven, strict)
+                    legal, _mp = legal_options(hands[me], table, playable, any_seven, strict)
                     if legal != U0:
-                        _withhold(me, legal, hands, n, chips, fines, paid5)
+                        withhold(me, legal, hands, n, chips, fines, paid5)
                     r, sh, ok = respond(hands, n, table, playable, nxt, passes, fines,
                                         paid5, dealer, me, unlock, any_seven, strict,
                                         chips, af, lc, lp, ll, lm, node_cap)
@@ -547,9 +543,9 @@ def evaluate(worlds, which, moves, n, table, playable, me, passes0, dealer, seed
             w = -1
             if m == PASS:
                 passes[me] += 1
-                legal, _mp = _options(hands[me], table, playable, any_seven, strict)
+                legal, _mp = legal_options(hands[me], table, playable, any_seven, strict)
                 if legal != U0:
-                    _withhold(me, legal, hands, n, chips, fines, paid5)
+                    withhold(me, legal, hands, n, chips, fines, paid5)
             else:
                 b = bit(m)
                 hands[me] ^= b

@@ -1,7 +1,9 @@
-"""The Fanti batch kernel: whole random games in nopython code.
+"""The Fanti compiled kernel: the rules as numba functions on uint64 masks, and whole games.
 
-It implements exactly :class:`parlour.games.fanti.rules.FantiRound` (FA-3 .. FA-9) with the choices
-of :mod:`parlour.batch.stream`. The legal moves are never listed: per hand card the
+The one compiled copy of :class:`parlour.games.fanti.rules.FantiRound` (FA-3 .. FA-9) (the
+deal, the collections, the score), held to it by the differential tests; whole games
+follow the choices of :mod:`parlour.batch.stream`, and :data:`BATCH` is the game's
+batch-engine part (:class:`parlour.batch.engine.BatchKernel`). The legal moves are never listed: per hand card the
 kernel *counts* its collections (a subset-sum count table over the valued table
 cards, one per turn), picks the move number the stream asks for, and then builds only
 that one collection, the k-th smallest take mask, by walking the count table from the
@@ -10,6 +12,8 @@ with it). The order is the step engine's: card ascending, then take mask ascendi
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 import numpy as np
 from numba import njit
@@ -26,21 +30,22 @@ from parlour.batch.bitops import (
     round_key,
     shuffle,
 )
+from parlour.batch.engine import BatchKernel, Chunk
 from parlour.batch.stream import MOVE_BASE
 from parlour.cards import ACE, JACK, KING, QUEEN
 from parlour.games.fanti.rules import (
     ACES,
+    HAND_SIZE,
     JACKS,
     KINGS,
     LEAVES,
     QUEENS,
+    TABLE_START,
     TEN_OF_DIAMONDS,
     TWO_OF_CLUBS,
     VALUED,
 )
 
-HAND_SIZE = 4
-TABLE_START = 4
 KINGS_U, QUEENS_U, JACKS_U, ACES_U = (np.uint64(m) for m in (KINGS, QUEENS, JACKS, ACES))
 VALUED_U = np.uint64(VALUED)
 LEAVES_U = np.uint64(LEAVES)
@@ -145,7 +150,7 @@ def _take(c, k, table, gtg, cards, cnt, m):
 
 
 @njit(inline="always", cache=True)
-def _deal(deck, dealt, hands, n, dealer):
+def deal(deck, dealt, hands, n, dealer):
     """FA-3: one card at a time from the seat after the dealer until each has 4."""
     s = dealer + 1 if dealer + 1 < n else 0
     for i in range(HAND_SIZE * n):
@@ -184,7 +189,7 @@ def fanti_games(seed, game0, n, rounds, gtg, shared_ties,
             for s in range(n):
                 hands[s] = U0
                 piles[s] = U0
-            dealt = _deal(deck, TABLE_START, hands, n, dealer)
+            dealt = deal(deck, TABLE_START, hands, n, dealer)
             turn = dealer + 1 if dealer + 1 < n else 0  # FA-4
             last = -1
             m = 0
@@ -225,18 +230,18 @@ def fanti_games(seed, game0, n, rounds, gtg, shared_ties,
                 turn = seat + 1 if seat + 1 < n else 0
                 if hands[turn] == U0:
                     if dealt < 52:
-                        dealt = _deal(deck, dealt, hands, n, dealer)
+                        dealt = deal(deck, dealt, hands, n, dealer)
                     else:  # FA-8
                         if last >= 0:
                             piles[last] |= table
                         break
             nmoves[b, r] = m
-            _score(scores[b, r], n, piles, shared_ties)
+            round_score(scores[b, r], n, piles, shared_ties)
             dealer = dealer + 1 if dealer + 1 < n else 0
 
 
 @njit(inline="always", cache=True)
-def _score(out, n, piles, shared_ties):
+def round_score(out, n, piles, shared_ties):
     """FA-9, as :func:`parlour.games.fanti.rules.score_piles`."""
     for s in range(n):
         out[s] = 0
@@ -285,3 +290,26 @@ def legal_moves(hand, table, gtg, out_card, out_take):
                 out_take[n] = _take(c, k, table, gtg, cards, cnt, nv)
             n += 1
     return n
+
+
+ROUND_MOVES = 48
+"""Every Fanti round has 48 moves: 48 cards are dealt to the hands and each is played."""
+
+
+class FantiKernel(BatchKernel):
+    """Fanti's part of the batch engine: moves carry take masks."""
+
+    takes = True
+
+    def moves_cap(self, players: int) -> int:
+        return ROUND_MOVES
+
+    def run(self, seed: np.uint64, game0: int, players: int, rounds: int,
+            rules: dict[str, Any], out: Chunk, deck: np.ndarray, seat: np.ndarray,
+            move: np.ndarray, take: np.ndarray) -> None:
+        fanti_games(seed, game0, players, rounds, bool(rules["guardian_takes_guardians"]),
+                    rules["ties"] == "shared", out.first, out.scores, out.nmoves, deck, seat,
+                    move, take)
+
+
+BATCH = FantiKernel()

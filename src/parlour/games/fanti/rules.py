@@ -29,7 +29,26 @@ from parlour.games.fanti import names
 from parlour.options import Option, OptionSet
 
 HAND_SIZE = 4
+"""Cards each seat is dealt at a time (FA-3)."""
 TABLE_START = 4
+"""Cards laid face up on the table before the first deal (FA-3)."""
+
+
+def deal_seat(players: int, dealer: int, position: int) -> int:
+    """FA-3: the seat deck card ``position`` goes to; -1 for the opening table.
+
+    The first :data:`TABLE_START` cards go to the table; then, deal after deal, one card
+    at a time from the seat after the dealer until each seat holds :data:`HAND_SIZE`.
+    """
+    if position < TABLE_START:
+        return -1
+    return (dealer + 1 + (position - TABLE_START) % (HAND_SIZE * players)) % players
+
+
+def deal_number(players: int, position: int) -> int:
+    """FA-3: which deal of the round deck card ``position`` belongs to (0 = the first;
+    the opening table counts as deal 0)."""
+    return max(position - TABLE_START, 0) // (HAND_SIZE * players)
 
 
 def _rank_mask(rank: int) -> Mask:
@@ -246,8 +265,8 @@ class FantiRound(Round):
         n, deck, start = self.players, self.deck, self.dealt
         end = start + HAND_SIZE * n
         hands = self.hands
-        # Card start+i goes to seat dealer+1+i, so seat s gets every n-th card from
-        # start + (s - dealer - 1) % n.
+        # By deal_seat: card start+i goes to seat dealer+1+i, so seat s gets every n-th
+        # card from start + (s - dealer - 1) % n.
         for s in range(n):
             hands[s] |= cards.mask_of(deck[start + (s - self.dealer - 1) % n:end:n])
         self.dealt = end
