@@ -13,9 +13,6 @@ from pathlib import Path
 
 import pytest
 
-from parlour import record
-from parlour.games import KITS
-
 TESTS = Path(__file__).resolve().parents[1]
 FIXTURE_ENV = {
     "PARLOUR_GAMES": "fixture_games.gin_lite",
@@ -42,12 +39,13 @@ def records(tmp_path_factory) -> Path:
     return out
 
 
-def test_simulate_writes_records_that_the_reader_accepts(records):
+def test_simulate_writes_one_finished_record_per_game(records):
     lines = records.read_text().splitlines()
     assert len(lines) == 6
     for line in lines:
-        m = record.load(json.loads(line))
-        assert m.game is KITS["ginlite"].game and m.is_over and len(m.rounds) == 3
+        data = json.loads(line)
+        assert data["game"] == "ginlite" and len(data["rounds"]) == data["rules"]["rounds"] == 3
+        assert data["winners"] and all("score" in rd for rd in data["rounds"])
 
 
 def test_check_accepts_them_and_rejects_a_changed_score(records, tmp_path):
@@ -79,3 +77,22 @@ def test_tournament_of_random_and_greedy(tmp_path):
     assert res.returncode == 0, res.stderr
     assert "greedy" in res.stdout and "random" in res.stdout
     assert "Traceback" not in res.stderr
+
+
+def test_the_fixture_game_passes_the_conformance_suite(tmp_path):
+    """The conformance suite, run in a fresh pytest that registers the fixture game only
+    through PARLOUR_GAMES, checks it like the product games: every variant, every bot."""
+    if "fixture_games.gin_lite" in os.environ.get("PARLOUR_GAMES", ""):
+        pytest.skip("this is the nested run")
+    here = TESTS / "conformance"
+    res = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+         "-n", "0", "-k", "ginlite or gin_lite", str(here / "test_conformance_rules.py"),
+         str(here / "test_conformance_bots.py"), str(TESTS / "fixture_games")],
+        cwd=TESTS.parent, env={**os.environ, **FIXTURE_ENV}, capture_output=True, text=True,
+        timeout=600, check=False)
+    assert res.returncode == 0, res.stdout[-3000:]
+    summary = res.stdout.strip().splitlines()[-1]
+    passed = int(summary.split(" passed")[0].split()[-1])
+    # 12 variants, the copy test, 2 bots x (legal, no peek), the game's own 5 rules tests
+    assert passed >= 12 + 1 + 2 * 2 + 5, summary
