@@ -14,11 +14,13 @@ part            required    what it provides
                             and of a round's result, a view rebuilt from its JSON (the
                             remote client); without it the base ``Presenter`` is used
 ``bots``        no          ``BOTS``: ``{name: factory(game, seed) -> Bot}``, the game's
-                            own bots (``random`` and the search levels are generic)
-``search``      no          ``MODEL``: a :class:`~parlour.bots.models.SearchModel` for the
-                            generic PIMC/ISMCTS engines, ``HARD``/``EXPERT`` iterations,
-                            and optionally ``engine(budget, inference)``, a faster engine
-                            for the ``hard`` levels
+                            own bots (``greedy`` and ``heuristic`` also give the
+                            ``easy`` and ``medium`` levels); ``random`` is generic
+``model``       no          ``MODEL``: a :class:`~parlour.bots.models.SearchModel` (the
+                            search bots ``hard``, ``expert``, ``pimc``, ``ismcts`` exist
+                            only with it), ``HARD``/``EXPERT`` iterations per decision,
+                            optionally ``engine(budget, inference)`` (a faster engine
+                            for the ``hard`` levels) and ``warm()`` (compile it ahead)
 ``kernel``      no          ``BATCH``: a :class:`~parlour.batch.engine.BatchKernel` (buffer
                             sizes, whole random games in compiled code, winners from
                             totals); the one compiled copy of ``rules``, held to it by
@@ -33,6 +35,8 @@ part            required    what it provides
                             :class:`~parlour.measures.Measure`) for ``parlour analyze``;
                             ``HALF_ROUND_PLAYS``: cards out at mid-round, for the
                             positions of ``parlour bench`` (default 26)
+``rulebook``    no          ``SUMMARY`` and ``RULINGS`` (id -> :class:`~parlour.rulebook.
+                            Ruling`): the rules in plain words, for ``parlour rules``
 ``web.js``      no          the page module that draws the game at the web table
 ==============  ==========  ===============================================================
 

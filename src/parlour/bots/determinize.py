@@ -223,7 +223,7 @@ def world_pool(determinizer: Determinizer, view: Any, count: int, rng: random.Ra
 
     ``inference`` is one of :data:`INFERENCE`. With ``full``, a determinizer with a
     ``posterior(view, count, rng)`` method samples the opponent model's tempered
-    posterior itself (Fan Tan, :mod:`.infer_fantan`) and its worlds weigh the same;
+    posterior itself (Fan Tan, :mod:`parlour.games.fantan.infer`) and its worlds weigh the same;
     otherwise each world is weighted by ``policy``'s likelihood, tempered
     (:func:`temper`).
     """
@@ -234,7 +234,7 @@ def world_pool(determinizer: Determinizer, view: Any, count: int, rng: random.Ra
         for _ in range(count):
             w = determinizer.deal(view, rng, constrained=False)
             for _seat, move in view.history:
-                w._apply(move)  # unchecked: the world may break a pass void
+                w.advance(move)  # unchecked: the world may break a pass void
             if hasattr(determinizer, "tidy"):
                 determinizer.tidy(w)
             worlds.append(World(w, 1.0 / count))

@@ -106,9 +106,9 @@ def test_kernel_playouts_score_as_the_engine(seed, variant):
     me = r.current_player
     for move, got in zip(r.legal_moves(), kernel_values(r, exact=False), strict=True):
         w = r.copy()
-        w._apply(move)
+        w.advance(move)
         while not w.is_over:
-            w._apply(round_policy(w))
+            w.advance(round_policy(w))
         assert got == pytest.approx((rewards(w)[me], win_shares(w)[me]), abs=1e-12)
 
 
@@ -126,7 +126,7 @@ def test_kernel_late_search_is_the_best_response(seed, variant):
     me, m = r.current_player, model_for("fantan")
     for move, got in zip(r.legal_moves(), kernel_values(r, exact=True), strict=True):
         w = r.copy()
-        w._apply(move)
+        w.advance(move)
         want = solve(w, outcomes, m.key, m.policy, {}, budget=10**6, moves=m.moves, me=me,
                      opponents=m.policy)[me]
         assert got == pytest.approx(want, abs=1e-12)

@@ -59,7 +59,7 @@ def _where(f: Finding) -> str:
     return f"record {f.index}{line}"
 
 
-@app.command("check")
+@app.command("check", short_help="Check game records (JSON or JSON Lines).")
 def check_command(
     files: Annotated[list[Path], typer.Argument(
         metavar="FILE...", help="JSON or JSON Lines files.")],

@@ -121,7 +121,7 @@ class Replayer:
             raise StopReplay
 
 
-@app.command("replay")
+@app.command("replay", short_help="Step through a recorded game, or review its moves.")
 def replay_command(
     file: Annotated[Path, typer.Argument(
         metavar="FILE", help="A JSON or JSON Lines record file.")],

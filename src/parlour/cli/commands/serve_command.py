@@ -25,7 +25,7 @@ def check_sqlite_file(path: Path) -> None:
                          f"or an existing parlour database")
 
 
-@app.command()
+@app.command("serve", short_help="Serve the web tables (page, HTTP API, WebSocket).")
 def serve(
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,

@@ -21,7 +21,7 @@ def _count(n: int, noun: str) -> str:
     return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
-@app.command("verify")
+@app.command("verify", short_help="Check the deal commitments in a live game's record.")
 def verify(
     file: Annotated[Path, typer.Argument(
         metavar="FILE", help="A record (JSON) or a JSON Lines file of them.")],

@@ -240,8 +240,8 @@ class FanTanRound(Round):
             legal |= PASS_BIT
         return legal
 
-    def _legal_mask(self) -> Mask:
-        """The legal cards now (no PASS)."""
+    def legal_mask(self) -> Mask:
+        """The legal cards now as one mask (no PASS): for bots and search."""
         return self._legal_bits() & cards.FULL_DECK
 
     def legal_moves(self) -> list[Move]:
@@ -286,7 +286,7 @@ class FanTanRound(Round):
         self.history.append((seat, move))
         if move == PASS:
             self.passes[seat] += 1
-            legal = self._legal_mask()
+            legal = self.legal_mask()
             if legal:  # withholding (FT-8): remember the 7s and who waits for them
                 self.withholdings.append(Withholding(seat, self._withheld_sevens(seat, legal)))
         else:
@@ -308,6 +308,8 @@ class FanTanRound(Round):
         if legal == 0 or not self._strict:
             legal |= PASS_BIT
         self._legal = legal
+
+    advance = _apply
 
     def _withheld_sevens(self, seat: int, legal: Mask) -> tuple[tuple[Card, int, int], ...]:
         down, up = NEIGHBOURS[self.rules["ace"] == "high"]

@@ -1,15 +1,15 @@
 """The fast Fan Tan search engine: :class:`.pimc.Pimc`'s algorithm in nopython code.
 
 The algorithm is PIMC as in :mod:`.pimc`, specialised to Fan Tan so that every inner
-loop runs in numba (:mod:`.fast_fantan_kernel`):
+loop runs in numba (:mod:`.search_kernel`):
 
 1. A pool of :data:`WORLDS` worlds -- the other seats' *current* hands -- is drawn
    from the view. With inference ``full`` it is the tempered posterior of the
-   heuristic opponent model (:mod:`.infer_fantan`): :data:`CHAINS` Metropolis chains
+   heuristic opponent model (:mod:`.infer`): :data:`CHAINS` Metropolis chains
    of card swaps between two other seats, each started from a deal within the hard
    constraints, burnt in and thinned. ``constraints`` runs the same chains without
    the likelihood (uniform over consistent deals); ``none`` also drops the pass voids
-   (:data:`.determinize.INFERENCE`).
+   (:data:`parlour.bots.determinize.INFERENCE`).
 2. Every legal move is evaluated in every world from the current state (hands,
    table, turn, passes so far; under ``strict: false`` the world's past withholdings
    are recomputed from its hands): one heuristic playout per move with
@@ -41,13 +41,13 @@ from parlour.game import PASS
 from parlour.games.fantan import search_kernel as K
 from parlour.games.fantan.determinize import evidence
 from parlour.games.fantan.infer import DecisionArrays, decision_arrays
+from parlour.games.fantan.model import LATE_HAND
 from parlour.games.fantan.rules import SEVEN_OF_DIAMONDS, SEVENS, UNLOCKS, FanTanView
 
 WORLDS = 1000
 """Worlds dealt at a time (a pool). Early in a round no world is solved, so a pool
 is revisited until the budget ends: its size, not the budget, sets how many distinct
-worlds a decision sees. With 48 worlds two seeds could disagree by 0.07 in a move's
-win probability; 1,000 worlds (one visit each at ``hard``'s budget) agree to ~0.01."""
+worlds a decision sees (docs/bots.md: why 1,000)."""
 EPSILON = 0.1
 """Playout noise: the chance of a uniformly random legal move instead of the heuristic's."""
 CHAINS = 16
@@ -61,8 +61,6 @@ BETA = 0.5
 """Tempering of the opponent-model likelihood (1 = the model taken at its word)."""
 MODEL_EPSILON = 0.1
 """The opponent model's chance of not making the heuristic's play."""
-LATE_HAND = 5
-"""Solve a world exactly once my hand has at most this many cards."""
 NODE_CAP = 20000
 """Exact-search nodes per (world, move) before falling back to a playout."""
 CHUNK = 16

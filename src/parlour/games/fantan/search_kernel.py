@@ -1,15 +1,16 @@
-"""Nopython kernels of the fast Fan Tan search (:mod:`.fast_fantan`).
+"""Nopython kernels of the fast Fan Tan search (:mod:`.search`).
 
 Everything a ``hard`` decision spends its time on, compiled with numba:
 
-* :func:`best_card`: the ``heuristic`` bot's choice (:func:`.heuristic_fantan.best_card`)
+* :func:`best_card`: the ``heuristic`` bot's choice (:func:`.heuristic.best_card`)
   from precomputed lane tables -- the same card for every (hand, legal);
 * :func:`seat_loglik` and :func:`sample_pool`: the tempered Metropolis posterior of
-  :mod:`.infer_fantan` over the *current* hidden hands, within the hard constraints
+  :mod:`.infer` over the *current* hidden hands, within the hard constraints
   (hand sizes, strict pass voids);
 * :func:`evaluate`: paired heuristic playouts from the current state, or the late
   exact best response (only the searching seat branches, the others play the
-  heuristic), scored as :func:`.models.rewards` and :func:`.models.win_shares`.
+  heuristic), scored as :func:`parlour.bots.models.rewards` and
+  :func:`parlour.bots.models.win_shares` (FT-6..FT-8 through the batch kernel's scoring).
 
 Masks are ``uint64``; every constant mixed with them is a ``np.uint64`` (numba turns
 ``uint64 op int64`` into float64). Random numbers come from a counter-based
@@ -22,17 +23,16 @@ import numpy as np
 from numba import njit
 
 from parlour.batch.bitops import GAMMA, U0, U1, bit, bounded, count, kth_card, lowest, mix64
+from parlour.bots.models import PLACING
 from parlour.game import PASS
 from parlour.games.fantan.kernel import legal_options, round_score, withhold
 from parlour.games.fantan.lanes import LANES
 
-PLACING = 0.1
-"""As :data:`.models.PLACING` (the reward's weight of the finishing place)."""
 S11 = np.uint64(11)
 
 
 def _tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Lane tables indexed ``[ace_high, card, lane, position]`` (see :mod:`.fantan_lanes`)."""
+    """Lane tables indexed ``[ace_high, card, lane, position]`` (see :mod:`.lanes`)."""
     cards_ = np.full((2, 52, 2, 7), -1, np.int64)
     prefix = np.zeros((2, 52, 2, 7), np.uint64)
     length = np.zeros((2, 52, 2), np.int64)
@@ -59,7 +59,7 @@ LANE_CARDS, LANE_PREFIX, LANE_LEN, LANE_MASK = _tables()
 
 @njit(inline="always", cache=True)
 def card_key(c, hand, af, lc, lp, ll, lm):
-    """:func:`.heuristic_fantan.card_key` packed in one int, ordered the same way."""
+    """:func:`.heuristic.card_key` packed in one int, ordered the same way."""
     need = 0
     own = 0
     release = 0
@@ -105,7 +105,7 @@ def best_card(hand, legal, af, lc, lp, ll, lm):
 
 @njit(inline="always", cache=True)
 def policy(hand, legal, af, lc, lp, ll, lm):
-    """:func:`.heuristic_fantan.round_policy` given the legal cards: PASS if none."""
+    """:func:`.heuristic.round_policy` given the legal cards: PASS if none."""
     if legal == U0:
         return PASS
     if not legal & (legal - U1):
@@ -138,7 +138,7 @@ def _below(st, n):
 @njit(cache=True)
 def seat_loglik(hand, lo, hi, dplay, dchosen, dlater, af, hit, logeps, logmiss,
                 lc, lp, ll, lm):
-    """:meth:`.infer_fantan.Likelihood.seat` over decisions ``lo .. hi - 1``.
+    """:meth:`.infer.Likelihood.seat` over decisions ``lo .. hi - 1``.
 
     ``logmiss[k]`` is ``log(epsilon / (k - 1))``.
     """
@@ -207,7 +207,7 @@ def _greedy_deal(st, unseen, seats, sizes, voids, hands, tries):
 def _chain(st, hands, seats, voids, ll_seat, steps, beta, use_like, dlo, dhi, dplay,
            dchosen, dlater, af, hit, logeps, logmiss, lc, lp, ll, lm):
     """``steps`` Metropolis swap proposals between two of ``seats`` (in place):
-    :func:`.infer_fantan.metropolis`, likelihood skipped when ``use_like`` is false
+    :func:`.infer.metropolis`, likelihood skipped when ``use_like`` is false
     (then every allowed swap is accepted: the uniform chain over consistent deals)."""
     k = seats.shape[0]
     if k < 2:

@@ -189,6 +189,31 @@ def collections(card: Card, table: Mask, guardian_takes_guardians: bool = True) 
     return [m >> 6 for m in hand_moves(1 << card, table, guardian_takes_guardians) if m >> 6]
 
 
+def play_card(hands: list[Mask], piles: list[Mask], table: Mask, seat: int,
+              move: Move) -> Mask:
+    """Play ``move`` for ``seat`` (FA-5..FA-7): the card leaves its hand (in place); a
+    collection goes to its pile (in place) with the card that made it, a discard
+    stays on the table. Returns the table after. The one transition of the rules,
+    shared by the engine and the search."""
+    bit = 1 << (move & 63)
+    take = move >> 6
+    hands[seat] ^= bit
+    if take:
+        piles[seat] |= take | bit
+        return table ^ take
+    return table | bit
+
+
+def leftovers(piles: Sequence[Mask], table: Mask, last_collector: int) -> tuple[list[Mask], Mask]:
+    """FA-8: at the end of the round the cards left on the table go to the last
+    player who collected, or to nobody. The piles (a new list) and the table after."""
+    piles = list(piles)
+    if last_collector >= 0:
+        piles[last_collector] |= table
+        table = 0
+    return piles, table
+
+
 @dataclass(frozen=True)
 class FantiView:
     """What one seat sees (FA-7): own hand, the table, every collected pile, counts."""
@@ -329,26 +354,22 @@ class FantiRound(Round):
 
     def _apply(self, move: Move) -> None:
         seat = self.turn
-        c, take = move & 63, move >> 6
         self.history.append((seat, move))
         self._legal = None
-        bit = 1 << c
-        self.hands[seat] ^= bit
-        if take:
-            self.table ^= take
-            self.piles[seat] |= take | bit  # FA-7
+        hands = self.hands
+        self.table = play_card(hands, self.piles, self.table, seat, move)
+        if move >> 6:
             self.last_collector = seat
-        else:
-            self.table |= bit
-        self.turn = (seat + 1) % self.players
-        if self.hands[self.turn] == 0:  # everyone has played out: all hands are empty
+        turn = self.turn = (seat + 1) % self.players
+        if hands[turn] == 0:  # everyone has played out: all hands are empty
             if self.dealt < 52:
                 self._deal()
-            else:  # FA-8: leftovers to the last collector, or to nobody
+            else:
                 self.is_over = True
-                if self.last_collector >= 0:
-                    self.piles[self.last_collector] |= self.table
-                    self.table = 0
+                self.piles, self.table = leftovers(self.piles, self.table,
+                                                   self.last_collector)
+
+    advance = _apply
 
     def score(self) -> list[int] | None:
         """FA-9: +2 most cards, +1 most Leaf cards, +1 for 2C, +1 for 10D."""
