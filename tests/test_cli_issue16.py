@@ -277,3 +277,63 @@ def test_resume_refuses_what_it_cannot_continue(tmp_path):
     assert res.exit_code == 2 and "drop --players" in res.stderr
     res = runner.invoke(app, ["play", "fantan", "--resume", str(part)])
     assert res.exit_code == 2 and "holds a game of Fanti" in res.stderr
+
+
+# --- Polish -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("width", [40, 30, 80])
+def test_fan_tan_rows_never_wrap(width):
+    """FT-2 rows: one line per suit at any width from 30 columns; 10 is T when narrow."""
+    from rich.console import Console
+
+    from parlour.cards import FULL_DECK
+    from parlour.games.fantan.present import Rows
+
+    console = Console(width=width, record=True, color_system=None)
+    console.print(Rows(FULL_DECK, False))
+    lines = console.export_text().rstrip("\n").splitlines()
+    assert len(lines) == 4 and all(len(x) <= width for x in lines)
+    assert ("10" in lines[0]) == (width >= 41) and ("T" in lines[0]) == (width < 41)
+
+
+def test_tournament_table_ranks_by_win_rate_with_the_rating_beside():
+    """6 against 15 wins: the table lists greedy first, whatever the ratings say."""
+    from rich.console import Console
+
+    from parlour.arena import report
+
+    bots = [{"name": n, "games": 20, "wins": w, "win_rate": w / 20, "ci95": [0.1, 0.9],
+             "mean_score": 1.0, "rating": r, "rating_sigma": s}
+            for n, w, r, s in (("random", 6, 26.0, 3.1), ("greedy", 15, 24.0, 3.2))]
+    summary = {"game": "fanti", "players": 2, "deals": 10, "games": 20,
+               "fair_share": 0.5, "bots": bots}
+    console = Console(width=120, record=True, color_system=None)
+    console.print(report.table(summary))
+    text = console.export_text()
+    assert text.index("greedy") < text.index("random")
+    assert "26.0±3.1" in text and "ranked by win rate" in text
+
+
+def test_loadtest_report_has_no_raw_python_values():
+    from parlour.cli.commands.loadtest_command import report_text
+
+    report = {"elapsed_s": 3.2, "games_finished": 5, "moves": 0, "moves_per_s": 0.0,
+              "rtt_ms": {"p50": None, "p90": None, "p99": None, "max": None},
+              "rtt_ms_after_arrival": {"p50": None, "p99": None, "n": 0},
+              "errors": 0, "error_codes": {}, "failures": [],
+              "server_rss_mb": {"start": 80, "peak": None, "end": 81},
+              "records_checked": {"ok": 5, "bad": 0}}
+    text = report_text(report, 5, "full", "fantan", 4, 1)
+    assert "None" not in text and "{" not in text and "round(s)" not in text
+    assert "p50 -" in text and "records         5 valid, 0 invalid" in text
+
+
+def test_help_is_plain_words_with_h():
+    for args in (["-h"], ["simulate", "-h"], ["check", "--help"], ["play", "-h"]):
+        res = runner.invoke(app, args)
+        assert res.exit_code == 0, args
+        for raw in ("<bool>", "<int>", "<str>", "{GAME}", "list[Path]", "{file}"):
+            assert raw not in res.stdout, (args, raw)
+    top = runner.invoke(app, ["-h"]).stdout
+    assert "rules" in top and "--install-completion" in top
