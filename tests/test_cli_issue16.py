@@ -198,3 +198,142 @@ def test_leftover_note_counts_in_words():
     one = p.move_notes(V(0b11, 0, 0, 0), 2, V(0, 0, -1, 1), ["A", "B"])
     text = " ".join(t.plain if isinstance(t, Text) else str(t) for t in one)
     assert "cards left on the table go to B" in text and "card(s)" not in text
+
+
+# --- New: replay --review ------------------------------------------------------------
+
+
+def test_review_judges_each_choice_of_the_seat(tmp_path, monkeypatch):
+    """Each turn with a choice gets the engine's values (from the seat's view only), the
+    best alternative, and a mark sized by the drop; forced turns are skipped."""
+    import types
+
+    from parlour.cli import review
+
+    calls = []
+
+    def hints(game, view, level="hard", seed=0):
+        calls.append(view.seat)
+        legal = list(view.legal)
+        return [(m, 1.0 - 0.15 * i) for i, m in enumerate(legal)]  # the first is best
+
+    monkeypatch.setitem(__import__("sys").modules, "parlour.bots.hints",
+                        types.SimpleNamespace(hints=hints, BUDGETS={"medium": None}))
+    m = random_playout("fanti", 2, 7, {"rounds": 1})
+    rows = list(review.review(m, 1, "medium"))
+    r = m.game.new_round(m.rules, 2, m.rounds[0].dealer, m.rounds[0].deck)
+    expected = []
+    for i, (s, move) in enumerate(m.rounds[0].history, 1):
+        legal = r.legal_moves()
+        if s == 1 and len(legal) > 1:
+            expected.append((i, move, 1.0 - 0.15 * legal.index(move)))
+        r.apply(move)
+    assert [(x.move, x.played, round(x.value, 6)) for x in rows] == \
+        [(i, mv, round(v, 6)) for i, mv, v in expected]
+    assert set(calls) == {1}
+    marks = {round(x.drop, 6): x.mark for x in rows}
+    assert marks.get(0.0, "") == "" and marks.get(0.15, "?") == "?"
+    assert marks.get(0.3, "??") == "??" and 0.15 in marks  # a drop of 0.15 was seen
+    path = tmp_path / "g.json"
+    path.write_text(record.dumps(m))
+    res = runner.invoke(app, ["replay", str(path), "--review", "--seat", "1", "--round", "1"])
+    ok(res)
+    assert "turns reviewed" in res.stdout and "best value" in res.stdout
+    res = runner.invoke(app, ["replay", str(path), "--review", "--round", "9"])
+    assert res.exit_code == 2 and "--round must be from 1 to 1" in res.stderr
+
+
+# --- New: play --resume ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("game", "stop_after"), [("fanti", 3), ("fantan", 9)])
+def test_resume_continues_exactly_where_the_game_stopped(game, stop_after, tmp_path):
+    """Same decks (C-3), same bots with the same seeds: a game stopped and resumed ends
+    with the very record of the same game played without a stop."""
+    args = ["play", game, "--seed", "11", "--bots", "random", "--rule", "rounds=2"]
+    whole = tmp_path / "whole.json"
+    ok(runner.invoke(app, [*args, "--save", str(whole)], input=MOVES))
+    part = tmp_path / "part.json"
+    res = runner.invoke(app, [*args, "--save", str(part)], input="1\n" * stop_after + "q\n")
+    ok(res)
+    assert f"parlour play --resume {part}" in res.stdout
+    assert not record.load(json.loads(part.read_text())).is_over
+    res = runner.invoke(app, ["play", "--resume", str(part)], input=MOVES)
+    ok(res)
+    assert "Resuming" in res.stdout and f"Record saved to {part}" in res.stdout
+    a, b = json.loads(whole.read_text()), json.loads(part.read_text())
+    assert a["rounds"] == b["rounds"] and a["totals"] == b["totals"]
+
+
+def test_resume_refuses_what_it_cannot_continue(tmp_path):
+    m = random_playout("fanti", 2, 1, {"rounds": 1})
+    over = tmp_path / "over.json"
+    over.write_text(record.dumps(m))
+    res = runner.invoke(app, ["play", "--resume", str(over)])
+    assert res.exit_code == 2 and "not saved by parlour play" in res.stderr
+    part = tmp_path / "p.json"
+    ok(runner.invoke(app, ["play", "fanti", "--seed", "1", "--save", str(part)], input="q\n"))
+    res = runner.invoke(app, ["play", "--resume", str(part), "--players", "3"])
+    assert res.exit_code == 2 and "drop --players" in res.stderr
+    res = runner.invoke(app, ["play", "fantan", "--resume", str(part)])
+    assert res.exit_code == 2 and "holds a game of Fanti" in res.stderr
+
+
+# --- Polish -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("width", [40, 30, 80])
+def test_fan_tan_rows_never_wrap(width):
+    """FT-2 rows: one line per suit at any width from 30 columns; 10 is T when narrow."""
+    from rich.console import Console
+
+    from parlour.cards import FULL_DECK
+    from parlour.games.fantan.present import Rows
+
+    console = Console(width=width, record=True, color_system=None)
+    console.print(Rows(FULL_DECK, False))
+    lines = console.export_text().rstrip("\n").splitlines()
+    assert len(lines) == 4 and all(len(x) <= width for x in lines)
+    assert ("10" in lines[0]) == (width >= 41) and ("T" in lines[0]) == (width < 41)
+
+
+def test_tournament_table_ranks_by_win_rate_with_the_rating_beside():
+    """6 against 15 wins: the table lists greedy first, whatever the ratings say."""
+    from rich.console import Console
+
+    from parlour.arena import report
+
+    bots = [{"name": n, "games": 20, "wins": w, "win_rate": w / 20, "ci95": [0.1, 0.9],
+             "mean_score": 1.0, "rating": r, "rating_sigma": s}
+            for n, w, r, s in (("random", 6, 26.0, 3.1), ("greedy", 15, 24.0, 3.2))]
+    summary = {"game": "fanti", "players": 2, "deals": 10, "games": 20,
+               "fair_share": 0.5, "bots": bots}
+    console = Console(width=120, record=True, color_system=None)
+    console.print(report.table(summary))
+    text = console.export_text()
+    assert text.index("greedy") < text.index("random")
+    assert "26.0±3.1" in text and "ranked by win rate" in text
+
+
+def test_loadtest_report_has_no_raw_python_values():
+    from parlour.cli.commands.loadtest_command import report_text
+
+    report = {"elapsed_s": 3.2, "games_finished": 5, "moves": 0, "moves_per_s": 0.0,
+              "rtt_ms": {"p50": None, "p90": None, "p99": None, "max": None},
+              "rtt_ms_after_arrival": {"p50": None, "p99": None, "n": 0},
+              "errors": 0, "error_codes": {}, "failures": [],
+              "server_rss_mb": {"start": 80, "peak": None, "end": 81},
+              "records_checked": {"ok": 5, "bad": 0}}
+    text = report_text(report, 5, "full", "fantan", 4, 1)
+    assert "None" not in text and "{" not in text and "round(s)" not in text
+    assert "p50 -" in text and "records         5 valid, 0 invalid" in text
+
+
+def test_help_is_plain_words_with_h():
+    for args in (["-h"], ["simulate", "-h"], ["check", "--help"], ["play", "-h"]):
+        res = runner.invoke(app, args)
+        assert res.exit_code == 0, args
+        for raw in ("<bool>", "<int>", "<str>", "{GAME}", "list[Path]", "{file}"):
+            assert raw not in res.stdout, (args, raw)
+    top = runner.invoke(app, ["-h"]).stdout
+    assert "rules" in top and "--install-completion" in top

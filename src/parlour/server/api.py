@@ -47,7 +47,7 @@ def _absolute(request: Request, joined: Joined) -> Joined:
     """Links with this server's address in front, ready to share."""
     base = str(request.base_url).rstrip("/")
     data = joined.model_dump()
-    for key in ("invite_url", "watch_url", "table_url"):
+    for key in ("invite_url", "watch_url", "table_url", "rejoin_url"):
         if data[key]:
             data[key] = base + data[key]
     return Joined(**data)

@@ -19,6 +19,7 @@ from parlour.games import KITS
 from parlour.games.fantan import search as fast_fantan
 from parlour.server.api import router
 from parlour.server.db import Store, unavailable
+from parlour.server.room import router as room_router
 from parlour.server.service import ServiceError, TableService
 from parlour.server.settings import Settings
 from parlour.server.ws import table_socket
@@ -63,6 +64,7 @@ def create_app(settings: Settings | None = None, *, testing: bool | None = None)
                               "WebSocket at /ws: see docs/protocol.md.")
     app.state.settings = settings
     app.include_router(router)
+    app.include_router(room_router)
 
     @app.exception_handler(ServiceError)
     async def _service_error(_request: Request, exc: ServiceError) -> JSONResponse:

@@ -20,6 +20,7 @@ import time
 from typing import Any
 
 from parlour import record
+from parlour.server.cardroom import CardRoom
 from parlour.server.clock import TableClock
 from parlour.server.coordination import Coordination, coordination_for
 from parlour.server.db import Store, unavailable
@@ -50,6 +51,7 @@ class TableService:
         self.clock = TableClock(self)
         self.writer = Writer(self)
         self.intents = Intents(self)
+        self.cardroom = CardRoom(self)
         self.coord: Coordination = coordination_for(self)
         self._gc_task: asyncio.Task | None = None
 
@@ -118,7 +120,9 @@ class TableService:
 
     async def sweep(self, now: float | None = None) -> list[str]:
         """Expire idle tables (see :meth:`TableClock.sweep`)."""
-        return await self.clock.sweep(now)
+        expired = await self.clock.sweep(now)
+        self.cardroom.forget(set(self.tables))
+        return expired
 
     # --- HTTP --------------------------------------------------------------------------
 
@@ -184,7 +188,15 @@ class TableService:
         elif kind == "start":
             await self.intents.start(conn)
         elif kind == "rematch":
-            await self.intents.rematch(conn)
+            await self.cardroom.rematch(conn)
+        elif kind == "rematch_answer":
+            await self.cardroom.answer(conn, msg.accept)
+        elif kind == "rematch_fill":
+            await self.cardroom.fill(conn, msg.with_)
+        elif kind == "reopen":
+            await self.cardroom.reopen(conn, msg.seat)
+        elif kind == "chat":
+            await self.cardroom.chat(conn, msg.text)
         elif kind == "back":
             await self.intents.back(conn)
 
@@ -218,6 +230,7 @@ class TableService:
             conn.role = "seat" if seat is not None else "spectator"
             t.conns.add(conn)
             if seat is not None:
+                t.seats[seat].connected_once = True
                 self.clock.end_grace(t, seat)
                 if t.seats[seat].auto:
                     await self.intents.take_back(t, seat)

@@ -46,6 +46,20 @@ class Settings:
     gc_full_every: float = 600.0
     """Seconds between full garbage collections over everything (cyclic garbage)."""
 
+    chat_max_length: int = 200
+    """Characters in one chat line; longer lines are cut (over twice this: refused)."""
+    chat_burst: int = 5
+    """Chat lines one seat (or spectator) may send within ``chat_window`` seconds."""
+    chat_window: float = 10.0
+    chat_keep: int = 50
+    """Chat lines kept per table (in memory only; new connections get these)."""
+    open_tables_listed: int = 50
+    """Public tables listed on the front page at most."""
+    review_moves: int = 60
+    """Moves one review request values at most (one seat, one round)."""
+    review_concurrency: int = 2
+    """Reviews computed at the same time; further requests wait their turn."""
+
     @classmethod
     def from_env(cls, **overrides: object) -> Settings:
         """Defaults, then ``PARLOUR_*`` environment variables, then ``overrides``."""
@@ -54,10 +68,15 @@ class Settings:
         if "PARLOUR_DB" in env:
             s.db_url = env["PARLOUR_DB"]
         for name in ("bot_delay", "round_pause", "grace", "idle_expiry", "sweep_every",
-                     "db_timeout", "lease", "poll_every"):
+                     "db_timeout", "lease", "poll_every", "chat_window"):
             key = "PARLOUR_" + name.upper()
             if key in env:
                 setattr(s, name, float(env[key]))
+        for name in ("chat_max_length", "chat_burst", "chat_keep", "open_tables_listed",
+                     "review_moves", "review_concurrency"):
+            key = "PARLOUR_" + name.upper()
+            if key in env:
+                setattr(s, name, int(env[key]))
         if env.get("PARLOUR_ORIGINS"):
             s.allowed_origins = [o.strip() for o in env["PARLOUR_ORIGINS"].split(",") if o.strip()]
         if env.get("PARLOUR_TESTING") == "1":

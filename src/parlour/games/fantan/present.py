@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from rich import box
-from rich.console import Group, RenderableType
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.table import Table
 from rich.text import Text
 
@@ -22,8 +22,11 @@ from parlour.games.fantan.rules import FANTAN, SEVENS, FanTanView
 from parlour.present import SUIT_STYLES, Presenter, seat_cells, seats_table
 
 
-def rows_text(table: Mask, ace_high: bool) -> Text:
-    """The four rows, each in rank order (FT-2), a dot where a card is still missing."""
+def rows_text(table: Mask, ace_high: bool, cell: int = 3) -> Text:
+    """The four rows, each in rank order (FT-2), a dot where a card is still missing.
+
+    ``cell`` is the width of a rank: 3 (``  A  2 ... 10  J``) or, on a narrow terminal,
+    2, where the 10 is written ``T`` so every row still fits on one line."""
     order = list(range(1, 13)) + [0] if ace_high else list(range(13))
     out = Text()
     for s in range(4):
@@ -32,10 +35,22 @@ def rows_text(table: Mask, ace_high: bool) -> Text:
         for r in order:
             c = cards.card(r, s)
             label = cards.RANKS[r] if table >> c & 1 else "·"
-            out.append(f"{label:>3}", style=style if table >> c & 1 else "dim")
+            if cell < 3 and label == "10":
+                label = "T"
+            out.append(f"{label:>{cell}}", style=style if table >> c & 1 else "dim")
         if s < 3:
             out.append("\n")
     return out
+
+
+class Rows:
+    """The rows as a renderable that fits the width it is given (41 columns, or 28)."""
+
+    def __init__(self, table: Mask, ace_high: bool) -> None:
+        self.table, self.ace_high = table, ace_high
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        yield rows_text(self.table, self.ace_high, 3 if options.max_width >= 41 else 2)
 
 
 class FanTanPresenter(Presenter):
@@ -45,7 +60,7 @@ class FanTanPresenter(Presenter):
         for s in range(view.players):
             seats.add_row(*seat_cells(names, s, view), str(view.hand_counts[s]),
                           str(view.passes[s]))
-        return Group(rows_text(view.table, view.rules["ace"] == "high"), Text(), seats)
+        return Group(Rows(view.table, view.rules["ace"] == "high"), Text(), seats)
 
     def pass_note(self, view: Any) -> str:
         """What a pass costs now (FT-5, FT-7, FT-8)."""
