@@ -25,7 +25,6 @@ from pathlib import Path
 import httpx
 from playwright.sync_api import sync_playwright
 
-
 WEIGHT = """() => {
   const nav = performance.getEntriesByType('navigation')[0];
   const res = performance.getEntriesByType('resource');
