@@ -4,8 +4,10 @@
     nice .venv/bin/python benchmarks/compare_revisions.py --against /tmp/old/src --repeat 7
 
 Each figure is measured ``--repeat`` times per revision in fresh processes, the two
-revisions alternating (old, new, new, old, ...), and the best of each kept: on a shared
-machine the best run is the one least disturbed by others. Prints one line per figure
+revisions alternating (old, new, new, old, ...), and the best of each kept. Every
+figure is per second of the process's own CPU time (``time.process_time``), not of
+wall time: on a machine shared with others' jobs, wall time measures their load, CPU
+time measures the code (all of it is single-threaded). Prints one line per figure
 with both speeds and the ratio new / old. Figures: ``parlour.batch.bench`` rounds/s
 (Fan Tan 4p, Fanti 4p, batch 4096), Fan Tan lock-step (``FanTanBatch``) rounds/s, and
 the step rates of ``benchmarks/env_speed.py`` (session, PettingZoo, Gymnasium, OpenSpiel).
@@ -25,6 +27,7 @@ NEW = HERE.parent / "src"
 
 PROBE = r"""
 import json, sys, time
+time.perf_counter = time.process_time  # CPU seconds of this process (module docstring)
 from parlour import batch
 secs = float(sys.argv[1])
 out = {}
@@ -49,9 +52,11 @@ def _run(src: str, args: list[str]) -> dict[str, float]:
     text = subprocess.run([sys.executable, "-c", PROBE, args[0]], env=env, check=True,
                           capture_output=True, text=True).stdout
     got.update(json.loads(text))
-    text = subprocess.run([sys.executable, str(HERE / "env_speed.py"), "--games", args[1],
-                           "--repeat", "1"], env=env, check=True, capture_output=True,
-                          text=True).stdout
+    cpu_clock = ("import runpy, sys, time; time.perf_counter = time.process_time; "
+                 f"sys.argv = ['env_speed.py', '--games', '{args[1]}', '--repeat', '1']; "
+                 f"runpy.run_path({str(HERE / 'env_speed.py')!r}, run_name='__main__')")
+    text = subprocess.run([sys.executable, "-c", cpu_clock], env=env, check=True,
+                          capture_output=True, text=True).stdout
     for line in text.splitlines():
         parts = line.rsplit(None, 3)
         if len(parts) == 4 and parts[3].replace(",", "").isdigit():

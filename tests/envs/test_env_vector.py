@@ -1,9 +1,9 @@
-"""The compiled vector environment against the single environments (the contract).
+"""The compiled vector environments against the single environments (the contract).
 
 Same deals (the stream's game ``k * num_envs + i`` in env ``i``, dealt to the single
 environment by ``StreamShuffler``), same actions: the same observations (both
 encodings), masks and rewards, step by step, across game ends and autoresets, in every
-Fan Tan rule variant (FT-1 .. FT-9 through the kernel's helpers).
+rule variant of both games (FT-1 .. FT-9 and FA-3 .. FA-10 through the kernels' helpers).
 """
 
 from __future__ import annotations
@@ -24,6 +24,9 @@ VARIANTS = [
     {"stakes": "chips", "ace": "high"},
     {"opening": "any-seven", "stakes": "chips", "strict": False},
 ]
+FANTI_VARIANTS = [{}, {"ties": "shared", "guardian_takes_guardians": False}]
+CASES = ([("fantan", p, r) for p in (3, 4, 6) for r in VARIANTS]
+         + [("fanti", p, r) for p in (2, 3, 4) for r in FANTI_VARIANTS])
 
 
 def _pick(rng: np.random.Generator, mask: np.ndarray) -> np.ndarray:
@@ -31,18 +34,17 @@ def _pick(rng: np.random.Generator, mask: np.ndarray) -> np.ndarray:
 
 
 @pytest.mark.parametrize("observation", ["vector", "infostate"])
-@pytest.mark.parametrize("rules", VARIANTS, ids=str)
-@pytest.mark.parametrize("players", [3, 4, 6])
-def test_self_play_matches_the_session_step_by_step(players: int, rules: dict,
+@pytest.mark.parametrize(("game", "players", "rules"), CASES, ids=str)
+def test_self_play_matches_the_session_step_by_step(game: str, players: int, rules: dict,
                                                     observation: str) -> None:
     n_envs, seed = 5, 1234 + players
-    venv = ParlourVectorEnv("fantan", n_envs, players, opponents="self",
+    venv = ParlourVectorEnv(game, n_envs, players, opponents="self",
                             observation=observation, rounds=2, **rules)
     obs, info = venv.reset(seed=np.int64(seed))
     games = list(range(n_envs))
     sessions = []
     for b in range(n_envs):
-        s = Session("fantan", players, {**rules, "rounds": 2}, observation=observation)
+        s = Session(game, players, {**rules, "rounds": 2}, observation=observation)
         s.reset(StreamShuffler(seed, b))
         sessions.append(s)
     rng = np.random.default_rng(players)
@@ -70,18 +72,19 @@ def test_self_play_matches_the_session_step_by_step(players: int, rules: dict,
     assert ended >= n_envs  # every env went through at least one autoreset
 
 
-@pytest.mark.parametrize("opponents", ["greedy", "heuristic"])
-@pytest.mark.parametrize("rules", VARIANTS[:3], ids=str)
-def test_learner_against_compiled_bots_matches_the_gymnasium_env(opponents: str,
+@pytest.mark.parametrize(("game", "opponents", "rules"),
+                         [("fantan", o, r) for o in ("greedy", "heuristic") for r in VARIANTS[:3]]
+                         + [("fanti", "greedy", r) for r in FANTI_VARIANTS], ids=str)
+def test_learner_against_compiled_bots_matches_the_gymnasium_env(game: str, opponents: str,
                                                                  rules: dict) -> None:
     """The compiled greedy and heuristic opponents make the parlour bots' moves."""
-    n_envs, seed, players = 4, 99, 4
-    venv = ParlourVectorEnv("fantan", n_envs, players, seat=1, opponents=opponents, **rules)
+    n_envs, seed, players = 4, 99, 4 if game == "fantan" else 3
+    venv = ParlourVectorEnv(game, n_envs, players, seat=1, opponents=opponents, **rules)
     obs, info = venv.reset(seed=seed)
     games = list(range(n_envs))
     singles = []
     for b in range(n_envs):
-        e = ParlourGymEnv("fantan", players, seat=1, opponents=opponents, **rules)
+        e = ParlourGymEnv(game, players, seat=1, opponents=opponents, **rules)
         e._shuffler = StreamShuffler(seed, b)
         o, i = e.reset()
         singles.append([e, o, i])

@@ -17,9 +17,17 @@ def _own(kit_name: str, name: str) -> BotFactory | None:
     return (get_kit(kit_name).attr("bots", "BOTS") or {}).get(name)
 
 
+def _learned(game: str, seed: int | None) -> Bot:
+    from parlour.envs.learned import learned_bot  # numpy only; loaded when asked for
+
+    return learned_bot(game, seed)
+
+
 def _generic(game: str) -> dict[str, BotFactory]:
     """The generic bots ``game`` can have, by name, in the order they are listed."""
     out: dict[str, BotFactory] = {"random": RandomBot}
+    if any(get_kit(game).folder.glob("learned_*p.npz")):  # shipped trained weights
+        out["learned"] = _learned
     for level, own in (("easy", "greedy"), ("medium", "heuristic")):
         factory = _own(game, own)
         if factory is not None:

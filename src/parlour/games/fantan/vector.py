@@ -230,6 +230,15 @@ def _bots_play(b, bots, seed, n, any_seven, strict, chips, rounds, reward_score,
                sv, order, gapat, deck, score, rew)
 
 
+@njit(inline="always", cache=True)
+def _plane(out, b, at, mask):
+    """Write a card mask as 0/1 from ``out[b, at]`` (set bits only: the row is zeroed)."""
+    while mask != U0:
+        c = lowest(mask)
+        mask &= mask - np.uint64(1)
+        out[b, at + c] = 1.0
+
+
 @njit(cache=True)
 def _observe(b, seat, out, off, n, any_seven, strict, chips, ace_high, rounds, info, iv, uv,
              sv, order, gapat):
@@ -241,15 +250,9 @@ def _observe(b, seat, out, off, n, any_seven, strict, chips, ace_high, rounds, i
     fits = U0
     if not over:
         fits = uv[b, n + 1] if table != U0 or any_seven else B7D
-    hand = uv[b, seat]
-    for c in range(52):
-        cb = bit(c)
-        if hand & cb:
-            out[b, off[0] + c] = 1.0
-        if table & cb:
-            out[b, off[1] + c] = 1.0
-        if fits & cb:
-            out[b, off[2] + c] = 1.0
+    _plane(out, b, off[0], uv[b, seat])
+    _plane(out, b, off[1], table)
+    _plane(out, b, off[2], fits)
     most = (52 + n - 1) // n
     lower = not chips
     best = sv[b, TOTALS, 0]
@@ -281,11 +284,7 @@ def _observe(b, seat, out, off, n, any_seven, strict, chips, ace_high, rounds, i
                 out[b, off[12] + c] = ((o - 1) // n) / 52
                 out[b, off[13] + c] = min(gapat[b, c], cap) / cap
         for j in range(n):
-            v = uv[b, n + 2 + (seat + j) % n]
-            while v != U0:
-                c = lowest(v)
-                v &= v - np.uint64(1)
-                out[b, off[11] + j * 52 + c] = 1.0
+            _plane(out, b, off[11] + j * 52, uv[b, n + 2 + (seat + j) % n])
 
 
 @njit(cache=True)

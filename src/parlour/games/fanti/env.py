@@ -222,4 +222,5 @@ ENV = EnvParts(
     card_text=FANTI.card_name,
     round_length=lambda players, rules, turn_limit: 48 * STEPS_PER_PLAY,
     spiel_players=2,
+    vector="parlour.games.fanti.vector",
 )

@@ -53,7 +53,7 @@ MAX_TARGET = 10  # an Ace needs 10 from the table; a 2 needs 9; a 10 needs 1
 
 
 @njit(inline="always", cache=True)
-def _count_table(valued, cards, cnt):
+def count_table(valued, cards, cnt):
     """Fill ``cnt[i, t]``: subsets of the ``i`` lowest cards of ``valued`` summing to ``t``.
 
     Also lists those cards in ``cards``; returns how many there are.
@@ -75,7 +75,7 @@ def _count_table(valued, cards, cnt):
 
 
 @njit(inline="always", cache=True)
-def _kth_sum_set(cards, cnt, m, target, k):
+def kth_sum_set(cards, cnt, m, target, k):
     """The ``k``-th smallest mask among subsets of ``cards[:m]`` with values summing to ``target``."""
     take = U0
     t = target
@@ -91,7 +91,7 @@ def _kth_sum_set(cards, cnt, m, target, k):
 
 
 @njit(inline="always", cache=True)
-def _sweep(table, gtg):
+def sweep(table, gtg):
     """What a Guardian collects (FA-5)."""
     swept = table & ~(KINGS_U | QUEENS_U)
     if not gtg:
@@ -100,7 +100,7 @@ def _sweep(table, gtg):
 
 
 @njit(inline="always", cache=True)
-def _ways(c, table, gtg, cnt, m):
+def ways(c, table, gtg, cnt, m):
     """How many legal moves card ``c`` has: its collections, or 1 (the discard)."""
     rank = c % 13
     if rank == JACK:
@@ -117,17 +117,17 @@ def _ways(c, table, gtg, cnt, m):
 
 
 @njit(inline="always", cache=True)
-def _take(c, k, table, gtg, cards, cnt, m):
+def kth_take(c, k, table, gtg, cards, cnt, m):
     """The take mask of the ``k``-th legal move of card ``c`` (0: a discard)."""
     rank = c % 13
     if rank == JACK:
-        return _sweep(table, gtg)
+        return sweep(table, gtg)
     if rank in (KING, QUEEN):
         same = table & (KINGS_U if rank == KING else QUEENS_U)
         return U0 if same == U0 else bit(kth_card(same, k))
     if rank != ACE:
         target = 10 - rank
-        return U0 if cnt[m, target] == 0 else _kth_sum_set(cards, cnt, m, target, k)
+        return U0 if cnt[m, target] == 0 else kth_sum_set(cards, cnt, m, target, k)
     # An Ace: sets making 10 and single Aces, merged in mask order. A single Ace ``a``
     # comes right after the sets made only of cards below it (cnt[i, 10], i = its index).
     aces = table & ACES_U
@@ -146,7 +146,34 @@ def _take(c, k, table, gtg, cards, cnt, m):
         j += 1
     if cnt[m, MAX_TARGET] == 0:
         return U0
-    return _kth_sum_set(cards, cnt, m, MAX_TARGET, k - j)
+    return kth_sum_set(cards, cnt, m, MAX_TARGET, k - j)
+
+
+@njit(inline="always", cache=True)
+def legal_count(hand, table, gtg, cnt, nv):
+    """How many legal moves ``hand`` has (``cnt``/``nv`` from :func:`count_table`)."""
+    n_legal = 0
+    h = hand
+    while h != U0:
+        c = lowest(h)
+        h &= h - np.uint64(1)
+        n_legal += ways(c, table, gtg, cnt, nv)
+    return n_legal
+
+
+@njit(inline="always", cache=True)
+def kth_move(hand, k, table, gtg, cards, cnt, nv):
+    """The ``k``-th legal move of ``hand`` in the engine's order, as (card, take mask)."""
+    h = hand
+    c = lowest(h)
+    while True:  # find the card of move k, and k among that card's moves
+        c = lowest(h)
+        h &= h - np.uint64(1)
+        w = ways(c, table, gtg, cnt, nv)
+        if k < w:
+            break
+        k -= w
+    return c, kth_take(c, k, table, gtg, cards, cnt, nv)
 
 
 @njit(inline="always", cache=True)
@@ -195,24 +222,10 @@ def fanti_games(seed, game0, n, rounds, gtg, shared_ties,
             m = 0
             while True:
                 hand = hands[turn]
-                nv = _count_table(table & VALUED_U, cards, cnt)
-                n_legal = 0
-                h = hand
-                while h != U0:
-                    c = lowest(h)
-                    h &= h - np.uint64(1)
-                    n_legal += _ways(c, table, gtg, cnt, nv)
+                nv = count_table(table & VALUED_U, cards, cnt)
+                n_legal = legal_count(hand, table, gtg, cnt, nv)
                 k = 0 if n_legal == 1 else bounded(draw(rkey, MOVE_BASE + m), n_legal)
-                h = hand
-                c = lowest(h)
-                while True:  # find the card of move k, and k among that card's moves
-                    c = lowest(h)
-                    h &= h - np.uint64(1)
-                    w = _ways(c, table, gtg, cnt, nv)
-                    if k < w:
-                        break
-                    k -= w
-                take = _take(c, k, table, gtg, cards, cnt, nv)
+                c, take = kth_move(hand, k, table, gtg, cards, cnt, nv)
                 seat = turn
                 cb = bit(c)
                 hands[seat] = hand ^ cb
@@ -278,16 +291,16 @@ def legal_moves(hand, table, gtg, out_card, out_take):
     """
     cards = np.zeros(52, np.int64)
     cnt = np.zeros((53, MAX_TARGET + 1), np.int64)
-    nv = _count_table(table & VALUED_U, cards, cnt)
+    nv = count_table(table & VALUED_U, cards, cnt)
     n = 0
     h = hand
     while h != U0:
         c = lowest(h)
         h &= h - np.uint64(1)
-        for k in range(_ways(c, table, gtg, cnt, nv)):
+        for k in range(ways(c, table, gtg, cnt, nv)):
             if n < out_card.shape[0]:
                 out_card[n] = c
-                out_take[n] = _take(c, k, table, gtg, cards, cnt, nv)
+                out_take[n] = kth_take(c, k, table, gtg, cards, cnt, nv)
             n += 1
     return n
 
