@@ -62,8 +62,11 @@ def test_learned_is_a_bot_wherever_weights_are_shipped() -> None:
     m1 = _play("fantan", 4, [make_bot("learned", "fantan", 1)] * 4, 9)
     m2 = _play("fantan", 4, [make_bot("learned", "fantan", 2)] * 4, 9)
     assert m1.rounds[-1].history == m2.rounds[-1].history
+    # a table size without weights: greedy's moves, never an error mid-game
+    greedy = _play("fantan", 5, [make_bot("greedy", "fantan", 0)] * 5, 1)
+    assert _play("fantan", 5, [bot] * 5, 1).rounds[-1].history == greedy.rounds[-1].history
     with pytest.raises(ValueError, match="4 players, not 5"):
-        _play("fantan", 5, [bot] * 5, 1)
+        load("fantan", 5)
 
 
 def test_mlp_policy_takes_the_best_legal_logit() -> None:
