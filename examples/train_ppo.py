@@ -113,6 +113,9 @@ def main() -> None:
     ap.add_argument("--switch", type=int, default=100)
     ap.add_argument("--reward", default="result", help="result (win/loss) or score (the "
                     "round score, signed so more is better: a denser signal)")
+    ap.add_argument("--reward-scale", type=float, default=1.0, help="rewards are multiplied "
+                    "by this (0.1 keeps score-sized value errors from dominating the clipped "
+                    "gradient)")
     ap.add_argument("--minutes", type=float, default=30.0)
     ap.add_argument("--updates", type=int, default=0, help="stop after this many (0: time)")
     ap.add_argument("--envs", type=int, default=256)
@@ -171,7 +174,7 @@ def main() -> None:
             xs[k], ms[k], acts[k], vals[k] = obs, mask, a, v
             lps[k] = logp[np.arange(n), a]
             obs, r, term, trunc, info = envs.step(a)
-            rews[k], dones[k] = r, term | trunc
+            rews[k], dones[k] = r * args.reward_scale, term | trunc
         vals[T] = forward(w, obs, info["action_mask"])[4]
         adv = np.zeros((T, n), np.float32)
         last = np.zeros(n, np.float32)
@@ -202,7 +205,8 @@ def main() -> None:
         elapsed = time.time() - start
         line = {"update": update, "steps": update * T * n, "minutes": round(elapsed / 60, 2),
                 "entropy": round(ent, 3), "clipfrac": round(clipfrac, 3),
-                "mean_reward": round(float(rews.sum() / max(dones.sum(), 1)), 4)}
+                "mean_reward": round(float(rews.sum() / args.reward_scale / max(dones.sum(), 1)),
+                                     4)}
         if update % args.eval_every == 0:
             for kind in compiled:
                 line[f"vs_{kind}"] = round(evaluate(args.game, args.players, w, kind,
