@@ -18,7 +18,7 @@ from rich.text import Text
 from parlour import cards
 from parlour.cards import Mask
 from parlour.game import PASS
-from parlour.games.fantan.rules import FANTAN, SEVENS, FanTanView
+from parlour.games.fantan.rules import FANTAN, SEVENS, FanTanView, pot_in_play
 from parlour.present import SUIT_STYLES, Presenter, seat_cells, seats_table
 
 
@@ -60,7 +60,12 @@ class FanTanPresenter(Presenter):
         for s in range(view.players):
             seats.add_row(*seat_cells(names, s, view), str(view.hand_counts[s]),
                           str(view.passes[s]))
-        return Group(Rows(view.table, view.rules["ace"] == "high"), Text(), seats)
+        parts: list[RenderableType] = [Rows(view.table, view.rules["ace"] == "high"), Text(),
+                                       seats]
+        if view.rules["stakes"] == "chips" and view.winner < 0:  # FT-7: the pot in play
+            pot = pot_in_play(view.players, view.dealer, view.passes)
+            parts.append(Text(f"Pot: {pot} chips", style="dim"))
+        return Group(*parts)
 
     def pass_note(self, view: Any) -> str:
         """What a pass costs now (FT-5, FT-7, FT-8)."""

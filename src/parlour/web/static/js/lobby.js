@@ -156,7 +156,7 @@ function customForm(games, words) {
   const gameSel = h("div", { class: "game-pick", role: "radiogroup", "aria-label": "Game" });
   const body = h("div");
   const error = h("p", { class: "error", role: "alert" });
-  let current = games.find((g) => g.name === "fantan") || games[0];
+  let current = games[0];
 
   function renderBody() {
     const players = Number(form.players?.value || Math.min(4, current.max_players));
