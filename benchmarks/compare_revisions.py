@@ -67,13 +67,15 @@ def _run(src: str, args: list[str]) -> dict[str, float]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--against", required=True, help="the other revision's src/ folder")
+    ap.add_argument("--new", default=str(NEW), help="this revision's src/ folder (default: "
+                    "this tree; give the old one too for an A/A run that shows the noise)")
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--seconds", default="1.0", help="per batch figure")
     ap.add_argument("--games", default="20", help="whole games per env_speed line")
     args = ap.parse_args()
     best: dict[str, dict[str, float]] = {"old": {}, "new": {}}
     for i in range(args.repeat):
-        order = [("old", args.against), ("new", str(NEW))]
+        order = [("old", args.against), ("new", args.new)]
         for rev, src in order if i % 2 == 0 else order[::-1]:
             for k, v in _run(src, [args.seconds, args.games]).items():
                 best[rev][k] = max(best[rev].get(k, 0.0), v)

@@ -10,7 +10,8 @@ advantage estimation, Adam and a global gradient-norm clip. Episodes are single 
 (``episode="round"``, the arena's default) with the zero-sum result as the reward.
 Every ``--eval-every`` updates the greedy policy plays ``--eval-rounds`` rounds
 against each compiled bot in a separate vector environment with a fixed seed and the
-win share is logged (one JSON line each). Everything is seeded: the same command on the
+win share is logged (one JSON line each); ``--reward score`` trains on the signed
+round score instead of the win (a denser signal). Everything is seeded: the same command on the
 same numpy gives the same weights (``docs/research.md``).
 Copy the result to ``src/parlour/games/<game>/learned_<P>p.npz`` to ship it.
 """
@@ -18,6 +19,7 @@ Copy the result to ``src/parlour/games/<game>/learned_<P>p.npz`` to ship it.
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import time
 
@@ -25,6 +27,7 @@ import gymnasium as gym
 import numpy as np
 
 import parlour.envs
+import parlour.envs.kit
 from parlour.envs.learned import MLPPolicy
 
 
@@ -84,9 +87,11 @@ def grads(w, x, mask, a, old_logp, adv, ret, clip, vf_coef, ent_coef):
 
 
 def evaluate(game: str, players: int, w: dict, opponents: str, rounds: int, seed: int) -> float:
-    """Win share of the greedy policy in ``rounds`` one-round games (seat drawn)."""
-    envs = gym.make_vec(parlour.envs.GYM_IDS[game], num_envs=min(rounds, 1000), vectorization_mode="vector_entry_point",
-                        players=players, seat=None, opponents=opponents, episode="round")
+    """Win share of the greedy policy in ``rounds`` one-round games (seat drawn; a shared
+    win counts)."""
+    envs = gym.make_vec(parlour.envs.GYM_IDS[game], num_envs=min(rounds, 1000),
+                        vectorization_mode="vector_entry_point", players=players, seat=None,
+                        opponents=opponents, episode="round")
     policy = MLPPolicy(w)
     obs, info = envs.reset(seed=seed)
     done = wins = 0.0
@@ -106,6 +111,11 @@ def main() -> None:
     ap.add_argument("--opponents", default="random", help="random, greedy or heuristic; "
                     "comma separated to change every --switch updates")
     ap.add_argument("--switch", type=int, default=100)
+    ap.add_argument("--reward", default="result", help="result (win/loss) or score (the "
+                    "round score, signed so more is better: a denser signal)")
+    ap.add_argument("--reward-scale", type=float, default=1.0, help="rewards are multiplied "
+                    "by this (0.1 keeps score-sized value errors from dominating the clipped "
+                    "gradient)")
     ap.add_argument("--minutes", type=float, default=30.0)
     ap.add_argument("--updates", type=int, default=0, help="stop after this many (0: time)")
     ap.add_argument("--envs", type=int, default=256)
@@ -131,9 +141,12 @@ def main() -> None:
 
     def make(kind: str):
         return gym.make_vec(env_id, num_envs=args.envs, vectorization_mode="vector_entry_point",
-                            players=args.players, seat=None, opponents=kind, episode="round")
+                            players=args.players, seat=None, opponents=kind, episode="round",
+                            reward=args.reward)
 
     envs = make(kinds[0])
+    compiled = [k for k in ("random", "greedy", "heuristic")
+                if k in importlib.import_module(parlour.envs.kit.env_parts(args.game).vector).BOTS]
     obs, info = envs.reset(seed=args.seed)
     size, actions = obs.shape[1], info["action_mask"].shape[1]
     w = init(rng, size, args.hidden, actions)
@@ -161,7 +174,7 @@ def main() -> None:
             xs[k], ms[k], acts[k], vals[k] = obs, mask, a, v
             lps[k] = logp[np.arange(n), a]
             obs, r, term, trunc, info = envs.step(a)
-            rews[k], dones[k] = r, term | trunc
+            rews[k], dones[k] = r * args.reward_scale, term | trunc
         vals[T] = forward(w, obs, info["action_mask"])[4]
         adv = np.zeros((T, n), np.float32)
         last = np.zeros(n, np.float32)
@@ -192,9 +205,10 @@ def main() -> None:
         elapsed = time.time() - start
         line = {"update": update, "steps": update * T * n, "minutes": round(elapsed / 60, 2),
                 "entropy": round(ent, 3), "clipfrac": round(clipfrac, 3),
-                "mean_reward": round(float(rews.sum() / max(dones.sum(), 1)), 4)}
+                "mean_reward": round(float(rews.sum() / args.reward_scale / max(dones.sum(), 1)),
+                                     4)}
         if update % args.eval_every == 0:
-            for kind in ("random", "greedy", "heuristic"):
+            for kind in compiled:
                 line[f"vs_{kind}"] = round(evaluate(args.game, args.players, w, kind,
                                                     args.eval_rounds, 12345), 4)
             np.savez(args.out, **w)

@@ -337,3 +337,17 @@ def test_help_is_plain_words_with_h():
             assert raw not in res.stdout, (args, raw)
     top = runner.invoke(app, ["-h"]).stdout
     assert "rules" in top and "--install-completion" in top
+
+
+def test_fan_tan_chips_table_shows_the_pot_during_play():
+    """FT-7: 4 players dealt 13 each ante 1 each; two passes make the pot 6."""
+    from rich.console import Console
+
+    from parlour.games.fantan.rules import FANTAN
+    from parlour.present import presenter
+
+    r = FANTAN.new_round(FANTAN.rules(4, {"stakes": "chips"}), 4, 0, range(52))
+    r.passes = [1, 0, 1, 0]
+    console = Console(width=100, record=True, color_system=None)
+    console.print(presenter("fantan").table(r.view(0), ["A", "B", "C", "D"]))
+    assert "Pot: 6 chips" in console.export_text()

@@ -152,9 +152,7 @@ def table_renderable(state: dict[str, Any]) -> Any:
     view = p.view_from_json(v)
     if view is None:
         return Group(*(Text(f"{k}: {value}") for k, value in v.items()))
-    parts: list[Any] = [p.table(view, _names(state))]
-    if state.get("pot") is not None:
-        parts.append(Text(f"Pot: {state['pot']} chips", style="dim"))
+    parts: list[Any] = [p.table(view, _names(state))]  # (Fan Tan chips: with the pot)
     if state["you"] is not None:
         parts.append(Text("Your hand: ", style="bold").append_text(p.hand_text(view.hand)))
     return Group(*parts)

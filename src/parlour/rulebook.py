@@ -24,7 +24,7 @@ class Ruling:
 
 COMMON: dict[str, Ruling] = {
     "C-1": Ruling("The cards",
-                  "Both games use one ordinary 52-card deck without jokers. A card is written "
+                  "Every game here uses one ordinary 52-card deck without jokers. A card is written "
                   "rank then suit: AC, 7D, 10H, QS (clubs, diamonds, hearts, spades). Records "
                   "always use exactly these codes; when you type a move you may also write T "
                   "for 10, use lower case, or the suit symbols ♣ ♦ ♥ ♠."),

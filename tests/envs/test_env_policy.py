@@ -62,8 +62,11 @@ def test_learned_is_a_bot_wherever_weights_are_shipped() -> None:
     m1 = _play("fantan", 4, [make_bot("learned", "fantan", 1)] * 4, 9)
     m2 = _play("fantan", 4, [make_bot("learned", "fantan", 2)] * 4, 9)
     assert m1.rounds[-1].history == m2.rounds[-1].history
+    # a table size without weights: greedy's moves, never an error mid-game
+    greedy = _play("fantan", 5, [make_bot("greedy", "fantan", 0)] * 5, 1)
+    assert _play("fantan", 5, [bot] * 5, 1).rounds[-1].history == greedy.rounds[-1].history
     with pytest.raises(ValueError, match="4 players, not 5"):
-        _play("fantan", 5, [bot] * 5, 1)
+        load("fantan", 5)
 
 
 def test_mlp_policy_takes_the_best_legal_logit() -> None:
@@ -100,3 +103,24 @@ def test_gymnasium_opponents_as_policies_and_bots() -> None:
         done = done or trunc
     with pytest.raises(ValueError, match="opponent"):
         gym.make("parlour/FanTan-v0", players=4, opponents=[1, 2, 3])
+
+
+def test_league_draws_opponents_from_its_pool_each_episode() -> None:
+    import gymnasium as gym
+
+    import parlour.envs  # noqa: F401
+    from parlour.envs.league import League
+
+    env = League(gym.make("parlour/FanTan-v0", players=4, episode="round"), pool=["random"])
+    env.add(first_legal)
+    draws = []
+    for episode in range(6):
+        obs, info = env.reset(seed=episode if episode == 0 else None)
+        draws.append(tuple(map(str, env.last_draw)))
+        done = False
+        while not done:
+            obs, _r, term, trunc, info = env.step(first_legal(obs, info["action_mask"]))
+            done = term or trunc
+    assert len(set(draws)) > 1  # the opponents change between episodes
+    env.reset(seed=0)
+    assert tuple(map(str, env.last_draw)) == draws[0]  # seeded

@@ -128,6 +128,10 @@ def test_make_vec_masks_autoreset_and_seeds() -> None:
         assert info["action_mask"].any(axis=1).all()
         np.testing.assert_array_equal(envs.unwrapped.action_masks(), info["action_mask"])
         finished += int(term.sum())
+        if term.any():  # Gymnasium's layout of final_obs
+            np.testing.assert_array_equal(info["_final_obs"], term | trunc)
+            assert all(info["final_obs"][i] is None for i in np.flatnonzero(~term))
+            assert all(info["final_obs"][i].shape == obs[i].shape for i in np.flatnonzero(term))
         assert (reward[~term] == 0).all()  # "result" pays at the end only
         assert obs.min() >= 0.0 and obs.max() <= 1.0
     assert finished > 0

@@ -23,7 +23,8 @@ Search bots can also be named with an explicit iteration budget and no time limi
 which makes them reproducible from their seed on any machine (the arena's
 benchmarks use these): ``pimc:N`` (the generic :class:`.pimc.Pimc`), ``ismcts:N``,
 ``hard:N`` (hard's engine and settings at ``N`` iterations), and a third part to set
-the world inference (:data:`.determinize.INFERENCE`): ``hard:N:constraints`` (hard
+the world inference (:data:`.determinize.INFERENCE`): ``hard:N:fixed`` (every
+opponent read as the heuristic, no per-seat reading), ``hard:N:constraints`` (hard
 constraints only, no opponent model), ``hard:N:none`` or ``hard:N:noinfer`` (Fan
 Tan pass voids ignored too: uniform worlds). ``pimc`` and ``ismcts`` alone use
 :data:`DEFAULT_ITERATIONS`.
@@ -46,8 +47,8 @@ LEVELS = ("easy", "medium", "hard", "expert")
 SEARCH_LEVELS = ("hard", "expert")
 ENGINES = ("hard", "pimc", "ismcts")
 """Search engines that can be named with an iteration budget (``pimc:500``)."""
-INFERENCE_NAMES = {"full": "full", "constraints": "constraints", "none": "none",
-                   "noinfer": "none"}
+INFERENCE_NAMES = {"full": "full", "fixed": "fixed", "constraints": "constraints",
+                   "none": "none", "noinfer": "none"}
 
 
 def searchable(game: str) -> bool:

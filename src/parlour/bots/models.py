@@ -61,8 +61,9 @@ class Evidence(Protocol):
 class NowWorlds(Protocol):
     """Worlds at the view's moment (not whole rounds), each solved exactly."""
 
-    def evidence(self, view: Any) -> Evidence:
-        """The other seats' plays that weigh a world (``full`` inference)."""
+    def evidence(self, view: Any, rng: random.Random, per_seat: bool) -> Evidence:
+        """The other seats' plays that weigh a world; with ``per_seat`` each seat is
+        read on its own (:mod:`.opponents`), else as the game's heuristic."""
         ...
 
     def deal(self, view: Any, rng: random.Random) -> Any:

@@ -126,7 +126,8 @@ class Pimc:
         now = self.model.now
         assert now is not None
         clock = self.budget.clock()
-        evidence = now.evidence(view) if self.inference == "full" else None
+        evidence = (now.evidence(view, rng, self.inference == "full")
+                    if self.inference in ("full", "fixed") else None)
         if evidence is not None and not evidence.plays:
             evidence = None  # nothing seen yet: every world is as likely
         tally = _Tally(len(legal))

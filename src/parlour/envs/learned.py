@@ -5,7 +5,8 @@ player count ``P`` it was trained at); ``examples/train_ppo.py`` writes them
 (``docs/research.md``, "Training a baseline"). The network is a multilayer perceptron
 on the environments' observation vector (:mod:`.observation`, one-round episodes: see
 :mod:`.policy`): two ``tanh`` layers, then one logit per action id; the bot plays the
-legal action with the highest logit (no randomness, so the seed changes nothing).
+legal action with the highest logit (no randomness, so the seed changes nothing). At a
+player count without shipped weights the bot plays the game's ``greedy`` moves.
 """
 
 from __future__ import annotations
@@ -67,22 +68,37 @@ def load(game: str, players: int) -> MLPPolicy:
 
 
 class LearnedBot(PolicyBot):
-    """The shipped policy of the game, for the player count of the table it sits at."""
+    """The shipped policy of the game, for the player count of the table it sits at.
+
+    At a player count with no shipped weights it plays the game's ``greedy`` bot instead
+    (a table is never left without a move; :func:`shipped` says where it is itself).
+    """
 
     name = "learned"
 
     def __init__(self, game: str, seed: int | None = 0) -> None:
         super().__init__(game, self._play, seed)
-        self._policies: dict[int, MLPPolicy] = {}
+        self._policies: dict[int, MLPPolicy | None] = {}
         self._players = 0
+        self._seed = seed
+        self._fallback: Bot | None = None
 
     def _play(self, obs: np.ndarray, mask: np.ndarray) -> int:
-        return self._policies[self._players](obs, mask)
+        policy = self._policies[self._players]
+        assert policy is not None
+        return policy(obs, mask)
 
     def choose(self, view: object) -> int:
         players = view.players  # type: ignore[attr-defined]
         if players not in self._policies:
-            self._policies[players] = load(self.game.name, players)
+            self._policies[players] = (load(self.game.name, players)
+                                       if players in shipped(self.game.name) else None)
+        if self._policies[players] is None:
+            if self._fallback is None:
+                from parlour.bots import make_bot
+
+                self._fallback = make_bot("greedy", self.game.name, self._seed)
+            return self._fallback.choose(view)
         self._players = players
         return super().choose(view)
 

@@ -25,7 +25,8 @@ Gymnasium face of it, the same for every game. Parameters as the single environm
 * **Autoreset: same step** (``gymnasium.vector.AutoresetMode.SAME_STEP``): an env whose
   game ends starts the next game within that step; the observation and mask returned
   are the new game's, so every mask is usable, and the ended game's last observation
-  is in ``info["final_obs"]`` (rows where ``terminated | truncated``).
+  is ``info["final_obs"][i]`` (Gymnasium's layout: an object array holding ``None`` for
+  envs still playing, and the bool mask ``info["_final_obs"]``).
 * Seeds: ``reset(seed=s)`` (any integer, numpy integers too) fixes every deal and
   every compiled opponent's choice; the ``k``-th game of env ``i`` is game
   ``k * num_envs + i`` of the :mod:`parlour.batch.stream` run ``s``.
@@ -109,10 +110,10 @@ class ParlourVectorEnv(VectorEnv):
         super().reset(seed=None if seed is None else int(seed))
         if seed is None:
             seed = int(self.np_random.integers(2**63))
+        self._obs, self._mask = np.empty_like(self._obs), np.empty_like(self._mask)
         self.core.reset(int(seed), self._obs, self._mask)
         self._reset_once = True
-        return self._obs.copy(), {"action_mask": self._mask.copy(),
-                                  "seat": self.core.learner_seats()}
+        return self._obs, {"action_mask": self._mask, "seat": self.core.learner_seats()}
 
     def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray,
                                            dict[str, Any]]:
@@ -121,16 +122,23 @@ class ParlourVectorEnv(VectorEnv):
         a = np.ascontiguousarray(actions, dtype=np.int64)
         if a.shape != (self.num_envs,):
             raise ValueError(f"need one action per env: shape ({self.num_envs},), not {a.shape}")
-        self.core.step(a, self._obs, self._mask, self._reward, self._rewards, self._term,
-                       self._trunc, self._final, self._actor)
-        info: dict[str, Any] = {"action_mask": self._mask.copy(),
-                                "seat": self.core.learner_seats(),
-                                "rewards": self._rewards.copy(), "actor": self._actor.copy()}
-        ended = self._term | self._trunc
-        if ended.any():
-            info["final_obs"] = np.where(ended[:, None], self._final, 0.0).astype(np.float32)
-        return (self._obs.copy(), self._reward.copy(), self._term.copy(), self._trunc.copy(),
-                info)
+        # fresh output arrays every step (the kernel fills every entry): nothing to copy,
+        # and what a caller keeps from one step is never overwritten by the next
+        obs, mask = np.empty_like(self._obs), np.empty_like(self._mask)
+        reward, rewards = np.empty_like(self._reward), np.empty_like(self._rewards)
+        term, trunc = np.empty_like(self._term), np.empty_like(self._trunc)
+        actor = np.empty_like(self._actor)
+        self.core.step(a, obs, mask, reward, rewards, term, trunc, self._final, actor)
+        self._obs, self._mask = obs, mask
+        info: dict[str, Any] = {"action_mask": mask, "seat": self.core.learner_seats(),
+                                "rewards": rewards, "actor": actor}
+        ended = term | trunc
+        if ended.any():  # Gymnasium's layout: an object array, None where still running
+            final = np.full(self.num_envs, None, dtype=object)
+            for i in np.flatnonzero(ended):
+                final[i] = self._final[i].copy()
+            info["final_obs"], info["_final_obs"] = final, ended
+        return obs, reward, term, trunc, info
 
     def action_masks(self) -> np.ndarray:
         """(num_envs, actions) bool: the legal actions now (sb3-contrib's convention)."""

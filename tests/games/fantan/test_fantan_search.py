@@ -72,8 +72,9 @@ def test_kernel_likelihood_is_the_opponent_models(seed, variant, bot):
             continue
         for hand in (r.hands[s], rng.getrandbits(52) & ~r.table):
             got = K.seat_loglik(np.uint64(hand), d.lo[s], d.hi[s], d.playable, d.chosen,
-                                d.later, int(rules.get("ace") == "high"), math.log(0.9),
-                                math.log(0.1), logmiss, *_TABLES)
+                                d.later, int(rules.get("ace") == "high"),
+                                np.full(53, math.log(0.9)), math.log(0.1), logmiss,
+                                *_TABLES)
             assert got == pytest.approx(like.seat(s, hand), abs=1e-9)
 
 
@@ -87,7 +88,7 @@ def kernel_values(r, exact):
     solved = np.zeros(1, np.bool_)
     K.evaluate(np.array([r.hands], np.uint64), np.zeros(1, np.int64), moves, su.n,
                su.table, su.playable, su.me, su.passes, su.dealer, np.zeros(1, np.uint64),
-               0.0, exact, 52 if exact else 0, 10**6, solved, _UNLOCK[bool(su.af)],
+               np.zeros(su.n), exact, 52 if exact else 0, 10**6, solved, _UNLOCK[bool(su.af)],
                rules["opening"] == "any-seven", rules["strict"], rules["stakes"] == "chips",
                su.pseat, su.pplay, su.plater, su.af, *_TABLES, out_r, out_w)
     assert bool(solved[0]) == exact

@@ -29,7 +29,7 @@ def _complete_id(ctx: typer.Context, incomplete: str) -> list[str]:
 
 
 def _ruling(game: str | None, key: str, ruling: rulebook.Ruling) -> Group:
-    where = GAMES[game].title if game else "both games"
+    where = GAMES[game].title if game else "every game"
     head = Text(f"{key} ", style="bold cyan").append(ruling.title, style="bold")
     return Group(head.append(f"  ({where})", style="dim"), Text(ruling.text))
 
@@ -89,7 +89,7 @@ def rules_command(
                                                                style="dim"))
             out.print(first or f"{g.min_players} to {g.max_players} players.")
             out.print()
-        out.print(Text("Both games", style="bold"))
+        out.print(Text("Every game", style="bold"))
         out.print(rulebook.SEATS)
         for key, r in rulebook.COMMON.items():
             out.print(Text(f"{key} ", style="bold cyan").append(r.title, style="bold")

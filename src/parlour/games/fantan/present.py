@@ -1,5 +1,5 @@
 """Fan Tan in the terminal: the four rows, seats with cards and passes, what a pass
-costs, and the round's result (RULINGS FT-2, FT-5, FT-7, FT-8, FT-10).
+costs, and the pot under chips (RULINGS FT-2, FT-5, FT-7, FT-8, FT-10).
 
 Cards are the standard ``7♦``; a move is a card or ``p`` (pass), as the base
 :class:`~parlour.present.Presenter` reads them.
@@ -10,15 +10,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from rich import box
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
-from rich.table import Table
 from rich.text import Text
 
 from parlour import cards
 from parlour.cards import Mask
 from parlour.game import PASS
-from parlour.games.fantan.rules import FANTAN, SEVENS, FanTanView
+from parlour.games.fantan.rules import FANTAN, SEVENS, FanTanView, pot_in_play
 from parlour.present import SUIT_STYLES, Presenter, seat_cells, seats_table
 
 
@@ -60,7 +58,12 @@ class FanTanPresenter(Presenter):
         for s in range(view.players):
             seats.add_row(*seat_cells(names, s, view), str(view.hand_counts[s]),
                           str(view.passes[s]))
-        return Group(Rows(view.table, view.rules["ace"] == "high"), Text(), seats)
+        parts: list[RenderableType] = [Rows(view.table, view.rules["ace"] == "high"), Text(),
+                                       seats]
+        if view.rules["stakes"] == "chips" and view.winner < 0:  # FT-7: the pot in play
+            pot = pot_in_play(view.players, view.dealer, view.passes)
+            parts.append(Text(f"Pot: {pot} chips", style="dim"))
+        return Group(*parts)
 
     def pass_note(self, view: Any) -> str:
         """What a pass costs now (FT-5, FT-7, FT-8)."""
@@ -79,18 +82,6 @@ class FanTanPresenter(Presenter):
         if rules.get("stakes") == "chips":
             return "net chips: highest total wins"
         return "penalty points: lowest total wins"
-
-    def round_summary(self, view: Any, names: Sequence[str]) -> RenderableType:
-        """Cards left, passes and the round's score per seat (FT-7)."""
-        t = Table(title="Round result", box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
-        t.add_column("player")
-        unit = "chips" if view.rules["stakes"] == "chips" else "points"
-        for col in ("cards left", "passes", unit):
-            t.add_column(col, justify="right")
-        for s in range(view.players):
-            label = names[s] + (" (out first)" if s == view.winner else "")
-            t.add_row(label, str(view.hand_counts[s]), str(view.passes[s]), str(view.score[s]))
-        return t
 
     def view_from_json(self, data: dict[str, Any]) -> FanTanView:
         """A server view (``FanTanView.to_json()``) as a view again."""

@@ -354,8 +354,7 @@ class FanTanRound(Round):
 
     def dealt_counts(self) -> list[int]:
         """How many cards each seat was dealt (FT-1)."""
-        n = self.players
-        return [len(range((s - self.dealer - 1) % n, 52, n)) for s in range(n)]
+        return dealt_counts(self.players, self.dealer)
 
     def score_detail(self) -> dict[str, Any] | None:
         """FT-7 and FT-8 item by item (see :meth:`parlour.game.Round.score_detail`).
@@ -449,9 +448,7 @@ class FanTanRound(Round):
 
     def pot(self) -> int:
         """Chips in the pot now (FT-7): the antes and one per pass; fines come at the end."""
-        n = self.players
-        dealt = [len(range((s - self.dealer - 1) % n, 52, n)) for s in range(n)]
-        return sum(1 + (d < max(dealt)) for d in dealt) + sum(self.passes)
+        return pot_in_play(self.players, self.dealer, self.passes)
 
     def hand(self, seat: int) -> Mask:
         return self.hands[seat]
@@ -498,6 +495,18 @@ class FanTanRound(Round):
         new._any_seven = self._any_seven
         new._chips = self._chips
         return new
+
+
+def dealt_counts(players: int, dealer: int) -> list[int]:
+    """How many cards each seat is dealt (FT-1: the seats dealt first hold one more)."""
+    return [len(range((s - dealer - 1) % players, 52, players)) for s in range(players)]
+
+
+def pot_in_play(players: int, dealer: int, passes: Sequence[int]) -> int:
+    """Chips in the pot during a round (FT-7): every ante (1, and 1 more for a seat dealt a
+    card fewer) and one chip per pass; withholding fines join it at the end (FT-8)."""
+    dealt = dealt_counts(players, dealer)
+    return sum(1 + (d < max(dealt)) for d in dealt) + sum(passes)
 
 
 def _count(k: int, word: str, plural: str | None = None) -> str:

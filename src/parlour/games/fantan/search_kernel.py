@@ -140,7 +140,9 @@ def seat_loglik(hand, lo, hi, dplay, dchosen, dlater, af, hit, logeps, logmiss,
                 lc, lp, ll, lm):
     """:meth:`.infer.Likelihood.seat` over decisions ``lo .. hi - 1``.
 
-    ``logmiss[k]`` is ``log(epsilon / (k - 1))``.
+    With ``k`` playable cards, ``hit[k]`` is the log-probability of the heuristic's
+    card and ``logmiss[k]`` of any other one (the seat's model: :mod:`.opponents`);
+    ``logeps`` is that of a withholding pass.
     """
     out = 0.0
     for i in range(lo, hi):
@@ -154,7 +156,7 @@ def seat_loglik(hand, lo, hi, dplay, dchosen, dlater, af, hit, logeps, logmiss,
         if k < 2:
             continue
         if best_card(held, legal, af, lc, lp, ll, lm) == dchosen[i]:
-            out += hit
+            out += hit[k]
         else:
             out += logmiss[k]
     return out
@@ -230,10 +232,10 @@ def _chain(st, hands, seats, voids, ll_seat, steps, beta, use_like, dlo, dhi, dp
         if not use_like:
             hands[a], hands[b] = na, nb
             continue
-        la = seat_loglik(na, dlo[a], dhi[a], dplay, dchosen, dlater, af, hit, logeps,
-                         logmiss, lc, lp, ll, lm)
-        lb = seat_loglik(nb, dlo[b], dhi[b], dplay, dchosen, dlater, af, hit, logeps,
-                         logmiss, lc, lp, ll, lm)
+        la = seat_loglik(na, dlo[a], dhi[a], dplay, dchosen, dlater, af, hit[a], logeps,
+                         logmiss[a], lc, lp, ll, lm)
+        lb = seat_loglik(nb, dlo[b], dhi[b], dplay, dchosen, dlater, af, hit[b], logeps,
+                         logmiss[b], lc, lp, ll, lm)
         delta = la + lb - ll_seat[a] - ll_seat[b]
         if delta >= 0 or _uniform(st) < np.exp(beta * delta):
             hands[a], hands[b] = na, nb
@@ -246,7 +248,8 @@ def sample_pool(seed, out, chain_hands, chain_ll, fresh, start, dealt, unseen, s
                 hit, logeps, logmiss, lc, lp, ll, lm):
     """Fill ``out[w, seat]`` with ``out.shape[0]`` worlds (current hands) from the
     chains whose states are ``chain_hands[c, seat]`` (log-likelihoods in
-    ``chain_ll``), in turn, each advanced by ``thin`` steps per world.
+    ``chain_ll``), in turn, each advanced by ``thin`` steps per world. ``hit`` and
+    ``logmiss`` are per seat (rows) as in :func:`seat_loglik`.
 
     With ``fresh``, every chain is first dealt by :func:`_greedy_deal` from ``start``
     (which holds the known hands) -- or, with ``dealt``, starts from the full deal in
@@ -269,8 +272,8 @@ def sample_pool(seed, out, chain_hands, chain_ll, fresh, start, dealt, unseen, s
                 for i in range(seats.shape[0]):
                     s = seats[i]
                     chain_ll[c, s] = seat_loglik(hands[s], dlo[s], dhi[s], dplay, dchosen,
-                                                 dlater, af, hit, logeps, logmiss, lc, lp,
-                                                 ll, lm)
+                                                 dlater, af, hit[s], logeps, logmiss[s], lc,
+                                                 lp, ll, lm)
             _chain(st, hands, seats, voids, chain_ll[c], burn, beta, use_like, dlo, dhi,
                    dplay, dchosen, dlater, af, hit, logeps, logmiss, lc, lp, ll, lm)
     for w in range(out.shape[0]):
@@ -336,13 +339,13 @@ def _play(hands, seat, card, table, playable, unlock):
 def _playout(hands, n, table, playable, turn, passes, fines, paid5, seed, eps, unlock,
              any_seven, strict, chips, af, lc, lp, ll, lm):
     """Play on to the end (in place): every seat the heuristic, or with probability
-    ``eps`` a uniformly random legal move. Returns the winner."""
+    ``eps[seat]`` a uniformly random legal move. Returns the winner."""
     st = np.empty(1, np.uint64)
     st[0] = seed
     while True:
         hand = hands[turn]
         legal, may_pass = legal_options(hand, table, playable, any_seven, strict)
-        if _uniform(st) < eps:
+        if _uniform(st) < eps[turn]:
             k = count(legal)
             j = _below(st, k + (1 if may_pass else 0))
             move = PASS if j == k else kth_card(legal, j)
@@ -476,7 +479,8 @@ def evaluate(worlds, which, moves, n, table, playable, me, passes0, dealer, seed
 
     A world is solved exactly (:func:`respond`) when ``exact`` and ``me`` holds at most
     ``late_hand`` cards; ``solved[i]`` tells the caller so. Otherwise each move gets
-    one playout with the seed ``seeds[i]`` (the same noise for every move: paired).
+    one playout with the seed ``seeds[i]`` (the same noise for every move: paired),
+    seat ``s`` playing a random move with probability ``eps[s]``.
     """
     hands = np.empty(n, np.uint64)
     passes = np.empty(n, np.int64)

@@ -4,6 +4,7 @@ are generic (:mod:`parlour.bots.registry`)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from parlour.bots.base import Bot, BotFactory
@@ -19,20 +20,25 @@ def capture_value(take: int, played: int) -> float:
             + 2.0 * (got >> TWO_OF_CLUBS & 1) + 2.0 * (got >> TEN_OF_DIAMONDS & 1))
 
 
+def greedy_move(legal: Sequence[Move]) -> Move:
+    """``greedy``'s move: the collection worth most now, else the cheapest discard."""
+    def value(m: Move) -> float:
+        c, take = move_card(m), move_take(m)
+        if take:
+            return 10 + capture_value(take, c)
+        return -capture_value(0, c)
+
+    return max(legal, key=lambda m: (value(m), -m))
+
+
 class GreedyFanti(Bot):
     """Take the collection worth most now (FA-5, FA-9); when nothing can be taken,
-    discard the least valuable card."""
+    discard the least valuable card (:func:`greedy_move`)."""
 
     name = "greedy"
 
     def choose(self, view: Any) -> Move:
-        def value(m: Move) -> float:
-            c, take = move_card(m), move_take(m)
-            if take:
-                return 10 + capture_value(take, c)
-            return -capture_value(0, c)
-
-        return max(view.legal, key=lambda m: (value(m), -m))
+        return greedy_move(view.legal)
 
 
 BOTS: dict[str, BotFactory] = {"greedy": GreedyFanti, "heuristic": HeuristicFanti}

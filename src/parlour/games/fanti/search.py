@@ -46,9 +46,11 @@ from typing import Any
 
 from parlour import cards
 from parlour.bots.models import placed
+from parlour.bots.opponents import choice_probs, mixture
 from parlour.cards import JACK, Mask
 from parlour.game import Move
 from parlour.games.fanti import heuristic as heuristic_fanti
+from parlour.games.fanti.bots import greedy_move
 from parlour.games.fanti.rules import (
     HAND_SIZE,
     LEAVES,
@@ -96,6 +98,8 @@ def deal_hands(view: Any, rng: random.Random) -> list[Mask]:
     return hands
 
 
+READ_WORLDS = 8
+"""Worlds on which the current deal's plays are read (:meth:`NowWorlds.evidence`)."""
 EPSILON = 0.15
 """Opponent model of :class:`DealEvidence`: the heuristic's move with probability
 ``1 - EPSILON``, any other legal move with ``EPSILON`` shared out."""
@@ -110,7 +114,8 @@ class DealEvidence:
     The table and piles before each play are found by undoing the moves (public).
     """
 
-    def __init__(self, view: Any, epsilon: float = EPSILON) -> None:
+    def __init__(self, view: Any, epsilon: float = EPSILON,
+                 weights: dict[int, list[float]] | None = None) -> None:
         n = view.players
         done = HAND_SIZE * n - sum(view.hand_counts)  # moves made in this deal
         moves = list(view.history[len(view.history) - done:]) if done > 0 else []
@@ -141,17 +146,29 @@ class DealEvidence:
         self.me = view.seat
         self.deck_left = view.deck_left
         self.gtg = view.rules["guardian_takes_guardians"]
+        self.epsilon = epsilon
         self.hit = math.log(1.0 - epsilon)
         self.miss = math.log(epsilon)
+        self.weights = weights or {}
 
     def loglik(self, hands: list[Mask]) -> float:
-        """Log-likelihood of the other seats' plays of this deal in the world ``hands``."""
+        """Log-likelihood of the other seats' plays of this deal in the world ``hands``:
+        under the heuristic, or under the seat's mixture of the family
+        (:mod:`parlour.bots.opponents`) when ``weights`` has the seat."""
         total = 0.0
         for seat, m, table, seen, later, next_count in self.plays:
-            best, k = heuristic_choice(hands[seat] | later, table, seen, next_count,
-                                       self.deck_left, self.gtg)
-            if k > 1:
+            held = hands[seat] | later
+            best, k = heuristic_choice(held, table, seen, next_count, self.deck_left,
+                                       self.gtg)
+            if k < 2:
+                continue
+            w = self.weights.get(seat)
+            if w is None:
                 total += self.hit if best == m else self.miss - math.log(k - 1)
+                continue
+            g = greedy_move(hand_moves(held, table, self.gtg))
+            total += math.log(mixture(w, choice_probs(k, (g == m, best == m),
+                                                      self.epsilon)))
         return total
 
 
@@ -509,8 +526,17 @@ class NowWorlds:
     (:func:`deal_hands`), weighed by :class:`DealEvidence` and solved exactly to the
     end of the deal (:func:`solve_moves`)."""
 
-    def evidence(self, view: Any) -> DealEvidence:
-        return DealEvidence(view)
+    def evidence(self, view: Any, rng: random.Random, per_seat: bool) -> DealEvidence:
+        """The current deal's plays; with ``per_seat``, each other seat weighed by its
+        posterior over the player models (:func:`.opponents.read_seats`, on
+        :data:`READ_WORLDS` uniform worlds)."""
+        weights = None
+        if per_seat:
+            from parlour.games.fanti.opponents import read_seats
+
+            post = read_seats(view, [deal_hands(view, rng) for _ in range(READ_WORLDS)])
+            weights = {s: post.weights(s) for s in post.log}
+        return DealEvidence(view, weights=weights)
 
     def deal(self, view: Any, rng: random.Random) -> list[Mask]:
         return deal_hands(view, rng)

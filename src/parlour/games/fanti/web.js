@@ -1,8 +1,30 @@
 // Fanti at the table: the table cards, the deck, the collected piles, and the
 // collection picker (FA-5, FA-6): choose a card, its legal collections light up,
 // choose one, confirm; undo only before confirming; a single way is preselected.
-import { cardEl, cardName, listNames, sortHand } from "../cards.js";
+import { cardEl, cardName, listNames, registerLook, sortHand, SYMBOL } from "../cards.js";
 import { h, svgUse } from "../dom.js";
+
+// Fanti's own card names (FA-1): Guardian = J, Mystic = Q, Scout = K, Leaf = clubs,
+// Star = diamonds.
+const FACE = { J: "Guardian", Q: "Mystic", K: "Scout" };
+const LETTER = { J: "G", Q: "M", K: "S" };
+const SUIT = { C: "Leaf", D: "Star", H: "hearts", S: "spades" };
+registerLook("fanti", {
+  cardName(rank, suit) {
+    if (FACE[rank]) return `${FACE[rank]} of ${SUIT[suit]}`;
+    const r = rank === "A" ? "Ace" : rank;
+    return suit === "C" || suit === "D" ? `${SUIT[suit]} ${r}` : `${r} of ${SUIT[suit]}`;
+  },
+  shortName(rank, suit) {
+    const r = LETTER[rank] || rank;
+    return suit === "C" ? `${r} Leaf` : suit === "D" ? `${r}★` : r + SYMBOL[suit];
+  },
+  letter: LETTER,
+  faceWord: FACE,
+  suitMark(suit) {
+    return suit === "C" ? { svg: "leaf" } : suit === "D" ? { text: "★" } : null;
+  },
+});
 
 function optionsFor(v, code) {
   return v.legal.filter((m) => m.play === code);
