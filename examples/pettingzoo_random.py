@@ -2,8 +2,9 @@
 
     .venv/bin/python examples/pettingzoo_random.py [--games 20]
 
-Each agent samples uniformly among its legal actions (``obs["action_mask"]``). Prints
-the average reward per seat, the mean episode length, and one rendered position.
+Each agent samples uniformly among its legal actions (``obs["action_mask"]``), with its
+action space seeded per game, so the output is the same on every run. Prints the
+average reward per seat, the mean episode length, and one rendered position.
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ def rollouts(mod, games: int, **kwargs) -> None:
     steps = 0
     for game in range(games):
         env.reset(seed=game)
+        for i, a in enumerate(env.possible_agents):
+            env.action_space(a).seed(1000 * game + i)
         for agent in env.agent_iter():
             obs, reward, termination, truncation, _info = env.last()
             totals[agent] += reward

@@ -11,7 +11,12 @@ import pytest
 # Helper modules that tests in several folders import by name.
 sys.path.insert(0, str(Path(__file__).parent / "bots"))
 
-from playout import random_playout  # noqa: F401  (re-exported for older imports)
+# The fixture game (tests/fixture_games/gin_lite) is importable as
+# ``fixture_games.gin_lite``; subprocesses register it with PARLOUR_GAMES (see
+# tests/conformance/test_fixture_game_cli.py).
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from playout import random_playout  # noqa: E402, F401  (re-exported for older imports)
 
 
 @pytest.fixture

@@ -353,7 +353,7 @@ def test_wrong_or_missing_score_totals_winners_are_refused():
     ("format", lambda d: d.__setitem__("format", "parlour-record/2"), None, None,
      "format must be 'parlour-record/1'"),
     ("game", lambda d: d.__setitem__("game", "fan-tan"), None, None,
-     "game must be one of fantan, fanti, not 'fan-tan'"),
+     "game must be one of fantan, fanti(, [a-z]+)*, not 'fan-tan'"),  # every registered game
     ("rule value", lambda d: d["rules"].__setitem__("ace", "middle"), None, None,
      'rule \'ace\' must be "low" \\| "high", not "middle"'),
     ("opening", lambda d: d["rules"].__setitem__("opening", "Any-Seven"), None, None,

@@ -10,23 +10,33 @@ part            required    what it provides
 ==============  ==========  ===============================================================
 ``rules``       yes         ``GAME``: the :class:`~parlour.game.Game` (the rules engine)
 ``present``     no          ``PRESENTER``: a :class:`~parlour.present.Presenter` -- card
-                            names, typed-move parsing, the terminal picture of a view
-                            and of a round's result, a view rebuilt from its JSON (the
-                            remote client); without it the base ``Presenter`` is used
+                            names, typed-move parsing, the terminal picture of a view,
+                            a view rebuilt from its JSON (the remote client); without it
+                            the base ``Presenter`` is used
 ``bots``        no          ``BOTS``: ``{name: factory(game, seed) -> Bot}``, the game's
-                            own bots (``random`` and the search levels are generic)
-``search``      no          ``MODEL``: a :class:`~parlour.bots.models.SearchModel` for the
-                            generic PIMC/ISMCTS engines, ``HARD``/``EXPERT`` iterations,
-                            and optionally ``engine(budget, inference)``, a faster engine
-                            for the ``hard`` levels
-``kernel``      no          ``BATCH``: a :class:`~parlour.batch.engine.BatchKernel` (random
-                            games in compiled code, held to ``rules`` by differential tests)
+                            own bots (``greedy`` and ``heuristic`` also give the
+                            ``easy`` and ``medium`` levels); ``random`` is generic
+``model``       no          ``MODEL``: a :class:`~parlour.bots.models.SearchModel` (the
+                            search bots ``hard``, ``expert``, ``pimc``, ``ismcts`` exist
+                            only with it), ``HARD``/``EXPERT`` iterations per decision,
+                            optionally ``engine(budget, inference)`` (a faster engine
+                            for the ``hard`` levels) and ``warm()`` (compile it ahead)
+``kernel``      no          ``BATCH``: a :class:`~parlour.batch.engine.BatchKernel` (buffer
+                            sizes, whole random games in compiled code, winners from
+                            totals); the one compiled copy of ``rules``, held to it by
+                            differential tests; optionally ``BATCH_API``, modules whose
+                            names :mod:`parlour.batch` offers
 ``env``         no          ``ENV``: a :class:`~parlour.envs.kit.EnvParts` (action codec,
-                            observation encoder, resampler) for the research environments
+                            observation encoder, the resampler's deal and constraints,
+                            Gymnasium id, PettingZoo name, OpenSpiel parameters, text
+                            picture, the module of a compiled vector environment) for
+                            the research environments
 ``analysis``    no          ``METRICS``: per-round measures (each a
                             :class:`~parlour.measures.Measure`) for ``parlour analyze``;
                             ``HALF_ROUND_PLAYS``: cards out at mid-round, for the
                             positions of ``parlour bench`` (default 26)
+``rulebook``    no          ``SUMMARY`` and ``RULINGS`` (id -> :class:`~parlour.rulebook.
+                            Ruling`): the rules in plain words, for ``parlour rules``
 ``web.js``      no          the page module that draws the game at the web table
 ==============  ==========  ===============================================================
 

@@ -3,13 +3,27 @@
 ``parlour play --connect URL`` calls :func:`play_remote` with an invite link (or a
 spectator link, to watch). It joins over HTTP, then speaks the WebSocket protocol of
 ``docs/protocol.md`` exactly as the page does: hello with the token, moves that name
-the sequence number they answer, and reconnection with exponential backoff.
+the sequence number they answer, ``back`` to take the seat back from a stand-in, and
+reconnection with exponential backoff after any connection error.
+
+The table is drawn by the game's presenter from the server's view (rebuilt with
+``Presenter.view_from_json``), so a remote game looks like a local one, seats counted
+from 0. Messages are read by a thread of their own and typed lines by another, so
+the turn timer, the stand-in and the other players' moves are shown while the person
+thinks, and a line typed at any time is answered (a move while the computer stands in
+takes the seat back first).
 """
 
 from __future__ import annotations
 
 import io
 import json
+import logging
+import os
+import queue
+import shutil
+import sys
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -17,12 +31,12 @@ from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 import httpx
-from rich.console import Console
+from rich.console import Console, Group
 from rich.text import Text
 
-from parlour import cards
+from parlour import cards, render
 from parlour.games import get_game
-from parlour.present import presenter
+from parlour.present import BadInput, presenter
 
 Output = Callable[[str], None]
 
@@ -74,192 +88,377 @@ def join(link: Link, name: str) -> dict[str, Any]:
 # --- words ------------------------------------------------------------------------
 
 
-def move_words(game: str, move: dict[str, Any]) -> str:
-    """A move of the protocol (``{"play": "5C", "take": [...]}``) in the game's words."""
+def move_words(game: str, move: dict[str, Any], you: bool = False) -> str:
+    """A move of the protocol (``{"play": "5C", "take": [...]}``) in the game's words:
+    ``plays 7♦`` (``play 7♦`` with ``you``)."""
     g = get_game(game)
-    return presenter(g).move_text(g.move_from_json(move), you=True).plain
+    return presenter(g).move_text(g.move_from_json(move), you=you).plain
+
+
+def _names(state: dict[str, Any]) -> list[str]:
+    return ["You" if i == state["you"] else s["name"]
+            for i, s in enumerate(state["table"]["seats"])]
 
 
 def event_words(e: dict[str, Any], state: dict[str, Any]) -> str:
-    seats = state["table"]["seats"]
+    """One line for a logged event, in plain words (no protocol text)."""
+    names = _names(state)
     game = state["table"]["game"]
 
     def who(s: int) -> str:
-        return "you" if s == state["you"] else seats[s]["name"]
+        return names[s]
+
+    def you(s: int) -> bool:
+        return s == state["you"]
 
     kind = e.get("kind")
     if kind == "move":
         tail = {"forced": " (nothing fits: automatic pass)",
                 "standin": " (the computer, standing in)"}.get(e.get("by", ""), "")
-        return f"{who(e['seat'])}: {move_words(game, e['move'])}{tail}"
+        return f"{who(e['seat'])} {move_words(game, e['move'], you(e['seat']))}{tail}"
     if kind == "deal":
-        return f"Round {e['round']}: {who(e['dealer'])} deals (commitment {e['commit'][:12]}...)"
+        return f"Round {e['round']}: {who(e['dealer'])} {'deal' if you(e['dealer']) else 'deals'}"
     if kind == "round_end":
-        return f"Round {e['round']} over: {e['score']}"
+        return f"Round {e['round']} is over."
     if kind == "standin":
-        return f"{who(e['seat'])}: the computer plays for this seat ({e['reason']})"
+        reason = {"timeout": "out of time", "disconnected": "lost connection"}.get(
+            e.get("reason", ""), e.get("reason", ""))
+        if you(e["seat"]):
+            return (f"You ran {reason}: the computer plays for you. Type a move, or "
+                    f"'back', to take your seat back." if reason == "out of time" else
+                    f"The computer played for you ({reason}).")
+        return f"{who(e['seat'])}: the computer plays for them ({reason})"
     if kind == "back":
-        return f"{who(e['seat'])} is back"
+        return "You are back in your seat." if you(e["seat"]) else f"{who(e['seat'])} is back"
     if kind == "join":
-        return f"{e['name']} takes seat {e['seat'] + 1}"
+        return f"{e['name']} takes seat {e['seat']}"
     return ""
 
 
-def table_text(state: dict[str, Any]) -> str:
+def render_text(renderable: Any, colour: bool) -> str:
+    """A Rich renderable as text (ANSI colours with ``colour``)."""
+    width = shutil.get_terminal_size((100, 24)).columns
+    console = Console(file=io.StringIO(), width=width, force_terminal=colour,
+                      color_system="standard" if colour else None, highlight=False)
+    console.print(renderable)
+    return console.file.getvalue().rstrip("\n")  # type: ignore[attr-defined]
+
+
+def table_renderable(state: dict[str, Any]) -> Any:
     """The table as the game's presenter draws it (the same picture as local play), then
     this seat's hand; the view's fields as lines when the game cannot rebuild its view."""
     v = state["view"]
-    game = state["table"]["game"]
-    names = [s["name"] + (" (you)" if i == state["you"] else "")
-             for i, s in enumerate(state["table"]["seats"])]
-    p = presenter(game)
+    p = presenter(state["table"]["game"])
     view = p.view_from_json(v)
-    console = Console(file=io.StringIO(), width=100, color_system=None, highlight=False)
     if view is None:
-        for k, value in v.items():
-            console.print(f"  {k}: {value}", markup=False)
-    else:
-        console.print(p.table(view, names))
-        console.print(Text("Your hand: ").append_text(p.hand_text(view.hand)))
-    return console.file.getvalue().rstrip("\n")  # type: ignore[attr-defined]
+        return Group(*(Text(f"{k}: {value}") for k, value in v.items()))
+    parts: list[Any] = [p.table(view, _names(state))]  # (Fan Tan chips: with the pot)
+    if state["you"] is not None:
+        parts.append(Text("Your hand: ", style="bold").append_text(p.hand_text(view.hand)))
+    return Group(*parts)
+
+
+def table_text(state: dict[str, Any], colour: bool = False) -> str:
+    return render_text(table_renderable(state), colour)
+
+
+def round_detail(state: dict[str, Any], e: dict[str, Any]) -> dict[str, Any] | None:
+    """The itemised score of the round an event ended: the server's, or rebuilt from the
+    revealed deck and the round's logged moves (all public once the round is over)."""
+    if e.get("detail"):
+        return e["detail"]
+    k = e.get("round")
+    deal = next((d for d in state.get("revealed") or [] if d.get("round") == k), None)
+    if deal is None:
+        return None
+    g = get_game(state["table"]["game"])
+    try:
+        r = g.new_round(state["table"]["rules"], state["table"]["players"], deal["dealer"],
+                        [cards.from_code(c) for c in deal["deck"]])
+        for m in state.get("log") or []:
+            if m.get("kind") == "move" and m.get("round") == k:
+                r.apply(g.move_from_json(m["move"]))
+    except (ValueError, KeyError, TypeError):
+        return None
+    return r.score_detail()
 
 
 # --- playing ----------------------------------------------------------------------
 
+def apply_presence(state: dict[str, Any], msg: dict[str, Any]) -> None:
+    """A ``presence`` message: who is connected, and the stand-in countdowns."""
+    seats = state["table"]["seats"]
+    for key in ("connected", "standin_left"):
+        for seat, value in zip(seats, msg.get(key) or [], strict=False):
+            seat[key] = value
 
-def choose(state: dict[str, Any], input_fn: Callable[[str], str], out: Output,
-           hints: bool) -> dict[str, Any] | str | None:
-    """Ask for a move: a legal move (dict), ``"hint"``, or None to quit."""
-    game = state["table"]["game"]
-    legal = state["view"]["legal"]
-    for i, m in enumerate(legal, 1):
-        out(f"  {i}) {move_words(game, m)}")
-    if state.get("pass") and state["pass"].get("withholding"):
-        out(f"  ({state['pass']['text']})")
-    prompt = "your move (number or card" + (", h for a hint" if hints else "") + ", q to quit): "
-    while True:
+
+Event = tuple[str, Any]
+
+
+class RemoteTable:
+    """One person's (or spectator's) session at a server table, across reconnections."""
+
+    def __init__(self, link: Link, auth: dict[str, str], input_fn: Callable[[str], str],
+                 out: Output, hints: bool, colour: bool, retries: int) -> None:
+        self.link, self.auth, self.input_fn, self.out = link, auth, input_fn, out
+        self.hints, self.colour, self.retries = hints, colour, retries
+        self.events: queue.Queue[Event] = queue.Queue()
+        self.state: dict[str, Any] | None = None
+        self.seq = -1
+        self.received_at = 0.0
+        self.answered = -1  # the seq a move was sent for (at most one move per state)
+        self.shown = -1  # the seq whose table was last drawn
+        self.requests: queue.Queue[str] = queue.Queue()  # prompts for the line reader
+        self.pending = False  # a line has been asked for and not yet received
+        self.waiting_shown = False
+        self.done = False
+
+    # --- threads ---------------------------------------------------------------------
+
+    def _read_lines(self) -> None:
+        """Ask for a line whenever the session wants one; EOF ends the session."""
+        while not self.done:
+            prompt = self.requests.get()
+            try:
+                line = self.input_fn(prompt)
+            except (EOFError, KeyboardInterrupt):
+                self.events.put(("eof", None))
+                return
+            self.events.put(("line", line))
+
+    def _read_socket(self, ws: Any) -> None:
+        from websockets.exceptions import ConnectionClosed
+
         try:
-            text = input_fn(prompt).strip()
-        except EOFError:
-            return None
-        if text.lower() in ("q", "quit"):
-            return None
-        if hints and text.lower() in ("h", "hint"):
-            return "hint"
-        if text.isdigit() and 1 <= int(text) <= len(legal):
-            return legal[int(text) - 1]
-        if text.lower() in ("p", "pass") and {"pass": True} in legal:
-            return {"pass": True}
-        try:
-            code = cards.code(cards.parse(text))
-        except ValueError:
-            out("  type a number from the list, or a card such as 7D")
-            continue
-        matching = [m for m in legal if m.get("play") == code]
-        if len(matching) == 1:
-            return matching[0]
-        if matching:
-            out("  that card can collect in several ways: type its number")
-        else:
-            reason = state.get("reasons", {}).get(code, "not playable now")
-            out(f"  {code}: {reason}")
+            while True:
+                self.events.put(("msg", json.loads(ws.recv())))
+        except (ConnectionClosed, OSError, TimeoutError, ValueError) as e:
+            self.events.put(("closed", e))
 
+    # --- the session -----------------------------------------------------------------
 
-def _session(ws: Any, link: Link, auth: dict[str, str], input_fn: Callable[[str], str],
-             out: Output, hints: bool) -> int | None:
-    """One connection; returns an exit code when done, None to reconnect."""
-    ws.send(json.dumps({"type": "hello", "table": link.table, **auth}))
-    state: dict[str, Any] | None = None
-    seq = -1
-    answered = -1
-    waiting_shown = False
-    while True:
-        msg = json.loads(ws.recv())
-        kind = msg["type"]
+    def run(self, connect: Callable[..., Any]) -> int:
+        from websockets.exceptions import InvalidHandshake, WebSocketException
+
+        threading.Thread(target=self._read_lines, daemon=True).start()
+        failures = 0
+        while True:
+            try:
+                with connect(self.link.ws_url, open_timeout=10, max_size=2 ** 22) as ws:
+                    failures = 0
+                    threading.Thread(target=self._read_socket, args=(ws,), daemon=True).start()
+                    ws.send(json.dumps({"type": "hello", "table": self.link.table, **self.auth}))
+                    result = self._session(ws)
+                if result is not None:
+                    self.done = True
+                    return result
+            except (OSError, InvalidHandshake, WebSocketException, TimeoutError) as e:
+                failures += 1
+                if failures > self.retries:
+                    self.out(f"parlour: the server cannot be reached ({e})")
+                    self.done = True
+                    return 1
+            delay = min(5.0, 0.1 * 2 ** max(failures, 1))
+            self.out(f"Connection lost; reconnecting in {delay:.1f} s...")
+            time.sleep(delay)
+
+    def _session(self, ws: Any) -> int | None:
+        """Handle messages and typed lines until the game ends (an exit code) or the
+        connection drops (None: reconnect)."""
+        while True:
+            try:
+                kind, data = self.events.get(timeout=1.0)
+            except queue.Empty:
+                continue
+            if kind == "closed":
+                return None
+            if kind == "eof":
+                return 0
+            if kind == "line":
+                self.pending = False
+                result = self._line(ws, data)
+            else:
+                result = self._message(data)
+            if result is not None:
+                return result
+            self._maybe_ask()
+
+    def _message(self, msg: dict[str, Any]) -> int | None:
+        kind = msg.get("type")
         if kind == "error":
-            out(f"server: {msg['message']}")
-            if state is None and msg["code"] in ("unauthorised", "not_found", "expired"):
+            self.out(f"The server refused that: {msg.get('message', '')}")
+            if self.state is None and msg.get("code") in ("unauthorised", "not_found", "expired"):
                 return 1
-            if msg["code"] in ("unavailable", "conflict", "server_error"):
-                answered = -1  # not saved: ask again (the state may still be the same)
+            self.answered = -1  # nothing changed: the same turn may be answered again
         elif kind == "bye":
-            out(f"server: {msg['reason']}")
-            return None if msg.get("reconnect", True) else 0
-        elif kind == "presence" and state is not None:
-            for s, connected in zip(state["table"]["seats"], msg["connected"], strict=False):
-                s["connected"] = connected
-            continue
-        elif kind == "hint":
-            for m in msg["moves"]:
-                out(f"  hint: {move_words(state['table']['game'], m['move'])} "  # type: ignore[index]
-                    f"(value {m['value']})")
+            if msg.get("reconnect", True) is False:
+                self.out(f"You are no longer seated here: {msg.get('reason', '')}.")
+                return 0
+            self.out("The server is restarting; reconnecting...")
+        elif kind == "presence" and self.state is not None:
+            apply_presence(self.state, msg)
+        elif kind == "hint" and self.state is not None:
+            game = self.state["table"]["game"]
+            for m in msg.get("moves", []):
+                self.out(f"  hint: {move_words(game, m['move'], you=True)} "
+                         f"(value {m['value']:.2f})")
         elif kind == "rematch":
-            out(f"rematch: {link.base}{msg['url']}")
+            self.out(f"Rematch: {self.link.base}{msg['url']}")
             return 0
         if "state" in msg:
-            state, seq = msg["state"], msg["seq"]
-            if msg.get("event") and (text := event_words(msg["event"], state)):
-                out(text)
+            self.state, self.seq = msg["state"], msg["seq"]
+            self.received_at = time.monotonic()
+            event = msg.get("event")
+            if event and (text := event_words(event, self.state)):
+                self.out(text)
+            if event and event.get("kind") == "round_end":
+                detail = round_detail(self.state, event)
+                if detail is not None:
+                    self.out(render_text(render.round_result(
+                        self.state["table"]["game"], detail, _names(self.state)), self.colour))
+        return self._status()
+
+    def _status(self) -> int | None:
+        state = self.state
         if state is None:
-            continue
+            return None
         status = state["table"]["status"]
-        if status == "waiting" and not waiting_shown:
-            out("waiting for the host to start: " + ", ".join(
+        if status == "waiting" and not self.waiting_shown:
+            self.out("Waiting for the host to start: " + ", ".join(
                 s["name"] if s["claimed"] else "(free)" for s in state["table"]["seats"]))
-            waiting_shown = True
+            self.waiting_shown = True
         if status in ("over", "expired"):
-            if state["winners"] is not None:
-                names = [state["table"]["seats"][w]["name"] for w in state["winners"]]
-                out(f"game over: totals {state['totals']}; winner(s): {', '.join(names)}")
+            if state.get("winners"):
+                names = _names(state)
+                winners = state["winners"]
+                totals = ", ".join(f"{n} {t}" for n, t in zip(names, state["totals"],
+                                                              strict=False))
+                self.out(f"Game over: {render.winners_text(names, winners, state['totals'])}"
+                         f" Totals: {totals}.")
+            else:
+                self.out("Game over.")
             return 0
-        v = state["view"]
-        if (state["you"] is None or v is None or status != "playing" or not state["commit"]
-                or v["current_player"] != state["you"] or answered == seq
-                or (state.get("pass") or {}).get("auto")):
-            continue
-        out(table_text(state))
-        choice = choose(state, input_fn, out, hints)
-        if choice is None:
+        return None
+
+    # --- the person's part -----------------------------------------------------------
+
+    def _my_turn(self) -> bool:
+        s = self.state
+        return bool(s and s["you"] is not None and s["view"] is not None
+                    and s["table"]["status"] == "playing" and s.get("commit")
+                    and s["view"]["current_player"] == s["you"])
+
+    def _standing_in(self) -> bool:
+        s = self.state
+        return bool(s and s["you"] is not None and s["table"]["seats"][s["you"]].get("auto"))
+
+    def _time_left(self) -> float | None:
+        d = (self.state or {}).get("deadline")
+        if not d or d.get("seat") != (self.state or {}).get("you") or d.get("left") is None:
+            return None
+        return max(0.0, d["left"] - (time.monotonic() - self.received_at))
+
+    def _maybe_ask(self) -> None:
+        """Show the turn and ask for a line at the person's turn; while the computer
+        stands in, ask for a line that takes the seat back."""
+        if self.state is None:
+            return
+        if self._standing_in():
+            self._ask("Type a move or 'back' to take your seat back: ")
+            return
+        if not self._my_turn() or self.answered == self.seq:
+            return
+        legal = self.state["view"]["legal"]
+        if (self.state.get("pass") or {}).get("auto"):
+            return  # the server passes for the person (forced, announced)
+        left = self._time_left()
+        timer = f" ({left:.0f} s left)" if left is not None else ""
+        prompt = (f"Your move{timer} (number or card"
+                  + (", h for a hint" if self.hints else "") + ", q to quit): ")
+        if self.shown != self.seq:  # a new turn: the table, the moves, the timer
+            self.shown = self.seq
+            self.out(table_text(self.state, self.colour))
+            game = self.state["table"]["game"]
+            for i, m in enumerate(legal, 1):
+                self.out(f"  {i}. {move_words(game, m, you=True).removeprefix('play ')}")
+            if self.state.get("pass") and self.state["pass"].get("withholding"):
+                self.out(f"  ({self.state['pass']['text']})")
+            if self.pending:  # a line is already awaited: say what it is for now
+                self.out(prompt.rstrip())
+        self._ask(prompt)
+
+    def _ask(self, prompt: str) -> None:
+        """Have the line reader ask for one line (unless one is awaited already)."""
+        if not self.pending:
+            self.pending = True
+            self.requests.put(prompt)
+
+    def _line(self, ws: Any, text: str) -> int | None:
+        low = text.strip().lower()
+        if low in ("q", "quit"):
             return 0
-        if choice == "hint":
-            ws.send(json.dumps({"type": "hint", "seq": seq}))
-            continue
-        answered = seq
-        ws.send(json.dumps({"type": "move", "seq": seq, "move": choice}))
+        if self._standing_in():
+            ws.send(json.dumps({"type": "back"}))
+            if low == "back":
+                return None
+        if low == "back" or not low:
+            if self._my_turn():
+                self.shown = -1  # show the turn again
+            return None
+        if not self._my_turn():
+            self.out("It is not your turn now.")
+            return None
+        if self.hints and low in ("h", "hint"):
+            ws.send(json.dumps({"type": "hint", "seq": self.seq}))
+            return None
+        choice = self._choice(text)
+        if choice is not None:
+            self.answered = self.seq
+            ws.send(json.dumps({"type": "move", "seq": self.seq, "move": choice}))
+        return None
+
+    def _choice(self, text: str) -> dict[str, Any] | None:
+        """The legal move meant by a typed line, or None after saying why not."""
+        assert self.state is not None
+        game = get_game(self.state["table"]["game"])
+        p = presenter(game)
+        view = p.view_from_json(self.state["view"])
+        legal = self.state["view"]["legal"]
+        try:
+            if view is None:
+                if text.strip().isdigit() and 1 <= int(text) <= len(legal):
+                    return legal[int(text) - 1]
+                raise BadInput("type a number from the list")
+            return game.move_to_json(p.read_move(view, text))
+        except ValueError as e:  # BadInput, or a move the view cannot hold
+            self.out(f"  {e}")
+            self.out("  (type a number from the list, a card, or q to quit)")
+        return None
 
 
 def play_remote(url: str, *, hints: bool = False, name: str | None = None,
-                input_fn: Callable[[str], str] = input, output: Output = print,
-                retries: int = 15) -> int:
-    """Play (or watch) a server table from its link; returns a process exit code."""
-    from websockets.exceptions import ConnectionClosed, InvalidHandshake
+                input_fn: Callable[[str], str] = input, output: Output | None = None,
+                retries: int = 15, pace: float | None = None) -> int:
+    """Play (or watch) a server table from its link; returns a process exit code.
+
+    ``pace`` is accepted for symmetry with local play; the server paces its bots."""
     from websockets.sync.client import connect
 
+    logging.getLogger("websockets").addHandler(logging.NullHandler())
+    logging.getLogger("websockets").propagate = False  # keepalive failures are handled here
+    colour = output is None and sys.stdout.isatty() and "NO_COLOR" not in os.environ
+    out: Output = output or print
     try:
         link = parse_link(url)
         joined = join(link, name or "Terminal player")
     except (ValueError, RuntimeError, httpx.HTTPError) as e:
-        output(f"parlour: {e}")
+        out(f"parlour: {e}")
         return 1
     if joined["role"] == "seat":
         auth = {"token": joined["token"]}
-        output(f"You sit in seat {joined['seat'] + 1} at {link.base}/t/{link.table}")
+        out(f"You sit in seat {joined['seat']} at {link.base}/t/{link.table}")
     else:
         auth = {"watch": joined["watch"]}
-        output(f"Watching {link.base}/t/{link.table}")
-    failures = 0
-    while True:
-        try:
-            with connect(link.ws_url, open_timeout=10, max_size=2 ** 22) as ws:
-                failures = 0
-                result = _session(ws, link, auth, input_fn, output, hints)
-            if result is not None:
-                return result
-        except (OSError, ConnectionClosed, InvalidHandshake, TimeoutError) as e:
-            failures += 1
-            if failures > retries:
-                output(f"parlour: the server cannot be reached ({e})")
-                return 1
-            delay = min(5.0, 0.1 * 2 ** failures)
-            output(f"connection lost; reconnecting in {delay:.1f} s")
-            time.sleep(delay)
+        out(f"Watching {link.base}/t/{link.table}")
+    return RemoteTable(link, auth, input_fn, out, hints, colour, retries).run(connect)

@@ -331,6 +331,8 @@ def read_entries(path: str | Path) -> Iterator[Entry]:
                 yield Entry(0, None, f"not valid JSON: {e}")
                 return
     if isinstance(whole, list):
+        if not whole:
+            yield Entry(0, None, "the file holds an empty list: no record")
         for i, d in enumerate(whole):
             yield Entry(i, d)
         return

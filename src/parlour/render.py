@@ -12,6 +12,7 @@ Cards use a four-colour deck (clubs green, diamonds blue, hearts red, spades bol
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -20,13 +21,15 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from parlour import cards
 from parlour.cards import Card, Mask
 from parlour.game import Move
 from parlour.present import SUIT_STYLES, presenter
 
 __all__ = ["SUIT_STYLES", "card_text", "cards_text", "hand_text", "move_text", "move_notes",
            "option_text", "moves_table", "table_view", "hands_table", "score_caption",
-           "score_sheet", "round_summary", "winners_text"]
+           "score_sheet", "round_result", "with_names", "winners_text",
+           "WINNER_MARK"]
 
 
 # --- cards and moves: the game's presenter ---------------------------------------------
@@ -110,15 +113,19 @@ def score_caption(game: str, rules: dict[str, Any]) -> str:
     return presenter(game).score_caption(rules)
 
 
+WINNER_MARK = "🏆"
+"""Marks the winners on the score sheet (not ★, which is a suit in Fanti, FA-1)."""
+
+
 def score_sheet(game: str, rules: dict[str, Any], names: Sequence[str],
                 scores: Sequence[Sequence[int]], winners: Sequence[int] | None = None
                 ) -> RenderableType:
-    """Rounds down, seats across, a total row; winners starred once the game is over."""
+    """Rounds down, seats across, a total row; the winners marked once the game is over."""
     t = Table(title="Score sheet", box=box.SIMPLE_HEAVY, show_edge=False)
     t.add_column("round", justify="right")
     for s, n in enumerate(names):
-        star = " ★" if winners and s in winners else ""
-        t.add_column(n + star, justify="right")
+        mark = f" {WINNER_MARK}" if winners and s in winners else ""
+        t.add_column(n + mark, justify="right")
     totals = [0] * len(names)
     for i, row in enumerate(scores, 1):
         t.add_row(str(i), *(str(v) for v in row))
@@ -126,12 +133,59 @@ def score_sheet(game: str, rules: dict[str, Any], names: Sequence[str],
             totals[s] += v
     t.add_section()
     t.add_row(Text("total", style="bold"), *(Text(str(v), style="bold") for v in totals))
-    return Group(t, Text(f"({score_caption(game, rules)})", style="dim"))
+    caption = score_caption(game, rules)
+    if winners:
+        caption += f"; {WINNER_MARK} the winner" + ("s" if len(winners) > 1 else "")
+    return Group(t, Text(f"({caption})", style="dim"))
 
 
-def round_summary(game: str, view: Any, names: Sequence[str]) -> RenderableType:
-    """How a finished round scored, seat by seat, from a view at its end (FA-9, FT-7)."""
-    return presenter(game).round_summary(view, names)
+_SEAT = re.compile(r"\bSeat (\d+)\b")
+
+
+def with_names(text: str, names: Sequence[str]) -> str:
+    """The engine's ``Seat N`` placeholders replaced by the players' names."""
+    return _SEAT.sub(lambda m: names[int(m.group(1))] if int(m.group(1)) < len(names)
+                     else m.group(0), text)
+
+
+def round_result(game: str, detail: dict[str, Any], names: Sequence[str]) -> RenderableType:
+    """A finished round's score item by item, from ``Round.score_detail()``: each seat's
+    items and total, what each seat still held (where the game says), the notes (ties and
+    the rule applied, leftovers), and under chips the pot and every payment."""
+    unit = "chips" if detail.get("chips") else "points"
+    t = Table(title="Round result", box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
+    t.add_column("player", style="bold")
+    t.add_column("for")
+    t.add_column("", style="dim")
+    t.add_column(unit, justify="right")
+    p = presenter(game)
+    for k, entry in enumerate(detail["seats"]):
+        if k:
+            t.add_section()
+        name = names[entry["seat"]]
+        for j, item in enumerate(entry["items"]):
+            t.add_row(name if j == 0 else "", item["what"], item["detail"],
+                      _signed(item["points"], unit))
+        held = entry.get("hand")
+        if held:
+            t.add_row("", "still held", p.cards_text(cards.mask_from_codes(held)), "")
+        t.add_row("", Text("total", style="bold"), "",
+                  Text(_signed(entry["total"], unit), style="bold"))
+    parts: list[RenderableType] = [t]
+    for note in detail.get("notes", []):
+        parts.append(Text(with_names(note["text"], names) + ".", style="italic"))
+    chips = detail.get("chips")
+    if chips:
+        parts.append(Text(f"The pot: {chips['pot']} chips (antes, passes and fines).",
+                          style="italic"))
+        for pay in chips["payments"]:
+            parts.append(Text(f"{names[pay['from']]} pays {names[pay['to']]} "
+                              f"{pay['chips']} chips ({pay['what']}).", style="dim"))
+    return Group(*parts)
+
+
+def _signed(points: int, unit: str) -> str:
+    return f"{points:+d}" if unit == "chips" and points else str(points)
 
 
 def winners_text(names: Sequence[str], winners: Sequence[int], totals: Sequence[int]) -> Text:

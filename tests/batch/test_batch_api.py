@@ -61,3 +61,18 @@ def test_bad_arguments_are_refused() -> None:
         simulate("fantan", 4, {"ace": "middle"})
     with pytest.raises(ValueError):
         simulate("fantan", 4, games=10, batch=0)
+
+
+def test_numpy_integer_seeds_are_accepted_and_mean_the_same() -> None:
+    """Seeds may be numpy integers (what a research loop often holds): same results."""
+    import numpy as np
+
+    from parlour.batch import FanTanBatch
+
+    a = simulate("fantan", 4, games=5, seed=np.int64(11), batch=np.int32(2))
+    b = simulate("fantan", 4, games=5, seed=11, batch=2)
+    assert (a.scores == b.scores).all() and a.seed == 11
+    assert a.summary()["seed"] == 11  # JSON-ready
+    f1 = FanTanBatch(4, batch=3).reset(np.uint64(7), np.int64(2))
+    f2 = FanTanBatch(4, batch=3).reset(7, 2)
+    assert (f1.hands == f2.hands).all()

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from helpers_bots import VARIANTS
+from helpers_bots import VARIANTS, round_at
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -56,14 +56,44 @@ def test_levels_and_engines_are_registered(game):
         make_bot("nonsense", game, 1)
 
 
-@pytest.mark.parametrize("game", ["fantan", "fanti"])
-def test_levels_keep_their_time_promises(game):
-    """hard answers within 1 s and expert within 3 s: their search stops earlier."""
-    from parlour.bots.levels import EXPERT, HARD
+class _SlowMachine:
+    """A stand-in for the ``time`` module whose clock moves 0.25 s at every reading:
+    a machine far too slow for the level's iterations."""
 
-    hard = make_bot("hard", game, 0)
-    expert = make_bot("expert", game, 0)
-    assert hard.engine.budget.seconds <= 0.95 and hard.engine.budget.iterations == HARD[game]
-    assert expert.engine.budget.seconds <= 2.9
-    assert expert.engine.budget.iterations == EXPERT[game]
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def perf_counter(self) -> float:
+        self.now += 0.25
+        return self.now
+
+
+@pytest.mark.parametrize("game", ["fantan", "fanti"])
+def test_levels_keep_their_time_promises(game, monkeypatch):
+    """hard answers within 1 s and expert within 3 s: their budgets carry a time limit
+    under those, and a decision stops on its clock when the iterations cannot finish
+    in time (a fake clock: no wall-clock measurement)."""
+    from parlour.bots import budget as budget_module
+    from parlour.bots.budget import Budget
+    from parlour.bots.levels import EXPERT_SECONDS, HARD_SECONDS
+    from parlour.games import get_kit
+
+    model = get_kit(game).part("model")
+    hard, expert = make_bot("hard", game, 0), make_bot("expert", game, 0)
+    assert hard.engine.budget == Budget(model.HARD, HARD_SECONDS) and HARD_SECONDS < 1.0
+    assert expert.engine.budget == Budget(model.EXPERT, EXPERT_SECONDS)
+    assert EXPERT_SECONDS < 3.0
     assert make_bot("hard:50", game, 0).engine.budget.seconds is None  # reproducible
+
+    view = next(v for v in _views(game) if len(v.legal) >= 2)
+    monkeypatch.setattr(budget_module, "time", _SlowMachine())
+    for bot, its in ((hard, model.HARD), (expert, model.EXPERT)):
+        first = bot.estimates(view)[0]
+        assert first.samples * len(view.legal) < its // 4  # stopped by the clock
+
+
+def _views(game):
+    for seed in range(20):
+        r = round_at(game, 4, {}, seed, 10)
+        if not r.is_over:
+            yield r.view(r.current_player)

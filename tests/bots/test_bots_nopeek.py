@@ -39,7 +39,8 @@ def twin(r, seed):
 
 
 @pytest.mark.parametrize("game,players,rules,seed,moves", CASES)
-@pytest.mark.parametrize("bot", ["heuristic", "greedy", "random", "pimc:40", "ismcts:40"])
+@pytest.mark.parametrize("bot", ["heuristic", "greedy", "random", "pimc:40", "ismcts:40",
+                                 "hard:40"])
 def test_decision_ignores_hidden_cards(game, players, rules, seed, moves, bot):
     r = round_at(game, players, rules, seed, moves)
     while len(r.legal_moves()) < 2:  # find a real choice

@@ -13,8 +13,10 @@ OVER = ".game-over"
 
 def create_with_form(page: Any, base: str, game: str, name: str, rounds: int,
                      seats: list[str] | None = None) -> str:
-    """Fill the lobby form (rules included) and create; returns the table id."""
+    """Fill the lobby form under "Custom table" (rules included) and create; returns
+    the table id. ``seats`` are the other seats' values ("person", "bot:easy", ...)."""
     page.goto(base + "/")
+    page.click("[data-action=custom]")
     page.click(f"label[for=game-{game}]")
     page.fill("#name", name)
     if seats:

@@ -105,7 +105,7 @@ def test_fanti_choosing_between_collections(new_page, live_url, artifacts):
 
 def test_two_people_through_the_invite_link_with_a_reload(new_page, live_url, artifacts):
     anna = new_page()
-    create_with_form(anna, live_url, "fantan", "Anna", rounds=1, seats=["person", "bot:greedy"])
+    create_with_form(anna, live_url, "fantan", "Anna", rounds=1, seats=["person", "bot:easy"])
     invite = anna.input_value("[data-link=invite]")
     ben = new_page()
     ben.goto(invite)

@@ -7,9 +7,11 @@ from env_helpers import played_round
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from parlour.envs.encoding import FANTI_ACTIONS, STOP, TAKE_BASE, Pending, codec_for
+from parlour.envs.encoding import Pending, codec_for
 from parlour.game import PASS, Round, play
 from parlour.games import get_game
+from parlour.games.fanti.env import ACTIONS as FANTI_ACTIONS
+from parlour.games.fanti.env import STOP, TAKE_BASE
 
 FANTAN_RULES = st.fixed_dictionaries({
     "opening": st.sampled_from(["seven-of-diamonds", "any-seven"]),

@@ -12,9 +12,9 @@ from open_spiel.python.algorithms.evaluate_bots import evaluate_bots
 
 import parlour.envs.openspiel  # noqa: F401  (registers the games)
 from parlour import cards
-from parlour.envs.knowledge import fantan_voids
 from parlour.envs.resample import resample_deck
 from parlour.envs.spiel_bots import ParlourBot, ismcts_bot, resample
+from parlour.games.fantan.env import voids as fantan_voids
 
 
 @pytest.mark.parametrize("name,params,serialize", [

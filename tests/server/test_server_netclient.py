@@ -56,7 +56,7 @@ def test_a_terminal_player_plays_a_whole_game(tmp_path):
         assert len(prompts) >= 6
         assert any("hint:" in line for line in out)
         assert any("type a number" in line for line in out)
-        assert any(line.startswith("game over") for line in out)
+        assert any(line.startswith("Game over") for line in out)
         host.close()
     finally:
         server.stop()
@@ -66,3 +66,63 @@ def test_a_bad_link_fails_cleanly(tmp_path):
     out: list[str] = []
     assert play_remote("http://127.0.0.1:9/t/x", output=out.append) == 1
     assert "invite" in out[0]
+
+
+def test_after_a_timeout_typing_a_move_takes_the_seat_back(tmp_path):
+    """Issue 16, defect 1: a 5 s timer, 2 people and a bot. The terminal player lets
+    the timer run out once; the computer stands in (the player is told, in words); the
+    next line typed takes the seat back, and the player's later moves are played. The
+    turn timer is shown, seats count from 0, and the table is the local renderer's."""
+    server = Server(tmp_path / "db.sqlite3").start()
+    try:
+        j = server.create(game="fanti", players=3, rules={"rounds": 1}, name="Host",
+                          timer=5, seats=[{"kind": "person"}, {"kind": "person"},
+                                          {"kind": "bot", "bot": "random"}],
+                          test={"seed": 8})
+        prompts: list[str] = []
+        out: list[str] = []
+
+        def answer(prompt: str) -> str:
+            prompts.append(prompt)
+            if len(prompts) == 1:
+                time.sleep(6)  # past the 5 s timer: the computer stands in
+            return "1"
+
+        result: list[int] = []
+        t = threading.Thread(target=lambda: result.append(
+            play_remote(j["invite_url"], name="Term", input_fn=answer, output=out.append)),
+            daemon=True)
+        t.start()
+        host = WsSeat(server, j["table"], j["token"])
+        deadline = time.time() + 20
+        while time.time() < deadline:
+            host.recv()
+            if all(s["claimed"] for s in host.state["table"]["seats"]):
+                break
+        host.send({"type": "start"})
+        answered = -1
+        while host.state["table"]["status"] != "over":  # a host who takes a second a move
+            if host.my_turn() and answered != host.seq:
+                answered = host.seq
+                time.sleep(1)
+                host.send({"type": "move", "seq": host.seq,
+                           "move": host.state["view"]["legal"][0]})
+            host.recv()
+        final = host.state
+        t.join(90)
+        text = "\n".join(out)
+        assert result == [0]
+        assert out[0].startswith("You sit in seat 1 ")  # seats from 0, as everywhere
+        assert "You ran out of time: the computer plays for you" in text
+        assert "You are back in your seat." in text
+        assert "you is back" not in text.lower().replace("you are back", "")
+        assert any("s left)" in p for p in prompts[:1])  # the turn timer is shown
+        assert "Your hand:" in text and "collected" in text and "Leaf 🍃" in text
+        by_person = [e for e in final["log"] if e.get("kind") == "move" and e["seat"] == 1
+                     and e.get("by") == "person"]
+        assert by_person, "after taking the seat back, the player's moves are played"
+        assert not final["table"]["seats"][1]["auto"]
+        assert "Traceback" not in text
+        host.close()
+    finally:
+        server.stop()

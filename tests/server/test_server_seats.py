@@ -193,10 +193,12 @@ def test_connects_send_a_small_presence_message_and_spectators_nothing(make_app)
     g = Seat(client, j["table"], token=guest["token"])
     g.welcome()
     m = host.until(lambda m: m["type"] != "welcome")
-    assert m == {"type": "presence", "seq": 0, "connected": [True, True]}
+    assert m == {"type": "presence", "seq": 0, "connected": [True, True],
+                 "standin_left": [None, None]}
     g.close()
     m = host.until(lambda m: True)
-    assert m == {"type": "presence", "seq": 0, "connected": [True, False]}
+    assert m == {"type": "presence", "seq": 0, "connected": [True, False],
+                 "standin_left": [None, None]}  # not started: no stand-in to come
     host.send({"type": "ping"})
     assert host.until(lambda m: True)["type"] == "pong"  # nothing else came (no full state)
 

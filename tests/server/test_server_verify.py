@@ -33,8 +33,9 @@ def test_verify_reports_every_round(client, tmp_path):
     path.write_text(json.dumps(rec) + "\n" + json.dumps(bad) + "\n")
     run = CliRunner().invoke(app, ["verify", str(path)])
     assert run.exit_code == 1
-    assert "record 2 (line 2) round 2: mismatch" in run.output
-    assert "record 1 (line 1): verified" in run.output
+    assert "record 1 (line 2) round 2: mismatch" in run.output  # records from 0
+    assert "record 0 (line 1): verified" in run.output
+    assert "2 records in" in run.output and "1 verified, 1 not verified" in run.output
 
     api = client.post("/api/verify", json=bad).json()
     assert api["ok"] is False

@@ -207,18 +207,21 @@ def markdown(report: dict[str, Any], charts: list[str] | None = None) -> str:
 
 
 def write_charts(report: dict[str, Any], out: Path) -> list[Path]:
-    """Seat advantage per variant (with CI bars) and score distributions."""
+    """Seat advantage per variant (with CI bars) and score distributions, titled, with
+    legends beside the plot (never over the bars) and whole-number score ticks."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     import numpy as np
+    from matplotlib.ticker import MaxNLocator, PercentFormatter
 
     vs = report["variants"]
     n = report["players"]
+    game = get_game(report["game"])
     x = np.arange(n)
     width = 0.8 / len(vs)
-    fig, ax = plt.subplots(figsize=(max(5, 1.2 * n + 2), 4))
+    fig, ax = plt.subplots(figsize=(max(6, 1.2 * n + 4), 4))
     for i, v in enumerate(vs):
         rates = [p["win_rate"] for p in v["positions"]]
         err = [[r - p["ci95"][0] for r, p in zip(rates, v["positions"], strict=True)],
@@ -226,24 +229,33 @@ def write_charts(report: dict[str, Any], out: Path) -> list[Path]:
         ax.bar(x + i * width, rates, width, yerr=err, capsize=3, label=v["label"])
     ax.axhline(1 / n, color="black", linestyle="--", linewidth=1, label="fair share")
     ax.set_xticks(x + width * (len(vs) - 1) / 2, [str(p + 1) for p in range(n)])
-    ax.set_xlabel("position after the dealer")
+    ax.set_xlabel("position after the dealer (1 = the seat after the dealer)")
     ax.set_ylabel("round win rate (95% CI)")
-    ax.legend(fontsize="small")
+    ax.yaxis.set_major_formatter(PercentFormatter(1.0))
+    ax.set_title(f"{game.title}, {n} players: who wins by seat ({report['deals']} deals)")
+    ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1.0))
     fig.tight_layout()
     p1 = out / "seat_advantage.png"
     fig.savefig(p1, dpi=100)
     plt.close(fig)
 
-    fig, ax = plt.subplots(figsize=(6, 4))
+    fig, ax = plt.subplots(figsize=(8, 4))
     lo = min(min(v["score_values"]) for v in vs)
     hi = max(max(v["score_values"]) for v in vs)
     bins = np.arange(lo - 0.5, hi + 1.5, max(1, (hi - lo + 1) // 30))
-    for v in vs:
+    lower = {game.lower_wins(v["rules"]) for v in vs}
+    better = {True: "lower is better", False: "higher is better"}
+    for v in vs:  # variants that score differently (points, chips) say so each
+        tail = f" ({better[game.lower_wins(v['rules'])]})" if len(lower) > 1 else ""
         ax.hist(v["score_values"], bins=bins, histtype="step", linewidth=1.5,
-                density=True, label=v["label"])
-    ax.set_xlabel("round score")
+                density=True, label=v["label"] + tail)
+    ax.set_xlabel("round score per seat" + (f" ({better[lower.pop()]})" if len(lower) == 1
+                                            else ""))
     ax.set_ylabel("share of seat-rounds")
-    ax.legend(fontsize="small")
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.yaxis.set_major_formatter(PercentFormatter(1.0))
+    ax.set_title(f"{game.title}, {n} players: round scores")
+    ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1.0))
     fig.tight_layout()
     p2 = out / "score_distribution.png"
     fig.savefig(p2, dpi=100)

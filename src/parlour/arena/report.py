@@ -12,13 +12,15 @@ from parlour.arena.tournament import TournamentResult
 
 
 def table(summary: dict[str, Any]) -> Table:
-    """The per-bot results, with the seat advantage underneath in a second table."""
+    """The per-bot results, ranked by win rate (the rating, with its uncertainty, beside
+    it: after few games OpenSkill's means alone can order bots against their wins)."""
     t = Table(title=(f"{summary['game']}, {summary['players']} players, "
                      f"{summary['deals']} deals x {summary['players']} rotations "
-                     f"= {summary['games']} games (fair share {summary['fair_share']:.1%})"))
+                     f"= {summary['games']} games (fair share {summary['fair_share']:.1%})"),
+              caption="ranked by win rate; rating: OpenSkill mean ± its uncertainty (sigma)")
     for col in ("bot", "games", "wins", "win %", "95% CI", "mean score", "rating"):
         t.add_column(col, justify="left" if col == "bot" else "right", no_wrap=True)
-    for b in summary["bots"]:
+    for b in sorted(summary["bots"], key=lambda b: -b["win_rate"]):
         lo, hi = b["ci95"]
         t.add_row(b["name"], str(b["games"]), f"{b['wins']:g}", f"{100 * b['win_rate']:.1f}",
                   f"{100 * lo:.1f}-{100 * hi:.1f}", f"{b['mean_score']:.2f}",
@@ -45,16 +47,20 @@ def write(result: TournamentResult, out: str | Path) -> list[Path]:
     paths = [out / "records.jsonl", out / "summary.json"]
     paths[0].write_text("".join(r + "\n" for r in result.records()), encoding="utf-8")
     paths[1].write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
-    paths += charts(summary, result.scores_by_bot(), out)
+    paths += charts(summary, result.scores_by_bot(), out, result.lower_wins)
     return paths
 
 
-def charts(summary: dict[str, Any], scores: dict[str, list[int]], out: Path) -> list[Path]:
+def charts(summary: dict[str, Any], scores: dict[str, list[int]], out: Path,
+           lower_wins: bool | None = None) -> list[Path]:
     """Win rates with 95% CI bars against the fair share, and score distributions."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import PercentFormatter
+
+    from parlour.games import GAMES
 
     names = [b["name"] for b in summary["bots"]]
     rates = [b["win_rate"] for b in summary["bots"]]
@@ -64,8 +70,10 @@ def charts(summary: dict[str, Any], scores: dict[str, list[int]], out: Path) -> 
     ax.bar(names, rates, yerr=err, capsize=6, color="#4c72b0")
     ax.axhline(summary["fair_share"], color="#c44e52", linestyle="--", label="fair share")
     ax.set_ylabel("win rate (95% CI, clustered by deal)")
-    ax.set_title(f"{summary['game']} {summary['players']}p, {summary['deals']} deals")
-    ax.legend()
+    ax.yaxis.set_major_formatter(PercentFormatter(1.0))
+    title = GAMES[summary["game"]].title if summary["game"] in GAMES else summary["game"]
+    ax.set_title(f"{title}, {summary['players']} players, {summary['deals']} deals: win rates")
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small")
     fig.tight_layout()
     p1 = out / "win_rates.png"
     fig.savefig(p1, dpi=100)
@@ -74,8 +82,10 @@ def charts(summary: dict[str, Any], scores: dict[str, list[int]], out: Path) -> 
     fig, ax = plt.subplots(figsize=(max(4, 1.5 * len(names) + 2), 4))
     ax.boxplot([scores[n] for n in names], showmeans=True)
     ax.set_xticks(range(1, len(names) + 1), names)
-    ax.set_ylabel("game total")
-    ax.set_title("Score distribution per bot")
+    lower = lower_wins
+    ax.set_ylabel("game total" + ("" if lower is None else " (lower is better)" if lower
+                                  else " (higher is better)"))
+    ax.set_title("Score distribution per bot (box: quartiles; triangle: mean)")
     fig.tight_layout()
     p2 = out / "scores.png"
     fig.savefig(p2, dpi=100)

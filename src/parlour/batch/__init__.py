@@ -4,7 +4,8 @@
   winners, moves per round, and optionally ``parlour-record/1`` records;
 * :func:`bench` -- rounds/s and moves/s;
 * :class:`FanTanBatch` -- Fan Tan rounds stepping together with caller-chosen moves
-  (arena bots, RL policies), legal masks as (batch, 53) arrays;
+  (arena bots, RL policies), legal masks as (batch, 53) arrays: a name a game's
+  ``kernel`` part adds to this API (``BATCH_API``), loaded when first used;
 * :mod:`parlour.batch.stream` -- the counter-based splitmix64 stream that fixes every
   deck, first dealer and choice from ``(seed, game index)``;
 * :func:`stream_match`, :class:`StreamAgent`, :func:`random_policy_moves` -- the same
@@ -13,13 +14,28 @@
 See ``docs/speed.md``.
 """
 
-from parlour.batch.agent import StreamAgent, random_policy_moves, stream_match
+import importlib
+from typing import Any
+
+from parlour.batch.agent import StreamAgent, StreamShuffler, random_policy_moves, stream_match
 from parlour.batch.records import chunk_record, game_record, to_match
 from parlour.batch.runner import BatchResult, simulate
 from parlour.batch.speed import bench
-from parlour.games.fantan.lockstep import FanTanBatch
+from parlour.games import KITS
 
 __all__ = [
-    "BatchResult", "FanTanBatch", "StreamAgent", "bench", "chunk_record", "game_record",
+    "BatchResult", "FanTanBatch", "StreamAgent", "StreamShuffler", "bench", "chunk_record", "game_record",
     "random_policy_moves", "simulate", "stream_match", "to_match",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """A name some game's kernel part adds to this API (its ``BATCH_API`` modules)."""
+    for kit in KITS.values():
+        if kit.part("kernel") is None:
+            continue
+        for module in kit.attr("kernel", "BATCH_API", ()):
+            found = getattr(importlib.import_module(module), name, None)
+            if found is not None:
+                return found
+    raise AttributeError(f"module 'parlour.batch' has no attribute {name!r}")

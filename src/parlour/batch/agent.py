@@ -29,6 +29,22 @@ class StreamAgent:
         return stream.pick(self.key, len(view.history), view.legal)
 
 
+class StreamShuffler:
+    """A :class:`parlour.match.Shuffler` dealing game ``game`` of the stream run ``seed``:
+    its first dealer, then its decks round by round (what the vector environments deal)."""
+
+    def __init__(self, seed: int, game: int) -> None:
+        self.seed, self.game, self.rnd = int(seed), int(game), 0
+
+    def seat(self, players: int) -> int:
+        return stream.first_dealer(self.seed, self.game, players)
+
+    def deck(self) -> list[int]:
+        d = stream.deck(self.seed, self.game, self.rnd)
+        self.rnd += 1
+        return d
+
+
 def random_policy_moves(r: Round, seed: int, game: int, rnd: int) -> list[Move]:
     """Play round ``r`` (fresh or part played) to its end with the stream's choices.
 

@@ -16,10 +16,9 @@ from parlour import cards, record
 from parlour.batch import engine
 from parlour.batch.engine import Chunk
 from parlour.batch.outcome import winners_mask
+from parlour.game import Game, play
 from parlour.games import get_game
 from parlour.match import Match
-
-PASS = 52
 
 
 def seat_names(players: int) -> list[str]:
@@ -27,19 +26,17 @@ def seat_names(players: int) -> list[str]:
     return [f"Player {i + 1}" for i in range(players)]
 
 
-def _moves_json(game: str, ch: Chunk, b: int, r: int) -> list[dict[str, Any]]:
+def _moves_json(g: Game, ch: Chunk, b: int, r: int) -> list[dict[str, Any]]:
+    """The round's moves as the record writes them: card (or pass) and take, through
+    the game's own ``move_to_json``."""
     assert ch.rec_seat is not None and ch.rec_move is not None
-    seats = ch.rec_seat[b, r].tolist()
-    played = ch.rec_move[b, r].tolist()
-    codes = cards.ALL_CODES
     n = int(ch.nmoves[b, r])
-    if game == "fanti":
-        assert ch.rec_take is not None
-        takes = ch.rec_take[b, r].tolist()
-        return [{"seat": seats[i], "play": codes[played[i]], "take": cards.codes(takes[i])}
-                for i in range(n)]
-    return [{"seat": seats[i], "pass": True} if played[i] == PASS
-            else {"seat": seats[i], "play": codes[played[i]]} for i in range(n)]
+    seats = ch.rec_seat[b, r, :n].tolist()
+    played = ch.rec_move[b, r, :n].tolist()
+    takes = ch.rec_take[b, r, :n].tolist() if ch.rec_take is not None else [0] * n
+    to_json = g.move_to_json
+    return [{"seat": s, **to_json(play(c, t))} for s, c, t in zip(seats, played, takes,
+                                                                   strict=True)]
 
 
 def chunk_record(game: str, players: int, rules: dict[str, Any], ch: Chunk,
@@ -56,7 +53,7 @@ def chunk_record(game: str, players: int, rules: dict[str, Any], ch: Chunk,
         rounds.append({
             "dealer": (first + r) % players,
             "deck": [cards.ALL_CODES[c] for c in ch.rec_deck[b, r].tolist()],
-            "moves": _moves_json(game, ch, b, r),
+            "moves": _moves_json(g, ch, b, r),
             "score": ch.scores[b, r].tolist(),
         })
     totals = ch.scores[b].sum(axis=0, dtype=np.int64)

@@ -81,10 +81,11 @@ def simulate(game_name: str, players: int, rules: dict[str, Any] | None = None,
     Every game is a function of ``(seed, game index)`` alone (:mod:`parlour.batch.stream`),
     so ``batch`` changes speed and memory, never results. With ``records`` the result
     also carries each game's record, identical to what the step engine writes for the
-    same game (:func:`parlour.batch.agent.stream_match`).
+    same game (:func:`parlour.batch.agent.stream_match`). Numbers may be numpy integers.
     """
     g = get_game(game_name)
     full = g.rules(players, rules)
+    seed, games, batch, first_game = int(seed), int(games), int(batch), int(first_game)
     if games < 0 or batch < 1:
         raise ValueError("games must be >= 0 and batch >= 1")
     name = g.name

@@ -5,6 +5,7 @@
 >>> move = bot.choose(round.view(round.current_player))   # doctest: +SKIP
 """
 
-from parlour.bots.base import BOTS, Bot, bot_names, make_bot
+from parlour.bots.base import Bot
+from parlour.bots.registry import bot_names, make_bot
 
-__all__ = ["BOTS", "Bot", "bot_names", "make_bot"]
+__all__ = ["Bot", "bot_names", "make_bot"]

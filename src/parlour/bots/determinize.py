@@ -30,11 +30,14 @@ from parlour.game import Move, Round
 Policy = Callable[[Round, Any], Move]
 
 
-INFERENCE = ("full", "constraints", "none")
+INFERENCE = ("full", "fixed", "constraints", "none")
 """How much a world pool infers from the public history:
 
 * ``full``: hard constraints, and worlds drawn or weighted by how likely the
-  opponent model makes the other seats' observed plays (tempered);
+  opponent model makes the other seats' observed plays (tempered); where the game
+  reads each seat on its own (:mod:`.opponents`), the model of each seat is its
+  posterior mixture of the family;
+* ``fixed``: as ``full`` but every seat read as the game's ``heuristic``;
 * ``constraints``: hard constraints only (hand sizes, cards played, Fan Tan pass
   voids), every consistent world equally likely;
 * ``none``: hand sizes and cards played only -- Fan Tan pass voids ignored, so the
@@ -223,7 +226,7 @@ def world_pool(determinizer: Determinizer, view: Any, count: int, rng: random.Ra
 
     ``inference`` is one of :data:`INFERENCE`. With ``full``, a determinizer with a
     ``posterior(view, count, rng)`` method samples the opponent model's tempered
-    posterior itself (Fan Tan, :mod:`.infer_fantan`) and its worlds weigh the same;
+    posterior itself (Fan Tan, :mod:`parlour.games.fantan.infer`) and its worlds weigh the same;
     otherwise each world is weighted by ``policy``'s likelihood, tempered
     (:func:`temper`).
     """
@@ -234,13 +237,14 @@ def world_pool(determinizer: Determinizer, view: Any, count: int, rng: random.Ra
         for _ in range(count):
             w = determinizer.deal(view, rng, constrained=False)
             for _seat, move in view.history:
-                w._apply(move)  # unchecked: the world may break a pass void
+                w.advance(move)  # unchecked: the world may break a pass void
             if hasattr(determinizer, "tidy"):
                 determinizer.tidy(w)
             worlds.append(World(w, 1.0 / count))
         return worlds
     if inference == "constraints":
         policy = None
+    # "fixed" and "full" are the same here: the generic pool reads no seat on its own.
     if policy is not None and hasattr(determinizer, "posterior"):
         worlds = determinizer.posterior(view, count, rng)
         for w in worlds:

@@ -12,14 +12,15 @@ the level's budget:
 =======  ==========================================================
 level    search budget per call
 =======  ==========================================================
-easy     a fifth of :data:`.levels.HARD`'s iterations
-medium   half of :data:`.levels.HARD`'s iterations
-hard     :data:`.levels.HARD` iterations, at most 1 s
-expert   :data:`.levels.EXPERT` iterations, at most 3 s
+easy     a fifth of ``hard``'s iterations (the game's ``model.HARD``)
+medium   half of ``hard``'s iterations
+hard     ``hard``'s iterations, at most 1 s
+expert   ``expert``'s iterations (``model.EXPERT``), at most 3 s
 =======  ==========================================================
 
-The engine is the one ``hard`` plays with (:func:`.levels.search_bot`): the compiled
-Fan Tan engine or the Fanti PIMC, so a hint costs what a ``hard`` move costs.
+The engine is the one ``hard`` plays with (:func:`.levels.search_bot`): the game's
+own engine if its kit has one (Fan Tan's compiled PIMC), else the generic PIMC, so
+a hint costs what a ``hard`` move costs. Games without a search model have no hints.
 
 With an iteration budget only (easy, medium) the values are reproducible from the
 seed; hard and expert are also cut by wall time, so under load they may differ.
@@ -33,14 +34,14 @@ import random
 from typing import Any
 
 from parlour.bots.budget import Budget
-from parlour.bots.levels import EXPERT, EXPERT_SECONDS, HARD, HARD_SECONDS, search_bot
+from parlour.bots.levels import iterations, level_budget, search_bot
 from parlour.game import Move
 from parlour.games import get_game
 
-BUDGETS = {"easy": lambda g: Budget(max(1, HARD[g] // 5)),
-           "medium": lambda g: Budget(max(1, HARD[g] // 2)),
-           "hard": lambda g: Budget(HARD[g], HARD_SECONDS),
-           "expert": lambda g: Budget(EXPERT[g], EXPERT_SECONDS)}
+BUDGETS = {"easy": lambda g: Budget(max(1, iterations(g, "hard") // 5)),
+           "medium": lambda g: Budget(max(1, iterations(g, "hard") // 2)),
+           "hard": lambda g: level_budget(g, "hard"),
+           "expert": lambda g: level_budget(g, "expert")}
 
 
 def hints(game_name: str, view: Any, level: str = "hard",

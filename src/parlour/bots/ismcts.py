@@ -84,7 +84,7 @@ class Ismcts:
                     m = untried[rng.randrange(len(untried))]
                     child = Node(m, r.current_player, node)
                     node.children[m] = child
-                    r._apply(m)
+                    r.advance(m)
                     node = child
                     break
                 best, best_ucb = None, -1.0
@@ -95,10 +95,10 @@ class Ismcts:
                     if ucb > best_ucb:
                         best, best_ucb = ch, ucb
                 assert best is not None
-                r._apply(best.move)
+                r.advance(best.move)
                 node = best
             while not r.is_over:
-                r._apply(self.playout(r, rng))
+                r.advance(self.playout(r, rng))
             reward = rewards(r)
             won = win_shares(r)
             while node is not None:

@@ -1,25 +1,23 @@
 """What search needs to know about a game: its determinizer, playout policy and rewards.
 
 A :class:`SearchModel` binds one game to the generic engines in :mod:`.pimc`,
-:mod:`.ismcts` and :mod:`.solver`. The engines themselves only use the
-:class:`~parlour.game.Round` interface.
+:mod:`.ismcts` and :mod:`.solver`; each game that offers search bots defines one in
+its kit's ``model`` part (``parlour/games/NAME/model.py``). The engines themselves
+only use the :class:`~parlour.game.Round` interface and the model's capabilities.
+The search reward (:func:`rewards`) is the same for every game: the win share (ties
+split) plus a small placing term.
 """
 
 from __future__ import annotations
 
-import math
 import random
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from parlour.bots.determinize import Determinizer, Policy
-from parlour.game import PASS, Move, Round
-from parlour.games import get_game
-from parlour.games.fantan import heuristic as heuristic_fantan
-from parlour.games.fantan.determinize import FanTanDeterminizer
-from parlour.games.fanti import heuristic as heuristic_fanti
-from parlour.games.fanti.determinize import FantiDeterminizer
+from parlour.game import Move, Round
+from parlour.games import get_kit
 
 
 @dataclass(frozen=True)
@@ -44,9 +42,38 @@ class SearchModel:
     moves: Callable[[Round], list[Move]] = lambda r: r.legal_moves()
     """The moves the exact solver considers (Fan Tan: never a withholding pass)."""
     respond: bool = False
-    """Whether the exact solver answers the opponent model (others play ``policy``;
-    in Fanti the ``heuristic`` bot's move, :func:`.fanti_search.heuristic_choice`;
-    only the searching seat branches) instead of a max^n search of every seat."""
+    """Whether the exact solver answers the opponent model (the others play the
+    game's ``heuristic``; only the searching seat branches) instead of a max^n
+    search of every seat."""
+    now: NowWorlds | None = None
+    """A capability: worlds dealt at the view's moment and solved exactly to the
+    search horizon, for :class:`.pimc.Pimc` instead of dealt rounds and playouts."""
+
+
+class Evidence(Protocol):
+    """How likely the opponent model makes the other seats' observed plays."""
+
+    plays: Sequence[Any]
+
+    def loglik(self, world: Any) -> float: ...
+
+
+class NowWorlds(Protocol):
+    """Worlds at the view's moment (not whole rounds), each solved exactly."""
+
+    def evidence(self, view: Any, rng: random.Random, per_seat: bool) -> Evidence:
+        """The other seats' plays that weigh a world; with ``per_seat`` each seat is
+        read on its own (:mod:`.opponents`), else as the game's heuristic."""
+        ...
+
+    def deal(self, view: Any, rng: random.Random) -> Any:
+        """A world consistent with ``view``, uniformly among them."""
+        ...
+
+    def solve(self, view: Any, world: Any, legal: list[Move],
+              respond: bool) -> list[tuple[float, float]]:
+        """Per move of ``legal``, the searching seat's ``(reward, win share)``."""
+        ...
 
 
 def win_shares(r: Round) -> list[float]:
@@ -103,70 +130,7 @@ def noisy(policy: Policy, epsilon: float) -> Callable[[Round, random.Random], Mo
     return play
 
 
-def _fantan_moves(r: Any) -> list[Move]:
-    """Legal moves without the withholding pass of ``strict: false`` (FT-5, FT-8):
-    it is fined, and allowing it would let the solver pass around the table forever."""
-    moves = r.legal_moves()
-    if len(moves) > 1 and moves[-1] == PASS:
-        moves.pop()
-    return moves
-
-
-def _fantan_late(r: Any) -> bool:
-    return r.hands[r.turn].bit_count() <= LATE_HAND
-
-
-LATE_HAND = 5
-"""Fan Tan: solve a world exactly once the seat to move holds at most this many cards."""
-
-
-def _fanti_late(r: Any) -> bool:
-    return sum(h.bit_count() for h in r.hands) <= 8
-
-
-def _fanti_horizon(start: Any) -> Callable[[Round], list[tuple[float, float]] | None] | None:
-    """Solve Fanti to the end of the current deal, then judge the piles.
-
-    At the end of the deal, seat ``s``'s lead is the heuristic worth of its pile
-    minus the best other pile's (:func:`.heuristic_fanti.value`, in round points); its
-    estimated win probability is ``1 / (1 + exp(-LEAD_SCALE * lead))`` (the reward is
-    the same number). In the last deal the search runs to the end of the round and
-    uses the true outcome instead.
-    """
-    if start.dealt >= 52:
-        return None
-    dealt = start.dealt
-
-    def leaf(r: Any) -> list[tuple[float, float]] | None:
-        if r.dealt == dealt:
-            return None
-        v = [heuristic_fanti.value(p) for p in r.piles]
-        out = []
-        for i, x in enumerate(v):
-            lead = x - max(v[:i] + v[i + 1:])
-            p = 1.0 / (1.0 + math.exp(-LEAD_SCALE * lead))
-            out.append((p, p))
-        return out
-
-    return leaf
-
-
-LEAD_SCALE = 1.5
-"""How sharply a lead in pile value (round points) turns into a win probability."""
-
-
-MODELS: dict[str, SearchModel] = {
-    "fantan": SearchModel(
-        "fantan", FanTanDeterminizer, heuristic_fantan.round_policy,
-        key=lambda r: (tuple(r.hands), r.turn), late=_fantan_late, inference="full",
-        moves=_fantan_moves, respond=True),
-    "fanti": SearchModel(
-        "fanti", FantiDeterminizer, heuristic_fanti.light_policy,
-        key=lambda r: (tuple(r.hands), tuple(r.piles), r.table, r.turn, r.last_collector,
-                       r.dealt),
-        late=_fanti_late, inference="full", horizon=_fanti_horizon, respond=True),
-}
-
-
 def model_for(game: str) -> SearchModel:
-    return MODELS[get_game(game).name]
+    """The search model of ``game`` (its kit's ``model.MODEL``); a ValueError when the
+    game has none."""
+    return get_kit(game).need("model", "MODEL", "search bots")

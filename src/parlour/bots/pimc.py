@@ -17,10 +17,10 @@ For one decision:
    exactly is not revisited, and when every world of the pool is solved a new pool
    is dealt.
 
-Fanti takes a faster road (:meth:`Pimc._fanti`, :mod:`.fanti_search`): a world is
-only the other seats' current hands, dealt at the view's moment, and every world is
-solved exactly to the end of the current deal (alpha-beta in 2 players), with a
-calibrated estimate of the round's outcome at the end of the deal.
+A game whose model offers worlds at the view's moment
+(:attr:`.models.SearchModel.now`, Fanti's) takes a faster road (:meth:`Pimc._now`):
+a world is only the other seats' current hands, and every world is solved exactly to
+the game's search horizon.
 
 A move's ``value`` is its mean share of the round's win (a win probability, ties
 split); moves are ranked by the search reward (:func:`.models.rewards`). One
@@ -40,14 +40,14 @@ from parlour.bots.determinize import temper, world_pool
 from parlour.bots.models import model_for, noisy, outcomes, rewards, win_shares
 from parlour.bots.solver import TooBig, solve
 from parlour.game import Move
-from parlour.games.fanti import search as fanti_search
 
 WORLDS = 48
 """Worlds dealt at a time (a pool); more are dealt while budget remains."""
 EPSILON = 0.1
 """Playout noise: the chance of a uniformly random move instead of the heuristic's."""
-FANTI_POOL = 16
-"""Fanti with ``full`` inference: worlds weighted together (see :meth:`Pimc._fanti`)."""
+NOW_POOL = 16
+"""Worlds at the view's moment with ``full`` inference: worlds weighted together
+(see :meth:`Pimc._now`)."""
 
 
 @dataclass(frozen=True)
@@ -88,8 +88,8 @@ class Pimc:
     def estimates(self, view: Any, rng: random.Random) -> list[Estimate]:
         """Every legal move with its value, best first."""
         legal = list(view.legal)
-        if self.model.game == "fanti" and self.exact:
-            return self._fanti(view, legal, rng)
+        if self.model.now is not None and self.exact:
+            return self._now(view, legal, rng)
         clock = self.budget.clock()
         me = view.seat
         tally = _Tally(len(legal))
@@ -117,30 +117,31 @@ class Pimc:
                         break
         return tally.ranked(legal)
 
-    def _fanti(self, view: Any, legal: list[Move], rng: random.Random) -> list[Estimate]:
-        """Fanti: worlds dealt at the view's moment (:func:`.fanti_search.deal_hands`)
-        and solved exactly to the end of the deal (:func:`.fanti_search.solve_moves`);
-        worlds are never revisited. With ``full`` inference, worlds come in pools of
-        :data:`FANTI_POOL` weighted by how likely the heuristic opponent model makes
-        the other seats' plays of this deal (:class:`.fanti_search.DealEvidence`),
-        tempered (:func:`.determinize.temper`); otherwise (Fanti has no hard
-        constraints beyond hand sizes, FA-7) every world weighs the same."""
+    def _now(self, view: Any, legal: list[Move], rng: random.Random) -> list[Estimate]:
+        """Worlds dealt at the view's moment and solved exactly to the search horizon
+        (:attr:`.models.SearchModel.now`); worlds are never revisited. With ``full``
+        inference, worlds come in pools of :data:`NOW_POOL` weighted by how likely
+        the opponent model makes the other seats' plays (tempered,
+        :func:`.determinize.temper`); otherwise every world weighs the same."""
+        now = self.model.now
+        assert now is not None
         clock = self.budget.clock()
-        evidence = fanti_search.DealEvidence(view) if self.inference == "full" else None
+        evidence = (now.evidence(view, rng, self.inference == "full")
+                    if self.inference in ("full", "fixed") else None)
         if evidence is not None and not evidence.plays:
-            evidence = None  # nothing seen this deal: every world is as likely
+            evidence = None  # nothing seen yet: every world is as likely
         tally = _Tally(len(legal))
         while not clock.over:
             if evidence is None:
-                pool = [(fanti_search.deal_hands(view, rng), 1.0)]
+                pool = [(now.deal(view, rng), 1.0)]
             else:
-                hands = [fanti_search.deal_hands(view, rng) for _ in range(FANTI_POOL)]
-                weights, _beta = temper([evidence.loglik(h) for h in hands])
-                pool = list(zip(hands, weights, strict=True))
-            for hands, weight in pool:
+                worlds = [now.deal(view, rng) for _ in range(NOW_POOL)]
+                weights, _beta = temper([evidence.loglik(w) for w in worlds])
+                pool = list(zip(worlds, weights, strict=True))
+            for world, weight in pool:
                 if weight < 1e-4 / len(pool):
                     continue  # not worth a solve
-                tally.add(fanti_search.solve_moves(view, hands, legal, self.respond), weight)
+                tally.add(now.solve(view, world, legal, self.respond), weight)
                 clock.spend(len(legal))
                 if clock.over:
                     break
@@ -151,10 +152,10 @@ class Pimc:
         values = []
         for m in legal:
             r = world.copy()
-            r._apply(m)
+            r.advance(m)
             prng = random.Random(seed)  # the same noise for every move: paired samples
             while not r.is_over:
-                r._apply(self.playout(r, prng))
+                r.advance(self.playout(r, prng))
             values.append(_mine(r, me))
         return values
 
@@ -166,7 +167,7 @@ class Pimc:
             values = []
             for m in legal:
                 r = world.copy()
-                r._apply(m)
+                r.advance(m)
                 values.append(solve(
                     r, outcomes, self.model.key, self.model.policy, memo, horizon=horizon,
                     moves=self.model.moves, me=me,

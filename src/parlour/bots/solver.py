@@ -57,7 +57,7 @@ def solve(r: Round, rewards: Callable[[Round], list[tuple[float, float]]],
         mover = s.current_player
         if opponents is not None and mover != me:
             child = s.copy()
-            child._apply(opponents(child, None))
+            child.advance(opponents(child, None))
             v = value(child)
             table[k] = v
             return v
@@ -68,7 +68,7 @@ def solve(r: Round, rewards: Callable[[Round], list[tuple[float, float]]],
         best: Value | None = None
         for m in options:
             child = s.copy()
-            child._apply(m)
+            child.advance(m)
             v = value(child)
             if best is None or v[mover][0] > best[mover][0] + 1e-12:
                 best = v

@@ -13,15 +13,57 @@ from typing import Any, NoReturn
 import typer
 from rich.console import Console
 
-from parlour.bots import bot_names
+from parlour.bots import bot_names, make_bot
 from parlour.game import Game
 from parlour.games import GAMES, get_game
 from parlour.options import OptionError
 
 
-def game_argument(verb: str) -> Any:
+def game_argument(verb: str, required: bool = True) -> Any:
     """The ``GAME`` argument every game command takes (one of the registered games)."""
-    return typer.Argument(metavar="GAME", help=f"The game to {verb}: {' or '.join(GAMES)}.")
+    return typer.Argument(metavar="GAME" if required else "[GAME]",
+                          help=f"The game to {verb}: {' or '.join(GAMES)}.",
+                          autocompletion=complete_game, show_default=False)
+
+
+# --- shell completion (``parlour --install-completion``) ---------------------------
+
+
+def complete_game(incomplete: str) -> list[str]:
+    return [g for g in GAMES if g.startswith(incomplete.lower())]
+
+
+def _game_of(ctx: typer.Context) -> Game | None:
+    name = ctx.params.get("game")
+    try:
+        return get_game(name) if name else None
+    except ValueError:
+        return None
+
+
+def complete_bots(ctx: typer.Context, incomplete: str) -> list[str]:
+    """Bot names for ``--bots`` (the last of a comma-separated list)."""
+    game = _game_of(ctx)
+    done, _, last = incomplete.rpartition(",")
+    prefix = done + "," if done else ""
+    names = bot_names(game.name if game else None)
+    return [prefix + n for n in names if n.startswith(last.lower())]
+
+
+def complete_rule(ctx: typer.Context, incomplete: str) -> list[str]:
+    """``KEY=VALUE`` for ``--rule``: the game's option keys, then their values."""
+    game = _game_of(ctx)
+    games = [game] if game else list(GAMES.values())
+    out: list[str] = []
+    for g in games:
+        for option in g.options:
+            if option.choices:
+                values = [str(v).lower() if isinstance(v, bool) else str(v)
+                          for v in option.choices]
+                out += [f"{option.name}={v}" for v in values]
+            else:
+                out.append(f"{option.name}=")
+    return [c for c in dict.fromkeys(out) if c.startswith(incomplete)]
 
 
 class UsageError(ValueError):
@@ -88,15 +130,26 @@ def default_bot(game: Game, prefer: tuple[str, ...] = ("medium", "greedy")) -> s
     return names[0]
 
 
+def check_bot(game: Game, name: str) -> None:
+    """``name`` is a bot the registry makes for ``game`` (any name ``make_bot`` takes,
+    such as ``hard:400`` or ``ismcts:2000``); else UsageError listing the names."""
+    if name in bot_names(game.name):
+        return
+    try:
+        make_bot(name, game.name, 0)
+    except ValueError:
+        known = ", ".join(bot_names(game.name))
+        raise UsageError(f"unknown bot {name!r} for {game.name}; choose from: {known}; or a "
+                         f"search bot with a budget, e.g. hard:400 or ismcts:2000") from None
+
+
 def resolve_bots(game: Game, spec: str | None, seats: int, default: str) -> list[str]:
     """Bot names for ``seats`` seats from ``--bots``: one name for all, or one per seat."""
     names = [s.strip().lower() for s in spec.split(",")] if spec else [default]
     if any(not n for n in names):
         raise UsageError(f"--bots {spec!r} has an empty name")
-    known = bot_names(game.name)
-    for n in names:
-        if n not in known:
-            raise UsageError(f"unknown bot {n!r} for {game.name}; choose from: {', '.join(known)}")
+    for n in dict.fromkeys(names):
+        check_bot(game, n)
     if len(names) == 1:
         return names * seats
     if len(names) != seats:

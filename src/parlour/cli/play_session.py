@@ -9,6 +9,7 @@ Ctrl-C ``KeyboardInterrupt``, both left to the caller (which saves the record).
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -38,7 +39,8 @@ class PlaySession:
 
     def __init__(self, match: Match, human: int, bots: Sequence[Any], shuffler: Shuffler,
                  console: Console, read: Callable[[str], str],
-                 hints: HintsFn | None = None, hint_seed: int = 0) -> None:
+                 hints: HintsFn | None = None, hint_seed: int = 0,
+                 pace: float = 0.0) -> None:
         self.match = match
         self.game = match.game.name
         self.human = human
@@ -48,6 +50,7 @@ class PlaySession:
         self.read = read
         self.hints = hints
         self.hint_seed = hint_seed
+        self.pace = pace
         self.names = match.seats
 
     # --- the game ------------------------------------------------------------------
@@ -59,8 +62,7 @@ class PlaySession:
             if m.needs_deal:
                 m.deal(self.shuffler.deck())
             r = m.rounds[-1]
-            if not r.history:
-                self._round_start(len(m.rounds))
+            self._round_start(len(m.rounds), r)
             while not r.is_over:
                 seat = r.current_player
                 before = r.view(seat)
@@ -70,17 +72,41 @@ class PlaySession:
             self._round_end(r)
         self._game_end()
 
-    def _round_start(self, number: int) -> None:
+    def _round_start(self, number: int, r: Any) -> None:
+        """The round's heading; when a computer player moves first (or the round is
+        resumed part-way), the table as it stands, so the first moves have a picture."""
         m = self.match
-        r = m.rounds[-1]
         self.out.print()
-        self.out.rule(f"Round {number} of {m.rules['rounds']} · dealer: {self.names[r.dealer]}")
+        title = f"Round {number} of {m.rules['rounds']} · dealer: {self.names[r.dealer]}"
+        if r.history:
+            title += f" · resumed after {len(r.history)} moves"
+        self.out.rule(title)
+        if r.current_player != self.human:
+            self._show_table(r.view(self.human))
+
+    def _show_table(self, view: Any) -> None:
+        self.out.print(render.table_view(self.game, view, self.names))
+        self.out.print(Text("Your hand: ", style="bold").append_text(
+            render.hand_text(self.game, view.hand)))
 
     def _bot_move(self, r: Any, seat: int) -> Move:
-        move = self.bots[seat].choose(r.view(seat))
+        started = time.monotonic()
+        if self.out.is_terminal and self.pace > 0:
+            with self.out.status(f"{self.names[seat]} is thinking…", spinner="dots"):
+                move = self.bots[seat].choose(r.view(seat))
+                self._wait(started)
+        else:
+            move = self.bots[seat].choose(r.view(seat))
+            self._wait(started)
         self.out.print(Text(f"{self.names[seat]} ", style="bold")
                        .append_text(render.move_text(self.game, move)))
         return move
+
+    def _wait(self, since: float) -> None:
+        """Sleep what is left of the pace since ``since`` (a slow bot is its own pause)."""
+        left = self.pace - (time.monotonic() - since)
+        if left > 0:
+            time.sleep(left)
 
     def _after_move(self, before: Any, move: Move, r: Any) -> None:
         for note in render.move_notes(self.game, before, move, r.view(self.human), self.names):
@@ -88,9 +114,8 @@ class PlaySession:
 
     def _round_end(self, r: Any) -> None:
         m = self.match
-        view = r.view(self.human)
         self.out.print()
-        self.out.print(render.round_summary(self.game, view, self.names))
+        self.out.print(render.round_result(self.game, r.score_detail(), self.names))
         self.out.print(render.score_sheet(self.game, m.rules, self.names, m.scores(),
                                           m.winners))
 
@@ -103,13 +128,12 @@ class PlaySession:
     def _human_move(self, r: Any) -> Move:
         view = r.view(self.human)
         self.out.print()
-        self.out.print(render.table_view(self.game, view, self.names))
-        self.out.print(Text("Your hand: ", style="bold").append_text(
-            render.hand_text(self.game, view.hand)))
+        self._show_table(view)
         if list(view.legal) == [PASS]:
             note = pass_note(self.game, view)
             self.out.print(Text(f"Nothing in your hand fits: you pass ({note}).",
                                 style="yellow"))
+            self._wait(time.monotonic())
             return PASS
         values, best = self._hint_values(view, len(r.history))
         self.out.print(render.moves_table(self.game, view.legal, values, best,

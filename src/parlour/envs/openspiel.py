@@ -1,21 +1,23 @@
-"""OpenSpiel games ``python_fantan`` and ``python_fanti``, registered on import.
+"""OpenSpiel games ``python_NAME`` (``python_fantan``, ``python_fanti``), registered on import.
+
+Every registered game with an ``env`` part (:mod:`parlour.envs.kit`) becomes one.
 
 >>> import pyspiel
 >>> import parlour.envs.openspiel
 >>> game = pyspiel.load_game("python_fantan", {"players": 4, "strict": False})
 >>> state = game.new_initial_state()        # chance: first dealer, then 52 cards
 
-Game parameters: ``players`` (Fan Tan default 4, Fanti 2), every rule option of the
-game (``rounds`` 0 = the rules' default for the player count), and for Fan Tan
-``turn_limit`` (:mod:`.spiel_state`). Chance, actions, observers and returns:
+Game parameters: ``players`` (default: the env part's ``spiel_players``, Fan Tan 4,
+Fanti 2), every rule option of the game (``rounds`` 0 = the rules' default for the
+player count), and the env part's ``spiel_params`` (Fan Tan: ``turn_limit``,
+:mod:`.spiel_state`). Chance, actions, observers and returns:
 :mod:`.spiel_state`, :mod:`.encoding`, :mod:`.spiel_observer`; returns are the
 zero-sum game result of :func:`parlour.envs.session.game_result`, at the end only.
 
 Search: use OpenSpiel's *Python* bots (``open_spiel.python.algorithms.ismcts``,
 ``mcts``) with :func:`parlour.envs.spiel_bots.ismcts_bot`, which installs the
-resampler of :mod:`.resample`. OpenSpiel's C++ MCTS and ISMCTS bots crash on games
-written in Python (OpenSpiel's own ``python_tic_tac_toe`` too) and the C++ ISMCTS
-cannot take a Python resampler, so they are not for these games.
+resampler of :mod:`.resample`. OpenSpiel's C++ MCTS and ISMCTS bots cannot run these
+games (``docs/research.md``, "OpenSpiel's C++ search").
 """
 
 from __future__ import annotations
@@ -24,14 +26,10 @@ from typing import Any
 
 import pyspiel
 
-from parlour.envs.encoding import FANTAN_ACTIONS, FANTI_ACTIONS
 from parlour.envs.spiel_observer import ParlourObserver
 from parlour.envs.spiel_state import Spec, SpielCore
 from parlour.game import Game
-from parlour.games.fantan.rules import FANTAN
-from parlour.games.fanti.rules import FANTI
-
-DEFAULT_TURN_LIMIT = 1000
+from parlour.games import KITS
 
 
 def _params(game: Game, players: int, extra: dict[str, Any]) -> dict[str, Any]:
@@ -127,18 +125,26 @@ class ParlourSpielState(pyspiel.State):
         return str(self.core)
 
 
-class FanTanSpielGame(ParlourSpielGame):
-    game = FANTAN
-    num_actions = FANTAN_ACTIONS
-    game_type = _game_type(FANTAN, "python_fantan", 4, {"turn_limit": DEFAULT_TURN_LIMIT})
+GAMES: dict[str, type[ParlourSpielGame]] = {}
+"""The OpenSpiel game class of every registered game with an env part, by game name."""
 
 
-class FantiSpielGame(ParlourSpielGame):
-    game = FANTI
-    num_actions = FANTI_ACTIONS
-    game_type = _game_type(FANTI, "python_fanti", 2, {})
+def _spiel_game(game: Game) -> type[ParlourSpielGame]:
+    from parlour.envs.kit import env_parts
+
+    parts = env_parts(game.name)
+    return type(f"{game.title.replace(' ', '')}SpielGame", (ParlourSpielGame,), {
+        "game": game,
+        "num_actions": parts.codec.num_actions,
+        "game_type": _game_type(game, f"python_{game.name}", parts.spiel_players,
+                                parts.spiel_params),
+        "__module__": __name__,
+    })
 
 
-for _cls in (FanTanSpielGame, FantiSpielGame):
+for _kit in list(KITS.values()):
+    if _kit.attr("env", "ENV") is None:
+        continue
+    _cls = GAMES[_kit.name] = _spiel_game(_kit.game)
     if _cls.game_type.short_name not in pyspiel.registered_names():
         pyspiel.register_game(_cls.game_type, _cls)

@@ -1,7 +1,7 @@
 """PettingZoo AEC environments for Fan Tan and Fanti (classic-environment conventions).
 
-Use the versioned modules: ``from parlour.envs import fantan_v0, fanti_v0``;
-``fantan_v0.env(players=4)`` is wrapped like PettingZoo's classic games (an illegal
+Use the versioned modules, one per game with an ``env`` part (its ``aec_name``):
+``from parlour.envs import fantan_v0, fanti_v0``; ``fantan_v0.env(players=4)`` is wrapped like PettingZoo's classic games (an illegal
 action ends the game with reward -1 for the offender, out-of-range actions assert,
 calls are order-checked); ``fantan_v0.raw_env(...)`` is the bare, faster environment,
 which raises ``ValueError`` on an illegal action and leaves the state unchanged.
@@ -10,9 +10,11 @@ which raises ``ValueError`` on an illegal action and leaves the state unchanged.
 * Observation: ``{"observation": float32 vector in [0, 1], "action_mask": int8}``;
   the vector is :mod:`parlour.envs.observation` (relative seats, layout in
   ``docs/research.md``); the mask is all zeros for agents not to act.
-* Actions: :mod:`parlour.envs.encoding` -- ``Discrete(53)`` for Fan Tan (the engine's
-  move ints), ``Discrete(105)`` for Fanti (card, then the collection card by card; the
-  same agent acts again while a play is half chosen).
+* Actions: the game's codec (:mod:`parlour.envs.encoding`) -- ``Discrete(53)`` for Fan
+  Tan (the engine's move ints), ``Discrete(105)`` for Fanti (card, then the collection
+  card by card; the same agent acts again while a play is half chosen).
+* ``observation="infostate"``: the vector plus perfect recall of the round
+  (:data:`parlour.envs.session.OBSERVATIONS`).
 * Rewards and episodes: :mod:`parlour.envs.session` (``reward="result"|"score"``,
   ``episode="game"|"round"``). ``max_cycles`` (default none) truncates the episode
   once some agent has acted that many times -- useful with ``strict=False`` Fan Tan,
@@ -24,6 +26,8 @@ which raises ``ValueError`` on an illegal action and leaves the state unchanged.
 
 from __future__ import annotations
 
+import sys
+from types import ModuleType
 from typing import Any, ClassVar
 
 import numpy as np
@@ -38,7 +42,8 @@ from parlour.match import Match, Shuffler
 
 
 class ParlourAEC(AECEnv, EzPickle):
-    """The AEC environment of one parlour game; subclassed per game as ``raw_env``."""
+    """The AEC environment of one parlour game; subclassed per game as ``raw_env``
+    (:func:`aec_module`)."""
 
     game_name: ClassVar[str]
     metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "name": "parlour",
@@ -46,12 +51,14 @@ class ParlourAEC(AECEnv, EzPickle):
 
     def __init__(self, players: int = 4, render_mode: str | None = None,
                  episode: str = "game", reward: str = "result",
-                 max_cycles: int | None = None, **rules: Any) -> None:
-        EzPickle.__init__(self, players, render_mode, episode, reward, max_cycles, **rules)
+                 max_cycles: int | None = None, observation: str = "vector",
+                 **rules: Any) -> None:
+        EzPickle.__init__(self, players, render_mode, episode, reward, max_cycles, observation,
+                          **rules)
         super().__init__()
         if render_mode not in (None, *self.metadata["render_modes"]):
             raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
-        self.session = Session(self.game_name, players, rules, episode, reward)
+        self.session = Session(self.game_name, players, rules, episode, reward, observation)
         self.render_mode = render_mode
         self.max_cycles = max_cycles
         self.possible_agents = [f"player_{i}" for i in range(players)]
@@ -91,7 +98,7 @@ class ParlourAEC(AECEnv, EzPickle):
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         if seed is not None:
-            self._shuffler = Shuffler(seed)
+            self._shuffler = Shuffler(int(seed))
         self.session.reset(self._shuffler)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -139,3 +146,31 @@ def wrap(env: AECEnv) -> AECEnv:
     env = wrappers.TerminateIllegalWrapper(env, illegal_reward=-1)
     env = wrappers.AssertOutOfBoundsWrapper(env)
     return wrappers.OrderEnforcingWrapper(env)
+
+
+def aec_module(game: str, aec_name: str, title: str) -> ModuleType:
+    """The versioned PettingZoo module of a game, ``parlour.envs.<aec_name>``:
+    ``raw_env`` (unwrapped) and ``env(**kwargs)`` (with :func:`wrap`)."""
+    name = f"parlour.envs.{aec_name}"
+    module = sys.modules.get(name)
+    if module is not None:
+        return module
+    module = ModuleType(name, f"PettingZoo AEC environment ``{aec_name}``: {title} "
+                              "(see :mod:`parlour.envs.pettingzoo_env`).")
+    raw = type("raw_env", (ParlourAEC,), {
+        "__doc__": f"{title} without PettingZoo's checking wrappers (faster; raises on "
+                   "illegal).",
+        "__module__": name,
+        "game_name": game,
+        "metadata": {**ParlourAEC.metadata, "name": aec_name},
+    })
+
+    def env(**kwargs: Any) -> AECEnv:
+        """The game with PettingZoo's classic wrappers (:func:`wrap`)."""
+        return wrap(raw(**kwargs))
+
+    env.__module__ = name
+    module.raw_env = raw  # type: ignore[attr-defined]
+    module.env = env  # type: ignore[attr-defined]
+    sys.modules[name] = module
+    return module

@@ -7,9 +7,9 @@ for that round that the seat could not tell apart from the real one:
 * every card already played, on the table or in a pile stays with the seat that
   played it, in the same deal (Fanti's redeals, FA-3);
 * every other seat holds as many cards as it really does (FT-10, FA-7);
-* under Fan Tan ``strict: true`` no seat is given a card it is known not to hold
-  because it passed while that card fitted (:mod:`.knowledge`, FT-5);
-* the unseen cards are otherwise spread at random (the undealt Fanti deck too).
+* no seat is given a card the public record proves it does not hold (the game's
+  ``voids``: under Fan Tan ``strict: true`` the cards that fitted at its passes, FT-5);
+* the unseen cards are otherwise spread at random (an undealt deck too).
 
 Replaying the round's moves on the new deck is then legal move for move. The draw is
 near uniform over the consistent deals, not exactly uniform: cards are placed most
@@ -22,25 +22,19 @@ from __future__ import annotations
 import random
 
 from parlour import cards
-from parlour.envs.knowledge import fantan_voids
-from parlour.game import PASS, Round
-from parlour.games.fanti.rules import HAND_SIZE, TABLE_START
+from parlour.envs.kit import env_parts
+from parlour.game import PASS, Round, move_card
 
 
 def deal_seat(game: str, players: int, dealer: int, position: int) -> int:
-    """The seat that deck card ``position`` goes to (-1: Fanti's opening table)."""
-    if game == "fantan":
-        return (dealer + 1 + position) % players  # FT-1
-    if position < TABLE_START:
-        return -1  # FA-3
-    return (dealer + 1 + (position - TABLE_START) % (HAND_SIZE * players)) % players
+    """The seat that deck card ``position`` goes to (-1: face up on the table), by the
+    game's own rules (FT-1, FA-3)."""
+    return env_parts(game).deal_seat(players, dealer, position)
 
 
 def deal_batch(game: str, players: int, position: int) -> int:
-    """Which deal a deck position belongs to (Fanti redeals; 0 for Fan Tan)."""
-    if game == "fantan" or position < TABLE_START:
-        return 0
-    return (position - TABLE_START) // (HAND_SIZE * players)
+    """Which deal of the round a deck position belongs to (0 for a single deal)."""
+    return env_parts(game).deal_number(players, position)
 
 
 def assign(unknown: list[int], need: dict[int, int], forbidden: dict[int, int],
@@ -108,34 +102,34 @@ def _matching(unknown: list[int], need: dict[int, int], forbidden: dict[int, int
 
 def resample_deck(rnd: Round, seat: int, rng: random.Random) -> list[int]:
     """A deck for ``rnd`` that ``seat`` cannot tell from the real one (module doc)."""
-    game, n, dealer = rnd.game.name, rnd.players, rnd.dealer
+    parts = env_parts(rnd.game.name)
+    n, dealer = rnd.players, rnd.dealer
     deck = list(rnd.deck)
-    # Cards each seat played, per deal, in order (a seat plays 4 per Fanti deal).
+    owner = [parts.deal_seat(n, dealer, i) for i in range(52)]
+    number = [parts.deal_number(n, i) for i in range(52)]
+    # The deal each seat's k-th card came in: a seat plays its cards deal by deal.
+    deal_of = {s: [number[i] for i in range(52) if owner[i] == s] for s in range(n)}
+    # Cards each seat played, per deal, in order.
     played: dict[tuple[int, int], list[int]] = {}
     count = [0] * n
     for s, m in rnd.history:
-        if m == PASS and game == "fantan":
+        if m == PASS:
             continue
-        batch = 0 if game == "fantan" else count[s] // HAND_SIZE
-        played.setdefault((s, batch), []).append(m & 63)
+        played.setdefault((s, deal_of[s][count[s]]), []).append(move_card(m))
         count[s] += 1
-    dealt = 52 if game == "fantan" else rnd.dealt
-    current = deal_batch(game, n, dealt - 1)
+    dealt = parts.dealt(rnd)
+    current = number[dealt - 1]
     seen = rnd.hand(seat)
-    for (_s, _b), cs in played.items():
+    for cs in played.values():
         seen |= cards.mask_of(cs)
-    for i in range(TABLE_START if game == "fanti" else 0):
-        seen |= 1 << deck[i]
     for i in range(dealt):
-        if deal_seat(game, n, dealer, i) == seat:
+        if owner[i] in (seat, -1):  # mine, or dealt face up
             seen |= 1 << deck[i]
     unknown = [c for c in cards.iter_cards(cards.FULL_DECK & ~seen)]
     need = {s: rnd.hand(s).bit_count() for s in range(n) if s != seat}
     need[-2] = 52 - dealt  # the undealt deck
-    forbidden: dict[int, int] = {}
-    if game == "fantan":
-        voids = fantan_voids(n, rnd.rules, rnd.history)
-        forbidden = {s: voids[s] for s in range(n) if s != seat}
+    voids = parts.voids(n, rnd.rules, rnd.history)
+    forbidden = {s: voids[s] for s in range(n) if s != seat}
     got = assign(unknown, need, forbidden, rng)
     # Refill every position not fixed for ``seat``.
     pools: dict[tuple[int, int], list[int]] = {}
@@ -154,7 +148,6 @@ def resample_deck(rnd: Round, seat: int, rng: random.Random) -> list[int]:
         if i >= dealt:
             new[i] = rest.pop()
             continue
-        owner = deal_seat(game, n, dealer, i)
-        if owner != seat and owner != -1:
-            new[i] = pools[(owner, deal_batch(game, n, i))].pop()
+        if owner[i] != seat and owner[i] != -1:
+            new[i] = pools[(owner[i], number[i])].pop()
     return new

@@ -6,6 +6,9 @@ Fanti play in progress, rewards, and the next deal. PettingZoo and Gymnasium bot
 drive one; so the two agree move for move, and the match underneath is an ordinary
 one: ``parlour.record.dump(session.match)`` is its game record.
 
+Observations (``observation``): ``"vector"`` (default) or ``"infostate"`` (perfect
+recall of the round, :data:`OBSERVATIONS`).
+
 Episodes (``episode``): ``"game"`` plays every round of the rules (``rounds``);
 ``"round"`` plays a single round, which is the same as ``rounds=1`` (FT-9: the
 round's winner is then the game's winner).
@@ -34,6 +37,9 @@ from parlour.match import Match, Shuffler
 
 EPISODES = ("game", "round")
 REWARDS = ("result", "score")
+OBSERVATIONS = ("vector", "infostate")
+"""``"vector"``: what the seat sees now; ``"infostate"``: that plus perfect recall of the
+round's public history (the game's ``info_state`` fields, :mod:`.observation`)."""
 
 
 def game_result(match: Match) -> list[float]:
@@ -70,16 +76,19 @@ class Session:
     """A match in play, seen through action ids and observation vectors."""
 
     def __init__(self, game_name: str, players: int, rules: dict[str, Any] | None = None,
-                 episode: str = "game", reward: str = "result") -> None:
+                 episode: str = "game", reward: str = "result",
+                 observation: str = "vector") -> None:
         if reward not in REWARDS:
             raise ValueError(f"reward must be one of {REWARDS}, not {reward!r}")
+        if observation not in OBSERVATIONS:
+            raise ValueError(f"observation must be one of {OBSERVATIONS}, not {observation!r}")
         self.game = get_game(game_name)
         self.players = players
         self.rules = resolve_rules(self.game.name, players, rules, episode)
         self.episode = episode
         self.reward = reward
         self.codec = codec_for(self.game.name)
-        self.encoder = encoder_for(self.game.name, players)
+        self.encoder = encoder_for(self.game.name, players, observation == "infostate")
         self.match: Match | None = None
         self.pending: Pending | None = None
         self.shuffler = Shuffler(None)

@@ -5,11 +5,11 @@ Two kinds, as OpenSpiel asks for them with ``IIGObservationType``:
 * **observation** (``perfect_recall=False``): the tensor is the shared observation
   vector (:mod:`.observation`); the string is the same view in words.
 * **information state** (``perfect_recall=True``): the string is the player's whole
-  history -- for every round its dealer, the cards it was dealt (per deal in Fanti),
-  every public move and the score -- plus the Fanti play in progress. ISMCTS keys its
+  history -- for every round its dealer, the cards dealt face up, the cards it was
+  dealt (per deal), every public move and the score -- plus a play in progress. ISMCTS keys its
   tree on this string. The tensor is the observation vector plus a fixed-size summary
-  of the round's history: who played each card, and (Fan Tan, strict) which cards each
-  seat is known not to hold.
+  of the round's history (each game's ``info_state`` fields: who played each card,
+  and in Fan Tan which cards each seat is proven not to hold).
 
 Only the observing player's private information is ever included
 (``PrivateInfoType.SINGLE_PLAYER``); other private-information types are refused.
@@ -23,7 +23,7 @@ import numpy as np
 import pyspiel
 
 from parlour import cards
-from parlour.envs.resample import deal_batch, deal_seat
+from parlour.envs.kit import env_parts
 from parlour.envs.spiel_state import Spec, SpielCore
 from parlour.match import Match
 
@@ -34,12 +34,13 @@ def _cards(mask: int) -> str:
 
 def dealt_to(game: str, n: int, dealer: int, deck: list[int] | tuple[int, ...],
              seat: int, upto: int) -> list[int]:
-    """The cards of ``deck[:upto]`` dealt to ``seat``, one mask per deal."""
+    """The cards of ``deck[:upto]`` dealt to ``seat`` (-1: face up), one mask per deal."""
+    parts = env_parts(game)
     out: list[int] = []
     for i in range(upto):
-        if deal_seat(game, n, dealer, i) != seat:
+        if parts.deal_seat(n, dealer, i) != seat:
             continue
-        b = deal_batch(game, n, i)
+        b = parts.deal_number(n, i)
         while len(out) <= b:
             out.append(0)
         out[b] |= 1 << deck[i]
@@ -55,11 +56,12 @@ def info_state_string(core: SpielCore, player: int) -> str:
         return parts[0]
     game = m.game
     for k, rnd in enumerate(m.rounds):
-        upto = 52 if game.name == "fantan" else rnd.dealt
+        upto = spec.parts.dealt(rnd)
         mine = dealt_to(game.name, m.players, rnd.dealer, rnd.deck, player, upto)
         parts.append(f"round {k + 1} dealer {rnd.dealer}")
-        if game.name == "fanti":
-            parts.append(f"opening table {_cards(cards.mask_of(rnd.deck[:4]))}")
+        face_up = dealt_to(game.name, m.players, rnd.dealer, rnd.deck, -1, upto)
+        if face_up:
+            parts.append(f"opening table {_cards(face_up[0])}")
         parts.append("dealt me " + " | ".join(_cards(x) for x in mine))
         parts.append("moves " + " ".join(f"{s}:{game.format_move(x)}" for s, x in rnd.history))
         score = rnd.score()
@@ -89,11 +91,7 @@ def observation_string(core: SpielCore, player: int) -> str:
              f"totals {m.totals}",
              f"hand {_cards(v.hand)}", f"table {_cards(v.table)}",
              f"hand counts {list(v.hand_counts)}"]
-    if m.game.name == "fantan":
-        parts.append(f"passes {list(v.passes)}")
-    else:
-        parts += [f"pile {s} {_cards(p)}" for s, p in enumerate(v.piles)]
-        parts.append(f"deck left {v.deck_left} last collector {v.last_collector}")
+    parts += core.spec.parts.view_lines(v)
     parts.append(f"to move {v.current_player}")
     if core.pending is not None:
         parts.append(f"choosing {cards.code(core.pending.card)} "

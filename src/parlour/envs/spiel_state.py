@@ -8,13 +8,14 @@ Its decision structure, chance included:
 2. before every round, 52 chance nodes draw the deck one card at a time (outcome =
    card id, uniform over the cards not drawn yet): the deck order *is* the deal
    (C-2, FT-1, FA-3). Nobody is told the cards; each seat's observations show only
-   its own. Fanti's later deals come from this same deck, so search must resample the
-   undealt part too (:mod:`.resample`) -- no generator is ever stored in a state;
+   its own. Later deals of a round (Fanti's) come from this same deck, so search must
+   resample the undealt part too (:mod:`.resample`) -- no generator is ever stored in
+   a state;
 3. the players' actions, encoded as in :mod:`.encoding`.
 
 A game ends after its ``rounds``. A round that reaches ``turn_limit`` actions ends
 the game at once with every return 0 (only reachable under Fan Tan ``strict: false``,
-where seats may withhold for ever; the strict rules bound a round at ``52 n`` turns).
+where seats may withhold for ever; each game's ``round_length`` bounds a round).
 """
 
 from __future__ import annotations
@@ -23,7 +24,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from parlour import cards
-from parlour.envs.encoding import Codec, Pending, codec_for
+from parlour.envs.encoding import Codec, Pending
+from parlour.envs.kit import EnvParts, env_parts
 from parlour.envs.session import game_result
 from parlour.game import Game, Round
 from parlour.games import get_game
@@ -31,8 +33,6 @@ from parlour.match import Match
 
 CHANCE = -1
 TERMINAL = -4
-FANTI_STEPS_PER_PLAY = 9
-"""Most actions one Fanti play can take: the card, up to 7 table cards, stop."""
 
 
 @dataclass(frozen=True)
@@ -53,16 +53,17 @@ class Spec:
         if given.get("rounds") == 0:
             del given["rounds"]  # 0 = the rules' default for this player count
         rules = game.rules(n, given)
-        return cls(game, n, rules, int(params.get("turn_limit", 0)), codec_for(game.name))
+        return cls(game, n, rules, int(params.get("turn_limit", 0)), env_parts(game.name).codec)
+
+    @property
+    def parts(self) -> EnvParts:
+        """The game's env part (looked up, not held: a spec is pickled with a state)."""
+        return env_parts(self.game.name)
 
     @property
     def round_length(self) -> int:
         """Most player actions in one round."""
-        if self.game.name == "fanti":
-            return 48 * FANTI_STEPS_PER_PLAY
-        if self.rules["strict"]:
-            return min(52 * self.players, self.turn_limit or 52 * self.players)
-        return self.turn_limit
+        return self.parts.round_length(self.players, self.rules, self.turn_limit)
 
     @property
     def max_game_length(self) -> int:

@@ -183,7 +183,7 @@ class SeatClient:
             if kind == "presence" and self.state is not None:
                 for seat, connected in zip(self.state["table"]["seats"], msg["connected"],
                                            strict=False):
-                    seat["connected"] = connected
+                    seat["connected"] = connected  # (the stand-in countdowns are not used)
                 await self.after_state(ws)
             if "state" in msg:
                 self.on_state(msg, now)

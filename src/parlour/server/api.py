@@ -48,7 +48,7 @@ def _absolute(request: Request, joined: Joined) -> Joined:
     """Links with this server's address in front, ready to share."""
     base = public_base(request.app.state.settings, request.scope)
     data = joined.model_dump()
-    for key in ("invite_url", "watch_url", "table_url"):
+    for key in ("invite_url", "watch_url", "table_url", "rejoin_url"):
         if data[key]:
             data[key] = base + data[key]
     return Joined(**data)

@@ -20,6 +20,7 @@ from parlour.games import KITS
 from parlour.server.api import router
 from parlour.server.db import Store, unavailable
 from parlour.server.guard import Guard
+from parlour.server.room import router as room_router
 from parlour.server.service import ServiceError, TableService
 from parlour.server.settings import Settings
 from parlour.server.work import warm
@@ -64,6 +65,7 @@ def create_app(settings: Settings | None = None, *, testing: bool | None = None)
     app.state.settings = settings
     app.include_router(router)
     app.add_middleware(Guard, settings=settings)
+    app.include_router(room_router)
 
     @app.exception_handler(ServiceError)
     async def _service_error(_request: Request, exc: ServiceError) -> JSONResponse:

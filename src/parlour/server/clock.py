@@ -182,9 +182,12 @@ class TableClock:
         old = t.grace_tasks.pop(seat, None)
         if old:
             old.cancel()
+        t.grace_until[seat] = time.time() + self.svc.settings.grace
         t.grace_tasks[seat] = asyncio.create_task(self._grace(t, seat))
+        self.svc.hub.presence(t)  # every page counts the same stand-in time down
 
     def end_grace(self, t: LiveTable, seat: int) -> None:
+        t.grace_until.pop(seat, None)
         task = t.grace_tasks.pop(seat, None)
         if task:
             task.cancel()
@@ -194,6 +197,7 @@ class TableClock:
         await asyncio.sleep(self.svc.settings.grace)
         async with t.lock:
             t.grace_tasks.pop(seat, None)
+            t.grace_until.pop(seat, None)
             s = t.seats[seat]
             if t.connected(seat) or t.status != "playing" or s.auto:
                 return

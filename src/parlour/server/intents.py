@@ -84,15 +84,18 @@ def _free_name(seats: list[SeatInfo], base: str) -> str:
     return name
 
 
-def joined(t: LiveTable, seat: int | None, token: str | None) -> Joined:
-    """The reply to a create or join: a seat and its token, or a spectator pass."""
+def joined(t: LiveTable, seat: int | None, token: str | None,
+           rejoin: str | None = None) -> Joined:
+    """The reply to a create or join: a seat, its token and its personal rejoin link,
+    or a spectator pass."""
     watch_url = f"/t/{t.id}#watch={t.watch_key}"
     if seat is None:
         return Joined(table=t.id, role="spectator", watch=t.watch_key, watch_url=watch_url,
                       table_url=watch_url)
     return Joined(table=t.id, role="seat", seat=seat, token=token,
                   invite_url=f"/t/{t.id}#invite={t.invite_key}", watch_url=watch_url,
-                  table_url=f"/t/{t.id}")
+                  table_url=f"/t/{t.id}",
+                  rejoin_url=f"/t/{t.id}#rejoin={rejoin}" if rejoin else None)
 
 
 class Intents:
@@ -191,8 +194,13 @@ class Intents:
         self._admit(addr, host is None)
         now = time.time()
         tid = new_table_id()
+        rejoin = None
+        if host is not None:
+            rejoin = new_key()
+            seats[host].rejoin_hash = hash_token(rejoin)
         config = {"players": req.players, "rules": rules, "timer": req.timer,
                   "standin": standin, "host": host, "test": test, "hints": req.hints,
+                  "public": req.public,
                   "seats": [s.to_json() for s in seats]}
         row = TableRow(id=tid, game=game.name, status="waiting", created=now, updated=now,
                        config=config, record=None, seq=0, deadline=None, salt=None,
@@ -205,7 +213,7 @@ class Intents:
         if host is None:  # bots only: nothing to wait for
             async with t.lock:
                 await svc.writer.start(t)
-        return joined(t, host, token)
+        return joined(t, host, token, rejoin)
 
     def _check_test(self, test: TestOptions | None) -> dict[str, Any] | None:
         if test is None:
@@ -231,13 +239,20 @@ class Intents:
             return joined(t, None, None)
         if not same(key, t.invite_key):
             raise ServiceError(403, "unauthorised", "this link does not open a seat at this table")
+        return await self.sit(t, name, addr)
+
+    async def sit(self, t: LiveTable, name: str, addr: str = "local") -> Joined:
+        """Give a free person seat to a newcomer: before the start, or during play a
+        seat the host re-opened (the stand-in plays it until they connect)."""
+        svc = self.svc
         chosen = _name(name)
         async with t.lock:
-            if t.status != "waiting":
-                raise ServiceError(409, "started", "the game has already started")
-            free = next((i for i, s in enumerate(t.seats)
-                         if s.kind == "person" and s.token_hash is None), None)
+            free = next((i for i, s in enumerate(t.seats) if s.kind == "person"
+                         and s.token_hash is None and (t.status == "waiting" or s.open)), None)
             if free is None:
+                if t.status != "waiting":
+                    raise ServiceError(409, "started", "the game has already started and no "
+                                       "seat is open")
                 raise ServiceError(409, "full", "every seat at this table is taken")
             if t.claims.get(addr, 0) >= svc.settings.max_seats_per_address:
                 raise ServiceError(409, "seat_limit", "you already hold as many seats at "
@@ -250,6 +265,9 @@ class Intents:
             token = new_token()
             seat = t.seats[free]
             seat.token_hash = hash_token(token)
+            seat.open = seat.connected_once = False
+            rejoin = new_key()
+            seat.rejoin_hash = hash_token(rejoin)
             if chosen:
                 seat.name = chosen
             elif names.key(seat.name) in others:
@@ -259,7 +277,7 @@ class Intents:
             t.log.append(entry)
             svc.writer.save(t, config=t.config_json(), log=t.log)
             await svc.hub.broadcast(t, "state", event=entry)
-        return joined(t, free, token)
+        return joined(t, free, token, rejoin)
 
     # --- at the table (WebSocket) ------------------------------------------------------
 
@@ -453,35 +471,3 @@ class Intents:
             await svc.hub.send(t, c, "bye", reason=why, reconnect=False)
             c.table = None
             asyncio.get_running_loop().create_task(c.close(1000, "left the table"))
-
-    async def rematch(self, conn: Connection) -> None:
-        svc = self.svc
-        t = conn.table
-        assert t is not None
-        if conn.seat is None:
-            await svc.hub.error(conn, "unauthorised", "spectators cannot start a rematch")
-            return
-        async with t.lock:
-            if t.status != "over":
-                await svc.hub.error(conn, "not_over", "a rematch is offered when the game ends")
-                return
-            if t.rematch is None:
-                cfg = t.config_json()
-                for s in cfg["seats"]:
-                    s["auto"] = None
-                if cfg.get("test") and cfg["test"].get("seed") is not None:
-                    cfg["test"] = {**cfg["test"], "seed": cfg["test"]["seed"] + 1, "decks": None}
-                now = time.time()
-                tid = new_table_id()
-                svc.store.add(TableRow(
-                    id=tid, game=t.game.name, status="waiting", created=now, updated=now,
-                    config=cfg, record=None, seq=0, deadline=None, salt=None, log=[],
-                    invite_key=new_key(), watch_key=new_key(), rematch=None))
-                t.rematch = tid
-                svc.writer.save(t, rematch=tid)
-                new = svc.load(tid)
-                async with new.lock:
-                    await svc.writer.start(new)
-            new = svc.load(t.rematch)
-            for c in list(t.conns):
-                await svc.hub.send(t, c, "rematch", table=new.id, watch=new.watch_key)

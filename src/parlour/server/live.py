@@ -71,6 +71,11 @@ class SeatInfo:
     bot: str | None = None
     token_hash: str | None = None
     auto: str | None = None
+    rejoin_hash: str | None = None
+    """The hash of the seat's personal rejoin secret (server/cardroom.py)."""
+    open: bool = False
+    """The host re-opened the seat: the stand-in plays it until a new person sits down."""
+    connected_once: bool = False
 
     @property
     def claimed(self) -> bool:
@@ -78,11 +83,14 @@ class SeatInfo:
 
     def to_json(self) -> dict[str, Any]:
         return {"name": self.name, "kind": self.kind, "bot": self.bot,
-                "token_hash": self.token_hash, "auto": self.auto}
+                "token_hash": self.token_hash, "auto": self.auto,
+                "rejoin_hash": self.rejoin_hash, "open": self.open,
+                "connected_once": self.connected_once}
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> SeatInfo:
-        return cls(d["name"], d["kind"], d.get("bot"), d.get("token_hash"), d.get("auto"))
+        return cls(d["name"], d["kind"], d.get("bot"), d.get("token_hash"), d.get("auto"),
+                   d.get("rejoin_hash"), bool(d.get("open")), bool(d.get("connected_once")))
 
 
 @dataclass
@@ -117,6 +125,10 @@ class LiveTable:
     conns: set[Any] = field(default_factory=set, repr=False)
     timer_task: asyncio.Task | None = field(default=None, repr=False)
     grace_tasks: dict[int, asyncio.Task] = field(default_factory=dict, repr=False)
+    chat: list[dict[str, Any]] = field(default_factory=list, repr=False)
+    """Recent chat lines (memory only, never in the record: server/cardroom.py)."""
+    grace_until: dict[int, float] = field(default_factory=dict, repr=False)
+    """When the stand-in takes over each disconnected seat (absolute time)."""
     updated: float = 0.0
     committed: dict[str, Any] = field(default_factory=dict, repr=False)
     """The row as last read or written: what a failed write goes back to."""
@@ -326,6 +338,12 @@ class LiveTable:
         self.log.append(entry)
         if r.is_over:
             self.match.commits[-1] = Commit(self.match.commits[-1].commit, self.salt)
+            left = r.leftovers() if hasattr(r, "leftovers") else 0
+            if left:  # FA-8: said out loud, not moved silently
+                last = getattr(r, "last_collector", -1)
+                self.log.append({"kind": "leftovers", "round": k,
+                                 "seat": last if last >= 0 else None,
+                                 "cards": cards.codes(left)})
             self.log.append({"kind": "round_end", "round": k, "score": r.score(),
                              "totals": self.match.totals})
             self.salt = None

@@ -75,9 +75,37 @@ class BackMsg(_Msg):
     type: Literal["back"]
 
 
+class RematchAnswerMsg(_Msg):
+    """Accept or decline the rematch on offer (server/cardroom.py)."""
+
+    type: Literal["rematch_answer"]
+    accept: bool
+
+
+class RematchFillMsg(_Msg):
+    """The host fills declined seats of a rematch: with the computer or open seats."""
+
+    type: Literal["rematch_fill"]
+    with_: Literal["bot", "open"] = Field(alias="with")
+
+
+class ReopenMsg(_Msg):
+    """The host opens a seat the computer plays (or never connected) to a new person."""
+
+    type: Literal["reopen"]
+    seat: Annotated[int, Field(ge=0, le=7)]
+
+
+class ChatMsg(_Msg):
+    """A line of table chat: plain text, never markup, never part of the record."""
+
+    type: Literal["chat"]
+    text: Annotated[str, Field(min_length=1, max_length=1000)]
+
+
 ClientMessage = Annotated[
     Hello | MoveMsg | HintMsg | StartMsg | RematchMsg | PingMsg | BackMsg | ReleaseMsg
-    | LeaveMsg,
+    | LeaveMsg | RematchAnswerMsg | RematchFillMsg | ReopenMsg | ChatMsg,
     Field(discriminator="type"),
 ]
 _client = TypeAdapter(ClientMessage)
@@ -137,6 +165,8 @@ class CreateTable(BaseModel):
     hints: bool = True
     """Whether seated players may ask for hints (a few a round)."""
     test: TestOptions | None = None
+    public: bool = False
+    """List the table on the front page: anyone may take a free seat or watch."""
 
 
 class JoinTable(BaseModel):
@@ -157,3 +187,5 @@ class Joined(BaseModel):
     invite_url: str | None = None
     watch_url: str
     table_url: str
+    rejoin_url: str | None = None
+    """The seat's personal rejoin link: it gives the seat back on any device; shown once."""

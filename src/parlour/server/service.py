@@ -20,6 +20,7 @@ import time
 from typing import Any
 
 from parlour import record
+from parlour.server.cardroom import CardRoom
 from parlour.server.clock import TableClock
 from parlour.server.coordination import Coordination, coordination_for
 from parlour.server.db import Store, unavailable
@@ -52,6 +53,7 @@ class TableService:
         self.clock = TableClock(self)
         self.writer = Writer(self)
         self.intents = Intents(self)
+        self.cardroom = CardRoom(self)
         self.coord: Coordination = coordination_for(self)
         self.pool = ThinkPool(settings.bot_workers, settings.bot_move_seconds)
         self.create_limit = PerAddress(settings.create_per_minute / 60.0, settings.create_burst)
@@ -125,7 +127,9 @@ class TableService:
 
     async def sweep(self, now: float | None = None) -> list[str]:
         """Expire idle tables (see :meth:`TableClock.sweep`)."""
-        return await self.clock.sweep(now)
+        expired = await self.clock.sweep(now)
+        self.cardroom.forget(set(self.tables))
+        return expired
 
     # --- HTTP --------------------------------------------------------------------------
 
@@ -199,7 +203,15 @@ class TableService:
         elif kind == "start":
             await self.intents.start(conn)
         elif kind == "rematch":
-            await self.intents.rematch(conn)
+            await self.cardroom.rematch(conn)
+        elif kind == "rematch_answer":
+            await self.cardroom.answer(conn, msg.accept)
+        elif kind == "rematch_fill":
+            await self.cardroom.fill(conn, msg.with_)
+        elif kind == "reopen":
+            await self.cardroom.reopen(conn, msg.seat)
+        elif kind == "chat":
+            await self.cardroom.chat(conn, msg.text)
         elif kind == "back":
             await self.intents.back(conn)
         elif kind == "release":
@@ -239,17 +251,21 @@ class TableService:
             if seat is not None:
                 self.coord.seat_connected(t, seat)
             was = seat is not None and t.connected(seat)
+            first = seat is not None and not t.seats[seat].connected_once
             conn.table, conn.seat = t, seat
             conn.role = "seat" if seat is not None else "spectator"
             t.conns.add(conn)
             self.sockets.said_hello(conn)
             if seat is not None:
+                t.seats[seat].connected_once = True
                 self.clock.end_grace(t, seat)
                 if t.seats[seat].auto and t.seats[seat].auto != "left":
                     await self.intents.take_back(t, seat)
             await self.hub.send(t, conn, "welcome")
             if seat is None:
                 self.coord.watcher_connected(t)
+            elif first:  # "never connected" no longer: the whole seat list changes
+                await self.hub.broadcast(t, "state", exclude=conn)
             elif not was:
                 self.hub.presence(t)
             self.clock.resume(t)

@@ -118,6 +118,21 @@ class Settings:
     the machine) or FULL (it survives those too, for an fsync on every commit: see
     docs/hardening.md for the measured cost)."""
 
+    # --- the card room (server/cardroom.py) ---------------------------------------------
+    chat_max_length: int = 200
+    """Characters in one chat line; longer lines are cut (over twice this: refused)."""
+    chat_burst: int = 5
+    """Chat lines one seat (or spectator) may send within ``chat_window`` seconds."""
+    chat_window: float = 10.0
+    chat_keep: int = 50
+    """Chat lines kept per table (in memory only; new connections get these)."""
+    open_tables_listed: int = 50
+    """Public tables listed on the front page at most."""
+    review_moves: int = 60
+    """Moves one review request values at most (one seat, one round)."""
+    review_concurrency: int = 2
+    """Reviews computed at the same time; further requests wait their turn."""
+
     @classmethod
     def from_env(cls, **overrides: object) -> Settings:
         """Defaults, then ``PARLOUR_*`` environment variables, then ``overrides``."""

@@ -38,17 +38,22 @@ def render(t: LiveTable, audience: Audience, kind: str, cache: dict[Any, Any] | 
     if kind == "hint":
         return {"type": "hint", "seq": t.seq, "moves": data["moves"]}
     if kind == "rematch":
-        msg = {"type": "rematch", "table": data["table"], "url": f"/t/{data['table']}"}
-        if audience is None:
+        msg = {"type": "rematch", "table": data["table"], "url": f"/t/{data['table']}",
+               "move": bool(data.get("move", True)) and audience is not None}
+        if not msg["move"]:  # spectators and those who declined: a link to watch
             msg["url"] += f"#watch={data['watch']}"
         return msg
+    if kind == "chat":
+        return {"type": "chat", "line": data["line"]}
     if kind == "bye":
         return {"type": "bye", "reason": data["reason"], "reconnect": data.get("reconnect", True)}
     if kind == "pong":
         return {"type": "pong", "seq": t.seq}
     if kind == "presence":
+        seats = seats_json(t)
         return {"type": "presence", "seq": t.seq,
-                "connected": [s.kind == "bot" or t.connected(i) for i, s in enumerate(t.seats)]}
+                "connected": [s["connected"] for s in seats],
+                "standin_left": [s["standin_left"] for s in seats]}
     raise ValueError(f"no such message kind {kind!r}")
 
 
@@ -112,21 +117,40 @@ def log_entry(t: LiveTable, audience: Audience, e: dict[str, Any]) -> dict[str, 
 def visible_log(t: LiveTable, audience: Audience) -> list[dict[str, Any]]:
     """The log of the current (or last) round, plus the game's milestones.
 
-    Moves of earlier rounds are left out: their cards are dealt again in later rounds.
+    Moves (and FA-8 leftovers) of earlier rounds are left out: their cards are dealt
+    again in later rounds.
     """
     k = t.round_number
     out = []
     for e in t.log:
-        if e.get("kind") == "move" and e.get("round") != k:
+        if e.get("kind") in ("move", "leftovers") and e.get("round") != k:
             continue
         out.append(log_entry(t, audience, e))
     return out[-200:]
 
 
 def seats_json(t: LiveTable) -> list[dict[str, Any]]:
+    """Each seat's public facts; ``standin_left``: seconds until the computer plays for a
+    disconnected player (the server's own grace clock, so every page counts the same)."""
+    now = time.time()
     return [{"name": s.name, "kind": s.kind, "bot": s.bot, "claimed": s.claimed,
-             "connected": s.kind == "bot" or t.connected(i), "auto": s.auto}
+             "connected": s.kind == "bot" or t.connected(i), "auto": s.auto,
+             "open": s.open, "never_connected": s.kind == "person" and s.claimed
+             and not s.connected_once,
+             "standin_left": round(max(0.0, t.grace_until[i] - now), 1)
+             if i in t.grace_until else None}
             for i, s in enumerate(t.seats)]
+
+
+def finished(t: LiveTable) -> dict[str, Any] | None:
+    """The itemised score of the round just finished (``Round.score_detail()``, with
+    every hand or pile), sent only until the next deal: after it, the same cards are
+    in play again (the page keeps the panel until the player closes it)."""
+    m = t.match
+    if m is None or not m.rounds or not m.rounds[-1].is_over:
+        return None
+    r = m.rounds[-1]
+    return {"round": len(m.rounds), "detail": r.score_detail()}
 
 
 def revealed(t: LiveTable) -> list[dict[str, Any]]:
@@ -150,7 +174,10 @@ def _shared(t: LiveTable) -> dict[str, Any]:
             "players": t.players, "rules": t.rules, "timer": t.timer,
             "standin": t.config.get("standin"), "host": t.config.get("host"),
             "rematch": t.rematch, "seats": seats_json(t),
+            "public": bool(t.config.get("public")),
         },
+        "finished": finished(t),
+        "rematch_offer": t.config.get("rematch_offer"),
         "round": t.round_number,
         "rounds": t.rules["rounds"],
         "view": None,
@@ -183,6 +210,8 @@ def snapshot(t: LiveTable, audience: Audience, cache: dict[Any, Any] | None = No
         "you": audience,
         "role": "spectator" if audience is None else "seat",
         "log": cache[log_key],
+        # Seats read the table's chat; spectators also their own channel (cardroom.py).
+        "chat": [ln for ln in t.chat if audience is None or ln["channel"] == "table"],
         "links": {"watch": f"/t/{t.id}#watch={t.watch_key}"},
     }
     if audience is not None:

@@ -72,8 +72,9 @@ def test_kernel_likelihood_is_the_opponent_models(seed, variant, bot):
             continue
         for hand in (r.hands[s], rng.getrandbits(52) & ~r.table):
             got = K.seat_loglik(np.uint64(hand), d.lo[s], d.hi[s], d.playable, d.chosen,
-                                d.later, int(rules.get("ace") == "high"), math.log(0.9),
-                                math.log(0.1), logmiss, *_TABLES)
+                                d.later, int(rules.get("ace") == "high"),
+                                np.full(53, math.log(0.9)), math.log(0.1), logmiss,
+                                *_TABLES)
             assert got == pytest.approx(like.seat(s, hand), abs=1e-9)
 
 
@@ -87,7 +88,7 @@ def kernel_values(r, exact):
     solved = np.zeros(1, np.bool_)
     K.evaluate(np.array([r.hands], np.uint64), np.zeros(1, np.int64), moves, su.n,
                su.table, su.playable, su.me, su.passes, su.dealer, np.zeros(1, np.uint64),
-               0.0, exact, 52 if exact else 0, 10**6, solved, _UNLOCK[bool(su.af)],
+               np.zeros(su.n), exact, 52 if exact else 0, 10**6, solved, _UNLOCK[bool(su.af)],
                rules["opening"] == "any-seven", rules["strict"], rules["stakes"] == "chips",
                su.pseat, su.pplay, su.plater, su.af, *_TABLES, out_r, out_w)
     assert bool(solved[0]) == exact
@@ -106,9 +107,9 @@ def test_kernel_playouts_score_as_the_engine(seed, variant):
     me = r.current_player
     for move, got in zip(r.legal_moves(), kernel_values(r, exact=False), strict=True):
         w = r.copy()
-        w._apply(move)
+        w.advance(move)
         while not w.is_over:
-            w._apply(round_policy(w))
+            w.advance(round_policy(w))
         assert got == pytest.approx((rewards(w)[me], win_shares(w)[me]), abs=1e-12)
 
 
@@ -126,7 +127,7 @@ def test_kernel_late_search_is_the_best_response(seed, variant):
     me, m = r.current_player, model_for("fantan")
     for move, got in zip(r.legal_moves(), kernel_values(r, exact=True), strict=True):
         w = r.copy()
-        w._apply(move)
+        w.advance(move)
         want = solve(w, outcomes, m.key, m.policy, {}, budget=10**6, moves=m.moves, me=me,
                      opponents=m.policy)[me]
         assert got == pytest.approx(want, abs=1e-12)

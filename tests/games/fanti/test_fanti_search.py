@@ -36,10 +36,10 @@ def test_play_and_final_outcome_match_the_engine(players, rules):
                                              r.turn, r.last_collector, m)
             if r.dealt >= 52 and done:  # the last move of the round
                 want = final_outcome(p, t, lc, rules.get("ties") == "shared")
-                r._apply(m)
+                r.advance(m)
                 assert list(want) == outcomes(r)
                 break
-            r._apply(m)
+            r.advance(m)
             assert done == (r.dealt != before)
             if not done:
                 assert (h, t, p, nxt, lc) == (r.hands, r.table, r.piles, r.turn,
@@ -182,7 +182,7 @@ def test_respond_mode_matches_the_generic_solver_against_the_heuristic(players, 
                      r.legal_moves())
         for m, (_reward, share) in zip(r.legal_moves(), got, strict=True):
             child = r.copy()
-            child._apply(m)
+            child.advance(m)
             ref = solve(child, lambda x, s=s: _pairs(s, x), lambda x: (
                 tuple(x.hands), tuple(x.piles), x.table, x.turn, x.last_collector, x.dealt),
                 memo={}, budget=10**6, horizon=leaf, me=me, opponents=round_policy)

@@ -17,11 +17,14 @@ from parlour.cli.app import app
 from parlour.cli.commands.tournament_command import parse_rules
 from parlour.cli.common import (
     UsageError,
+    complete_bots,
+    complete_rule,
     game_argument,
     resolve_game,
     resolve_players,
     usage_errors,
 )
+from parlour.cli.paths import prepare_output_dir
 
 
 def parse_compare(game: str, text: str | None) -> tuple[str, list[Any]] | None:
@@ -37,23 +40,27 @@ def parse_compare(game: str, text: str | None) -> tuple[str, list[Any]] | None:
     return key, parsed
 
 
-@app.command("analyze")
+@app.command("analyze", short_help="Variant balance report for game designers.")
 def analyze(
     game: Annotated[str, game_argument("analyze")],
     players: Annotated[int | None, typer.Option(
-        "--players", "-n", help="seats at the table (default: 2 for Fanti, 4 for Fan Tan)")] = None,
-    games: Annotated[int, typer.Option("--games", "-k", help="deals per variant")] = 200,
+        "--players", "-n", help="Seats at the table (default: 2 for Fanti, 4 for Fan Tan).")] = None,
+    games: Annotated[int, typer.Option("--games", "-g", "-k", help="Deals per variant.")] = 200,
     rule: Annotated[list[str] | None, typer.Option(
-        "--rule", "-r", help="KEY=VALUE rule option for every variant (repeatable)")] = None,
+        "--rule", "-r", metavar="KEY=VALUE",
+        help="A rule option for every variant (repeatable).", autocompletion=complete_rule)] = None,
     compare: Annotated[str | None, typer.Option(
-        help="KEY=V1,V2: the variants to set side by side")] = None,
-    bots: Annotated[str, typer.Option(help="comma-separated bots (last fills)")] = "heuristic",
-    seed: Annotated[int, typer.Option(help="seed of the deals and bots")] = 0,
-    workers: Annotated[int, typer.Option(help="worker processes")] = 1,
-    backend: Annotated[str, typer.Option(help="local or ray")] = "local",
-    ray_address: Annotated[str | None, typer.Option(help="Ray cluster address")] = None,
+        metavar="KEY=V1,V2", help="The variants to set side by side.")] = None,
+    bots: Annotated[str, typer.Option(
+        "--bots", "-b", metavar="NAME,...", autocompletion=complete_bots,
+        help="Bots, comma-separated; the last fills the remaining seats.")] = "heuristic",
+    seed: Annotated[int, typer.Option("--seed", "-s", help="Seed of the deals and bots.")] = 0,
+    workers: Annotated[int, typer.Option("--workers", "-w", help="Worker processes.")] = 1,
+    backend: Annotated[str, typer.Option(metavar="local|ray", help="Where the games run.")] = "local",
+    ray_address: Annotated[str | None, typer.Option(metavar="ADDRESS", help="Ray cluster address.")] = None,
     out: Annotated[str | None, typer.Option(
-        help="directory for report.md, report.json and charts")] = None,
+        "--out", "-o", metavar="DIR",
+        help="Directory for report.md, report.json and charts (created if need be).")] = None,
 ) -> None:
     """Balance report: seat and first-player advantage, round length, bonus ties,
     score distributions, for each variant side by side (Markdown, with charts)."""
@@ -72,6 +79,8 @@ def analyze(
                 make_bot(name, game, 0)
             except ValueError as e:
                 raise UsageError(str(e)) from None
+        if out:
+            prepare_output_dir(Path(out))
     console = Console(stderr=True)
     total = games * (len(cmp[1]) if cmp else 1)
     with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),

@@ -14,7 +14,8 @@ from rich.text import Text
 
 from parlour import record
 from parlour.cli.app import app
-from parlour.cli.common import stderr, stdout
+from parlour.cli.common import UsageError, stderr, stdout
+from parlour.cli.paths import check_input
 
 
 @dataclass(frozen=True)
@@ -58,7 +59,7 @@ def _where(f: Finding) -> str:
     return f"record {f.index}{line}"
 
 
-@app.command("check")
+@app.command("check", short_help="Check game records (JSON or JSON Lines).")
 def check_command(
     files: Annotated[list[Path], typer.Argument(
         metavar="FILE...", help="JSON or JSON Lines files.")],
@@ -72,11 +73,17 @@ def check_command(
     findings: list[Finding] = []
     unreadable = 0
     for path in files:
-        try:
+        try:  # an unreadable file is reported, and the other files are still checked
+            check_input(path)
             file_findings = list(check_file(path))
+        except UsageError as e:
+            unreadable += 1
+            err.print(Text(f"error: {e}", style="red"), soft_wrap=True)
+            continue
         except OSError as e:
             unreadable += 1
-            err.print(Text(f"error: cannot read {path}: {e.strerror or e}", style="red"))
+            err.print(Text(f"error: cannot read {path}: {e.strerror or e}", style="red"),
+                      soft_wrap=True)
             continue
         findings.extend(file_findings)
         if as_json:

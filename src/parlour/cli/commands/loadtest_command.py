@@ -9,6 +9,8 @@ from typing import Annotated
 import typer
 
 from parlour.cli.app import app
+from parlour.cli.common import resolve_game, resolve_players, usage_errors
+from parlour.games import GAMES
 
 
 class Speed(StrEnum):
@@ -16,7 +18,42 @@ class Speed(StrEnum):
     full = "full"
 
 
-@app.command()
+def _v(value: object) -> str:
+    """A measured value in words: ``-`` when nothing was measured."""
+    return "-" if value is None else str(value)
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def report_text(report: dict, tables: int, speed: str, game: str, players: int,
+                rounds: int) -> str:
+    """The load report as lines of plain words (no raw Python values)."""
+    r, a, m = report["rtt_ms"], report["rtt_ms_after_arrival"], report["server_rss_mb"]
+    lines = [
+        f"{_plural(tables, 'table')} ({speed} speed, {game}, {players} seats, "
+        f"{_plural(rounds, 'round')}) in {report['elapsed_s']} s",
+        f"games finished  {report['games_finished']} of {tables}",
+        f"moves           {report['moves']} ({report['moves_per_s']} a second)",
+        f"round trip ms   p50 {_v(r['p50'])}  p90 {_v(r['p90'])}  p99 {_v(r['p99'])}  "
+        f"max {_v(r['max'])}",
+        f"  after arrival p50 {_v(a['p50'])}  p99 {_v(a['p99'])}  "
+        f"({_plural(a['n'] or 0, 'move')})",
+        f"errors          {report['errors']}" + ("" if not report["error_codes"] else " ("
+            + ", ".join(f"{code}: {n}" for code, n in report["error_codes"].items()) + ")"),
+        *(f"  {f}" for f in report["failures"]),
+        f"server RSS MB   start {_v(m['start'])}  peak {_v(m['peak'])}  end {_v(m['end'])}",
+    ]
+    checked = report["records_checked"]
+    if checked:
+        lines.append("records         " + ", ".join(
+            f"{n} {'valid' if k == 'ok' else 'invalid' if k == 'bad' else k}"
+            for k, n in checked.items()))
+    return "\n".join(lines)
+
+
+@app.command("loadtest", short_help="Concurrent games against a local server, measured.")
 def loadtest(
     tables: Annotated[int, typer.Option(min=1, max=2000, help="Concurrent tables.")] = 10,
     duration: Annotated[float, typer.Option(
@@ -27,7 +64,7 @@ def loadtest(
              "`parlour serve` on a free port with a temporary SQLite database.")] = None,
     speed: Annotated[Speed, typer.Option(
         help="human: 0.4-1.6 s to think before each move; full: no pause.")] = Speed.human,
-    game: Annotated[str, typer.Option(help="fantan or fanti.")] = "fantan",
+    game: Annotated[str, typer.Option(help=f"The game: {' or '.join(GAMES)}.")] = "fantan",
     players: Annotated[int, typer.Option(min=2, max=8, help="People per table.")] = 4,
     rounds: Annotated[int, typer.Option(min=1, help="Rounds per game.")] = 1,
     bot_delay: Annotated[float, typer.Option(
@@ -47,6 +84,10 @@ def loadtest(
     Exit status 0 when every game finished with no error, 1 otherwise.
     """
     from parlour.loadtest import LoadConfig, NotLocal, check_local_url, public, run_load
+
+    with usage_errors():
+        game = resolve_game(game).name
+        resolve_players(resolve_game(game), players)
 
     if url is not None:
         try:
@@ -69,22 +110,7 @@ def loadtest(
     if as_json:
         typer.echo(json.dumps(report, indent=1))
     else:
-        r = report["rtt_ms"]
-        typer.echo(f"tables {tables} ({speed.value} speed, {game}, {players} seats, "
-                   f"{rounds} round(s)) in {report['elapsed_s']} s")
-        typer.echo(f"games finished  {report['games_finished']}/{tables}")
-        typer.echo(f"moves           {report['moves']} ({report['moves_per_s']}/s)")
-        typer.echo(f"round trip ms   p50 {r['p50']}  p90 {r['p90']}  p99 {r['p99']}  "
-                   f"max {r['max']}")
-        a = report["rtt_ms_after_arrival"]
-        typer.echo(f"  after arrival p50 {a['p50']}  p99 {a['p99']}  (n {a['n']})")
-        typer.echo(f"errors          {report['errors']} {report['error_codes'] or ''}")
-        for f in report["failures"]:
-            typer.echo(f"  {f}")
-        m = report["server_rss_mb"]
-        typer.echo(f"server RSS MB   start {m['start']}  peak {m['peak']}  end {m['end']}")
-        if report["records_checked"]:
-            typer.echo(f"records         {report['records_checked']}")
+        typer.echo(report_text(report, tables, speed.value, game, players, rounds))
     ok = report["all_finished"] and report["errors"] == 0 and not report[
         "records_checked"].get("bad")
     raise typer.Exit(0 if ok else 1)

@@ -14,6 +14,9 @@ from parlour.bots import make_bot
 from parlour.cli.app import app
 from parlour.cli.common import (
     UsageError,
+    check_bot,
+    complete_bots,
+    complete_rule,
     default_bot,
     fail,
     game_argument,
@@ -26,7 +29,9 @@ from parlour.cli.common import (
     usage_errors,
 )
 from parlour.cli.move_input import help_line
+from parlour.cli.paths import check_input, check_output_file
 from parlour.cli.play_session import PlaySession, QuitGame, describe_seats
+from parlour.games import GAMES
 from parlour.match import Match, Shuffler
 from parlour.simulate import derive_seed
 
@@ -54,18 +59,75 @@ def _load_hints() -> Any:
     return hints
 
 
-def _play_remote(url: str, hints: bool) -> int:
+def _play_remote(url: str, hints: bool, pace: float | None) -> int:
     try:
         from parlour.netclient import play_remote
     except ImportError:
         fail("--connect is not available in this build yet (parlour.netclient is missing)", 1)
-    return play_remote(url, hints=hints)
+    return play_remote(url, hints=hints) if pace is None else play_remote(url, hints=hints,
+                                                                          pace=pace)
 
 
 def rules_text(rules: dict[str, Any]) -> str:
     """``rounds=2, strict=true``: rules as they are typed with ``--rule``."""
     return ", ".join(f"{k}={str(v).lower() if isinstance(v, bool) else v}"
                      for k, v in rules.items())
+
+
+def _resume(path: Path) -> tuple[Match, int, list[str | None], int]:
+    """The unfinished game saved in ``path`` by ``parlour play``: the match, the person's
+    seat, the bot of every seat (None for the person) and the seed base of the bots."""
+    check_input(path)
+    try:
+        entries = list(record.read_entries(path))
+    except UnicodeDecodeError:
+        raise UsageError(f"{path} is not a record file: it is not UTF-8 text") from None
+    if len(entries) != 1:
+        raise UsageError(f"{path} holds {len(entries)} records: --resume takes the file "
+                         f"of one saved game")
+    match = record.check_entry(entries[0])
+    if match is None:
+        raise UsageError(f"{path} is not a valid record: {entries[0].error}")
+    meta = match.meta or {}
+    seat, bots = meta.get("human_seat"), meta.get("bots")
+    if (meta.get("generator") != "parlour play" or not isinstance(seat, int)
+            or not isinstance(bots, list) or len(bots) != match.players
+            or not 0 <= seat < match.players):
+        raise UsageError(f"{path} was not saved by parlour play: only its games can be resumed")
+    if match.is_over:
+        raise UsageError(f"the game in {path} is already over: replay it with "
+                         f"'parlour replay {path}'")
+    for s, name in enumerate(bots):
+        if s != seat:
+            check_bot(match.game, str(name))
+    base = meta.get("bot_seed", meta.get("seed"))
+    if not isinstance(base, int):
+        raise UsageError(f"{path} does not say how its bots were seeded: it cannot be resumed")
+    return match, seat, bots, base
+
+
+def _catch_up(match: Match, agents: list[Any]) -> None:
+    """Let every bot see again the turns it already played, so its random stream is
+    where it was when the game stopped (its later choices are the ones it would have
+    made)."""
+    for src in match.rounds:
+        r = match.game.new_round(match.rules, match.players, src.dealer, src.deck)
+        for seat, move in src.history:
+            if agents[seat] is not None:
+                agents[seat].choose(r.view(seat))
+            r.apply(move)
+
+
+def _shuffler_after(match: Match, seed: int | None) -> Shuffler:
+    """The shuffler of a seeded game advanced past its dealer draw and the rounds dealt
+    so far (C-3: the next round gets the deck it would have had); live games deal live."""
+    if seed is None:
+        return Shuffler.live()
+    shuffler = Shuffler(seed)
+    shuffler.seat(match.players)
+    for _ in match.rounds:
+        shuffler.deck()
+    return shuffler
 
 
 def _save(path: Path, match: Match) -> None:
@@ -81,26 +143,37 @@ def _progress(match: Match) -> str:
 
 @app.command("play")
 def play_command(
-    game: Annotated[str, game_argument("play")],
+    game: Annotated[str | None, game_argument("play", required=False)] = None,
     players: Annotated[int | None, typer.Option(
         "--players", "-n",
         help="Players at the table, you included (Fanti 2-4, default 2; Fan Tan 3-8, default 4).",
     )] = None,
-    seat: Annotated[int, typer.Option(
-        "--seat", help="Your seat, 0 to players-1 (seats go clockwise).")] = 0,
+    seat: Annotated[int | None, typer.Option(
+        "--seat", help="Your seat, 0 to players-1 (seats go clockwise; default 0).")] = None,
     seed: Annotated[int | None, typer.Option(
-        "--seed", help="Deal from this seed (reproducible); default: a secure live shuffle.",
+        "--seed", "-s", help="Deal from this seed (reproducible); default: a secure live shuffle.",
     )] = None,
     rule: Annotated[list[str] | None, typer.Option(
-        "--rule", metavar="KEY=VALUE", help="A rule option, e.g. rounds=2 (repeatable).",
+        "--rule", "-r", metavar="KEY=VALUE", help="A rule option, e.g. rounds=2 (repeatable).",
+        autocompletion=complete_rule,
     )] = None,
     bots: Annotated[str | None, typer.Option(
-        "--bots", metavar="NAME,...",
+        "--bots", "-b", metavar="NAME,...", autocompletion=complete_bots,
         help="Computer players: one name for all, or one per computer seat in seat order.",
     )] = None,
     save: Annotated[Path | None, typer.Option(
         "--save", metavar="FILE",
-        help="Where to save the game record (default: parlour-GAME-DATE-TIME.json here).",
+        help="Where to save the game record (default: parlour-GAME-DATE-TIME.json here; "
+             "with --resume, the resumed file).",
+    )] = None,
+    resume: Annotated[Path | None, typer.Option(
+        "--resume", metavar="FILE",
+        help="Continue an unfinished game saved by parlour play, where it stopped.",
+    )] = None,
+    pace: Annotated[float | None, typer.Option(
+        "--pace", metavar="SECONDS", min=0,
+        help="Pause after each computer move and automatic pass (default: 0.6 in a terminal, "
+             "0 otherwise).",
     )] = None,
     hints: Annotated[bool, typer.Option(
         "--hints", help="Show the suggested move and each move's value.")] = False,
@@ -109,40 +182,68 @@ def play_command(
 ) -> None:
     """Play against computer players in the terminal.
 
-    At your turn type the move number, a card (7d, T♥), in Fanti a card and what it takes (5c 6h, 5c take 6h), or p to pass; q (or end of input) saves and quits, and so does Ctrl-C (exit status 130).
+    At your turn type the move number, a card (7d, T♥), in Fanti a card and what it takes (5c 6h, 5c take 6h), or p to pass; q (or end of input) saves and quits, and so does Ctrl-C (exit status 130). --resume FILE continues a saved game.
     """
     if connect is not None:
         given = {"--players": players, "--seed": seed, "--rule": rule, "--bots": bots,
-                 "--save": save}
-        if clash := [k for k, v in given.items() if v] + (["--seat"] if seat else []):
+                 "--save": save, "--resume": resume, "--seat": seat}
+        if clash := [k for k, v in given.items() if v is not None and v != []]:
             fail(f"--connect takes its game from the server: drop {', '.join(clash)}")
-        raise typer.Exit(_play_remote(connect, hints))
+        raise typer.Exit(_play_remote(connect, hints, pace))
+    out = stdout()
     with usage_errors():
-        g = resolve_game(game)
-        n = resolve_players(g, players)
-        rules = resolve_rules(g, n, rule)
-        if not 0 <= seat < n:
-            raise UsageError(f"--seat must be from 0 to {n - 1}, not {seat}")
-        names = resolve_bots(g, bots, n - 1, default_bot(g))
-        path = save or default_save_path(g.name)
-        if not path.parent.is_dir():
-            raise UsageError(f"cannot save to {path}: no directory {path.parent}")
-    bot_of: list[str | None] = list(names)
-    bot_of.insert(seat, None)
-    seats = ["You" if s == seat else f"Bot {s}" for s in range(n)]
-    # C-3: a seed makes the whole game reproducible; without one, deal from `secrets`
-    shuffler = Shuffler(seed) if seed is not None else Shuffler.live()
-    base = seed if seed is not None else secrets.randbits(63)
+        if resume is not None:
+            given = {"--players": players, "--seed": seed, "--rule": rule, "--bots": bots,
+                     "--seat": seat}
+            if clash := [k for k, v in given.items() if v is not None and v != []]:
+                raise UsageError(f"--resume continues the saved game as it was: drop "
+                                 f"{', '.join(clash)}")
+            match, seat, bot_of, base = _resume(resume)
+            g = match.game
+            if game is not None and resolve_game(game) is not g:
+                raise UsageError(f"{resume} holds a game of {g.title}, not {game}")
+            path = save or resume
+            check_output_file(path, overwrite=path.resolve() == resume.resolve())
+            seed = (match.meta or {}).get("seed")
+            shuffler = _shuffler_after(match, seed)
+        else:
+            if game is None:
+                raise UsageError("give the GAME to play (" + " or ".join(GAMES)
+                                 + "), or --resume FILE, or --connect URL")
+            g = resolve_game(game)
+            n = resolve_players(g, players)
+            rules = resolve_rules(g, n, rule)
+            seat = seat or 0
+            if not 0 <= seat < n:
+                raise UsageError(f"--seat must be from 0 to {n - 1}, not {seat}")
+            names = resolve_bots(g, bots, n - 1, default_bot(g))
+            path = save or default_save_path(g.name)
+            check_output_file(path, overwrite=False)
+            bot_of = list(names)
+            bot_of.insert(seat, None)
+            # C-3: a seed makes the whole game reproducible; without one, deal from `secrets`
+            shuffler = Shuffler(seed) if seed is not None else Shuffler.live()
+            base = seed if seed is not None else secrets.randbits(63)
+            seats = ["You" if s == seat else f"Bot {s}" for s in range(n)]
+            meta = {"generator": "parlour play", "human_seat": seat, "bots": bot_of,
+                    "seed": seed, "bot_seed": base}
+            match = Match.new(g, n, rules, seats=seats, shuffler=shuffler, meta=meta)
+    n = match.players
     agents = [None if b is None else make_bot(b, g.name, derive_seed(base, "bot", s))
               for s, b in enumerate(bot_of)]
-    meta = {"generator": "parlour play", "human_seat": seat, "bots": bot_of, "seed": seed}
-    match = Match.new(g, n, rules, seats=seats, shuffler=shuffler, meta=meta)
-    out = stdout()
-    out.print(f"[bold]{g.title}[/], {n} players, rules: {rules_text(rules)}", soft_wrap=True)
-    out.print(describe_seats(seats, seat, bot_of))
+    out.print(f"[bold]{g.title}[/], {n} players, rules: {rules_text(match.rules)}",
+              soft_wrap=True)
+    out.print(describe_seats(match.seats, seat, bot_of))
     out.print(help_line(g.name), style="dim", soft_wrap=True)
+    if resume is not None:
+        with out.status("Getting the computer players back to where they were..."):
+            _catch_up(match, agents)
+        out.print(f"Resuming {resume}: {_progress(match)}.", soft_wrap=True)
+    if pace is None:
+        pace = 0.6 if out.is_terminal else 0.0
     session = PlaySession(match, seat, agents, shuffler, out, out.input,
-                          _load_hints() if hints else None, derive_seed(base, "hints"))
+                          _load_hints() if hints else None, derive_seed(base, "hints"),
+                          pace=pace)
     code = 0
     try:
         session.run()
@@ -158,6 +259,6 @@ def play_command(
         out.print(f"Record saved to {path}", soft_wrap=True)
     else:
         why = "Interrupted" if code == INTERRUPTED else "Stopped"
-        out.print(f"\n{why}: saved the unfinished game ({_progress(match)}) to {path}",
-                  soft_wrap=True)
+        out.print(f"\n{why}: saved the unfinished game ({_progress(match)}) to {path}; "
+                  f"continue it with 'parlour play --resume {path}'", soft_wrap=True)
     raise typer.Exit(code)

@@ -7,11 +7,14 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.text import Text
 
 from parlour import record, render
+from parlour.cli import review
 from parlour.cli.app import app
-from parlour.cli.common import fail, stdout
+from parlour.cli.common import fail, stderr, stdout, usage_errors
+from parlour.cli.paths import check_input
 from parlour.match import Match
 
 
@@ -21,10 +24,15 @@ class StopReplay(Exception):
 
 def load_one(path: Path, index: int) -> Match:
     """Record ``index`` (from 0) of a JSON or JSON Lines file, checked; exits on failure."""
+    with usage_errors():
+        check_input(path)
     try:
         entries = list(record.read_entries(path))
-    except (OSError, UnicodeDecodeError) as e:
-        fail(f"cannot read {path}: {getattr(e, 'strerror', None) or e}", 2)
+    except OSError as e:
+        fail(f"cannot read {path}: {e.strerror or e}", 2)
+    except UnicodeDecodeError as e:
+        fail(f"{path} is not a record file: it is not UTF-8 text (byte {e.start} cannot be "
+             f"read; a binary file?)", 1)
     if not 0 <= index < len(entries):
         fail(f"{path} holds {len(entries)} record(s): --index must be from 0 to "
              f"{len(entries) - 1}, not {index}", 2)
@@ -74,8 +82,9 @@ class Replayer:
             before = self._view(r)
             r.apply(move)
             self.out.print()
-            self.out.print(Text(f"{k}. {self.names[seat]} ", style="bold")
-                           .append_text(render.move_text(self.game, move)))
+            name = self.names[seat]
+            self.out.print(Text(f"{k}. {name} ", style="bold")
+                           .append_text(render.move_text(self.game, move, you=name == "You")))
             for note in render.move_notes(self.game, before, move, self._view(r), self.names):
                 self.out.print(note)
             self._show(r)
@@ -83,7 +92,7 @@ class Replayer:
             played = m.rounds[: i + 1]
             scores = [s for x in played if (s := x.score()) is not None]
             self.out.print()
-            self.out.print(render.round_summary(self.game, self._view(r), self.names))
+            self.out.print(render.round_result(self.game, r.score_detail(), self.names))
             winners = m.winners if i + 1 == len(m.rounds) else None
             self.out.print(render.score_sheet(self.game, m.rules, self.names, scores, winners))
 
@@ -98,7 +107,9 @@ class Replayer:
             hands = [r.hand(s) for s in range(r.players)]
             self.out.print(render.hands_table(self.game, hands, self.names))
         else:
-            self.out.print(Text(f"{self.names[self.seat]}'s hand: ", style="bold")
+            name = self.names[self.seat]
+            whose = "Your" if name == "You" else f"{name}'s"
+            self.out.print(Text(f"{whose} hand: ", style="bold")
                            .append_text(render.hand_text(self.game, view.hand)))
 
     def _pause(self) -> None:
@@ -112,7 +123,39 @@ class Replayer:
             raise StopReplay
 
 
-@app.command("replay")
+def _review(match: Match, seat: int | None, level: str, only_round: int | None,
+            from_move: int) -> None:
+    from parlour.bots.hints import BUDGETS
+
+    if level not in BUDGETS:
+        fail(f"--level must be one of {', '.join(BUDGETS)}, not {level!r}", 2)
+    if only_round is not None and not 1 <= only_round <= len(match.rounds):
+        fail(f"--round must be from 1 to {len(match.rounds)}, not {only_round}", 2)
+    if from_move < 1:
+        fail(f"--move must be 1 or more, not {from_move}", 2)
+    if seat is None:
+        human = (match.meta or {}).get("human_seat")
+        seat = human if isinstance(human, int) and 0 <= human < match.players else 0
+    out = stdout()
+    total = review.turns_to_review(match, seat, only_round, from_move)
+    rows: list[review.Reviewed] = []
+    bar = Progress(TextColumn("reviewing"), BarColumn(), MofNCompleteColumn(),
+                   TimeRemainingColumn(), console=stderr(), transient=True)
+    try:
+        with bar:
+            task = bar.add_task("review", total=total)
+            rows = list(review.review(match, seat, level, 0, only_round, from_move,
+                                      lambda: bar.advance(task)))
+    except KeyboardInterrupt:
+        raise typer.Exit(130) from None
+    who = match.seats[seat]
+    out.print(review.review_table(match.game.name, rows,
+                                  f"{who} (seat {seat}): each move against the engine "
+                                  f"({level}), values = estimated chance to win the round"))
+    out.print(review.summary_text(rows), soft_wrap=True)
+
+
+@app.command("replay", short_help="Step through a recorded game, or review its moves.")
 def replay_command(
     file: Annotated[Path, typer.Argument(
         metavar="FILE", help="A JSON or JSON Lines record file.")],
@@ -123,14 +166,29 @@ def replay_command(
     )] = None,
     step: Annotated[bool, typer.Option(
         "--step", help="Wait for Enter between moves (q quits).")] = False,
+    review_moves: Annotated[bool, typer.Option(
+        "--review", help="Judge each move of one seat (--seat; default: the person's seat "
+                         "in a game from parlour play, else 0) against the engine's best.")
+    ] = False,
+    level: Annotated[str, typer.Option(
+        "--level", metavar="easy|medium|hard|expert",
+        help="Review: the engine's search budget (hard and expert also have a time limit, "
+             "so their values may vary run to run).")] = "medium",
+    round_: Annotated[int | None, typer.Option(
+        "--round", metavar="K", help="Review: only round K (from 1).")] = None,
+    move: Annotated[int, typer.Option(
+        "--move", metavar="M", help="Review: start at move M of the round (from 1).")] = 1,
 ) -> None:
-    """Replay a recorded game: every move with the table after it, hands and score sheets.
+    """Replay a recorded game: every move with the table after it, hands and score sheets; or review one seat's moves.
 
-    Invalid records are reported, not replayed (exit status 1).
+    Invalid records are reported, not replayed (exit status 1). With --review each move of the seat is shown beside the engine's value, the best alternative, and a mark where the value dropped (?! inaccuracy, ? mistake, ?? blunder).
     """
     match = load_one(file, index)
     if seat is not None and not 0 <= seat < match.players:
         fail(f"--seat must be from 0 to {match.players - 1}, not {seat}", 2)
+    if review_moves:
+        _review(match, seat, level, round_, move)
+        return
     try:
         Replayer(match, stdout(), seat, step).run()
     except KeyboardInterrupt:

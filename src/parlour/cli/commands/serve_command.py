@@ -2,14 +2,30 @@
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from parlour.cli.app import app
+from parlour.cli.common import UsageError, usage_errors
+from parlour.cli.paths import check_output_file
+
+SQLITE_MAGIC = b"SQLite format 3\x00"
 
 
-@app.command()
+def check_sqlite_file(path: Path) -> None:
+    """``--db`` as a file: writable, and a SQLite database if it holds anything."""
+    check_output_file(path)
+    with path.open("rb") if path.exists() else open(os.devnull, "rb") as f:
+        head = f.read(len(SQLITE_MAGIC))
+    if head and head != SQLITE_MAGIC:
+        raise UsageError(f"--db {path} is not a SQLite database; give a new file name "
+                         f"or an existing parlour database")
+
+
+@app.command("serve", short_help="Serve the web tables (page, HTTP API, WebSocket).")
 def serve(
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
@@ -46,6 +62,9 @@ def serve(
                       "listed in docs/hardening.md).")] = None,
 ) -> None:
     """Serve the whole product: open the printed address in a browser."""
+    with usage_errors():
+        if "://" not in db:
+            check_sqlite_file(Path(db))
     import uvicorn
 
     from parlour.server import Settings, create_app

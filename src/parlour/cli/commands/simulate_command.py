@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import json
 from pathlib import Path
 from typing import Annotated
 
@@ -13,6 +14,8 @@ from rich.table import Table
 from parlour.cli.app import app
 from parlour.cli.common import (
     UsageError,
+    complete_bots,
+    complete_rule,
     fail,
     game_argument,
     resolve_bots,
@@ -23,6 +26,7 @@ from parlour.cli.common import (
     stdout,
     usage_errors,
 )
+from parlour.cli.paths import check_output_file
 from parlour.simulate import DEFAULT_BATCH, SimConfig, Summary, choose_engine, run_chunks
 
 DEFAULT_BOT = "greedy"
@@ -50,22 +54,23 @@ def _wins(w: float) -> str:
     return str(int(w)) if w.is_integer() else f"{w:.2f}"
 
 
-@app.command("simulate")
+@app.command("simulate", short_help="Bot-only games in bulk, reproducible, summarised.")
 def simulate_command(
     game: Annotated[str, game_argument("simulate")],
     players: Annotated[int, typer.Option("--players", "-n", help="Players (bots) at the table.")],
     games: Annotated[int, typer.Option("--games", "-g", help="Number of whole games to play.")],
     seed: Annotated[int, typer.Option(
-        "--seed", help="Master seed; game i uses seeds derived from (seed, i).")] = 0,
+        "--seed", "-s", help="Master seed; game i uses seeds derived from (seed, i).")] = 0,
     rule: Annotated[list[str] | None, typer.Option(
-        "--rule", metavar="KEY=VALUE", help="A rule option, e.g. rounds=2 (repeatable).",
+        "--rule", "-r", metavar="KEY=VALUE", help="A rule option, e.g. rounds=2 (repeatable).",
+        autocompletion=complete_rule,
     )] = None,
     bots: Annotated[str | None, typer.Option(
-        "--bots", metavar="NAME,...",
+        "--bots", "-b", metavar="NAME,...", autocompletion=complete_bots,
         help=f"One bot for every seat, or one per seat in seat order (default {DEFAULT_BOT}).",
     )] = None,
     out: Annotated[Path | None, typer.Option(
-        "--out", metavar="FILE.jsonl", help="Write every game's record, one per line.",
+        "--out", "-o", metavar="FILE.jsonl", help="Write every game's record, one per line.",
     )] = None,
     workers: Annotated[int, typer.Option("--workers", "-w", help="Worker processes.")] = 1,
     engine: Annotated[str, typer.Option(
@@ -76,6 +81,8 @@ def simulate_command(
     batch: Annotated[int, typer.Option(
         "--batch", help="Batch engine: games per kernel call (speed only, never results).",
     )] = DEFAULT_BATCH,
+    as_json: Annotated[bool, typer.Option(
+        "--json", help="Print the summary as one JSON object instead of a table.")] = False,
 ) -> None:
     """Play bot-only games and summarise them; the same seed gives the same games.
 
@@ -96,8 +103,8 @@ def simulate_command(
             used = choose_engine(engine.strip().lower(), names)
         except ValueError as e:
             raise UsageError(str(e).replace("unknown engine", "unknown --engine")) from None
-        if out is not None and not out.parent.is_dir():
-            raise UsageError(f"cannot write {out}: no directory {out.parent}")
+        if out is not None:
+            check_output_file(out)
     config = SimConfig(g.name, n, games, seed, tuple(names), rules, used, batch)
     summary = Summary(g.name, n, tuple(names))
     progress = Progress(TextColumn(f"simulating ({used} engine)"), BarColumn(), MofNCompleteColumn(),
@@ -116,6 +123,10 @@ def simulate_command(
              + (f"; {out} holds their records" if out else ""), 130)
     except OSError as e:
         fail(f"could not write {out}: {e}", 1)
+    if as_json:
+        typer.echo(json.dumps({**summary.to_json(), "seed": seed, "rules": rules,
+                               "engine": used, "out": str(out) if out else None}))
+        return
     stdout().print(summary_table(summary, used))
     if out:
         stdout().print(f"{summary.games} records written to {out}", soft_wrap=True)

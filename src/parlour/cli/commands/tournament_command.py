@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -14,11 +15,14 @@ from parlour.arena.tournament import Tournament
 from parlour.cli.app import app
 from parlour.cli.common import (
     UsageError,
+    complete_bots,
+    complete_rule,
     game_argument,
     resolve_game,
     resolve_players,
     usage_errors,
 )
+from parlour.cli.paths import prepare_output_dir
 
 
 def parse_rules(game: str, players: int, pairs: list[str] | None) -> dict:
@@ -30,26 +34,29 @@ def parse_rules(game: str, players: int, pairs: list[str] | None) -> dict:
     return given
 
 
-@app.command("tournament")
+@app.command("tournament", short_help="Bots against bots on duplicate deals, rated.")
 def tournament(
-    game: Annotated[str, game_argument("play")],
+    game: Annotated[str, game_argument("play a tournament of")],
     players: Annotated[int | None, typer.Option(
-        "--players", "-n", help="seats at the table (default: 2 for Fanti, 4 for Fan Tan)")] = None,
+        "--players", "-n", help="Seats at the table (default: 2 for Fanti, 4 for Fan Tan).")] = None,
     bots: Annotated[str, typer.Option(
-        help="comma-separated bots; the last one fills the remaining seats "
-             "(hard,heuristic at 4 players = hard vs 3 heuristic)")] = "heuristic,random",
+        "--bots", "-b", metavar="NAME,...", autocompletion=complete_bots,
+        help="Bots, comma-separated; the last one fills the remaining seats "
+             "(hard,heuristic at 4 players = hard against 3 heuristic).")] = "heuristic,random",
     games: Annotated[int, typer.Option(
-        "--games", "-k", help="deals; each is played once per seat rotation")] = 100,
-    seed: Annotated[int, typer.Option(help="seed of the deals and the bots")] = 0,
+        "--games", "-g", "-k", help="Deals; each is played once per seat rotation.")] = 100,
+    seed: Annotated[int, typer.Option("--seed", "-s", help="Seed of the deals and the bots.")] = 0,
     rule: Annotated[list[str] | None, typer.Option(
-        "--rule", "-r", help="KEY=VALUE rule option (repeatable); rounds defaults to 1")] = None,
-    workers: Annotated[int, typer.Option(help="worker processes or Ray CPUs")] = 1,
-    backend: Annotated[str, typer.Option(help="local or ray")] = "local",
+        "--rule", "-r", metavar="KEY=VALUE", autocompletion=complete_rule,
+        help="A rule option (repeatable); rounds defaults to 1.")] = None,
+    workers: Annotated[int, typer.Option("--workers", "-w", help="Worker processes or Ray CPUs.")] = 1,
+    backend: Annotated[str, typer.Option(metavar="local|ray", help="Where the games run.")] = "local",
     ray_address: Annotated[str | None, typer.Option(
-        help="Ray cluster address (default: start a local Ray)")] = None,
+        metavar="ADDRESS", help="Ray cluster address (default: start a local Ray).")] = None,
     out: Annotated[str | None, typer.Option(
-        help="directory for records.jsonl, summary.json and charts")] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="print the summary as JSON")] = False,
+        "--out", "-o", metavar="DIR",
+        help="Directory for records.jsonl, summary.json and charts (created if need be).")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
 ) -> None:
     """Play bots against each other on duplicate deals and rate them.
 
@@ -71,6 +78,8 @@ def tournament(
             t = Tournament(game, n, bots.split(","), games, seed, rules)
         except ValueError as e:
             raise UsageError(str(e)) from None
+        if out:
+            prepare_output_dir(Path(out))
     console = Console(stderr=True)
     total = len(t.jobs())
     with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),

@@ -113,7 +113,7 @@ class FanTanDeterminizer:
                   beta: float | None = None,
                   epsilon: float | None = None) -> list[FanTanRound]:
         """``count`` starting rounds drawn from the tempered posterior of the
-        heuristic opponent model (:mod:`.infer_fantan`): :data:`CHAINS` independent
+        heuristic opponent model (:mod:`.infer`): :data:`CHAINS` independent
         Metropolis chains, each started from its own constrained deal, burnt in and
         thinned, always within the hard constraints."""
         beta = BETA if beta is None else beta

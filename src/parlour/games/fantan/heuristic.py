@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 from parlour import cards
-from parlour.bots.base import Bot, register
+from parlour.bots.base import Bot
 from parlour.cards import Card, Mask
 from parlour.game import PASS, Move
 from parlour.games.fantan.lanes import lane_features
@@ -49,7 +49,7 @@ def best_card(hand: Mask, legal: Mask, ace_high: bool) -> Card:
 
 def round_policy(r: Any, rng: Any = None) -> Move:
     """The heuristic's move in a Fan Tan round the caller owns (a search world)."""
-    legal = r._legal_mask()
+    legal = r.legal_mask()
     if not legal:
         return PASS
     if not legal & (legal - 1):  # one playable card
@@ -57,9 +57,10 @@ def round_policy(r: Any, rng: Any = None) -> Move:
     return best_card(r.hands[r.turn], legal, r.rules["ace"] == "high")
 
 
-@register("heuristic", "fantan")
 class HeuristicFanTan(Bot):
     """The end-case heuristic (see the module docstring)."""
+
+    name = "heuristic"
 
     def choose(self, view: Any) -> Move:
         legal = 0

@@ -135,7 +135,7 @@ def _pick(mask: Mask, rng: random.Random) -> Card:
 @dataclass(frozen=True)
 class DecisionArrays:
     """:func:`decisions` as flat numpy arrays for the nopython kernels
-    (:mod:`.fast_fantan_kernel`): seat ``s``'s decisions are rows ``lo[s]`` to
+    (:mod:`.search_kernel`): seat ``s``'s decisions are rows ``lo[s]`` to
     ``hi[s] - 1``."""
 
     lo: np.ndarray

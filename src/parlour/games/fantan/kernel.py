@@ -1,12 +1,17 @@
-"""The Fan Tan batch kernel: whole random games, one after another, in nopython code.
+"""The Fan Tan compiled kernel: the rules as numba functions on uint64 masks, and whole games.
 
-It implements exactly the rules of :class:`parlour.games.fantan.rules.FanTanRound` (FT-1 .. FT-8)
-with the choices of :mod:`parlour.batch.stream`; the differential test holds it to the
-step engine record for record. State is a handful of uint64 masks in registers and
-small scratch arrays reused across games, so memory does not grow with the batch.
+The one compiled copy of :class:`parlour.games.fantan.rules.FanTanRound` (FT-1 .. FT-8): the
+deal (:func:`deal`), the legal plays and the right to pass (:func:`legal_options`), the
+withholding fines (:func:`withhold`) and the score (:func:`round_score`). The lock-step
+batch (:mod:`.lockstep`), the vector environment and the compiled search call these; the
+differential tests (``tests/batch``, ``tests/games/fantan``) hold them to the engine.
+:func:`fantan_games` plays whole games with the choices of :mod:`parlour.batch.stream`;
+:data:`BATCH` is the game's batch-engine part (:class:`parlour.batch.engine.BatchKernel`).
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 import numpy as np
 from numba import njit
@@ -23,16 +28,19 @@ from parlour.batch.bitops import (
     round_key,
     shuffle,
 )
+from parlour.batch.engine import BatchKernel, Chunk
 from parlour.batch.stream import MOVE_BASE
-from parlour.games.fantan.rules import SEVEN_OF_DIAMONDS, SEVENS
+from parlour.game import PASS
+from parlour.games.fantan.rules import SEVEN_OF_DIAMONDS, SEVEN_OF_DIAMONDS_BIT, SEVENS, UNLOCKS
 
-PASS = 52
-B7D = np.uint64(1 << SEVEN_OF_DIAMONDS)
+B7D = np.uint64(SEVEN_OF_DIAMONDS_BIT)
 SEVENS_U = np.uint64(SEVENS)
+UNLOCKS_U = {ace_high: np.array(UNLOCKS[ace_high], dtype=np.uint64) for ace_high in (False, True)}
+"""The rules' :data:`~parlour.games.fantan.rules.UNLOCKS` as arrays, by ``ace_high``."""
 
 
 @njit(inline="always", cache=True)
-def _holder(hands, n, c):
+def holder(hands, n, c):
     """The seat holding card ``c`` (-1 if none)."""
     b = bit(c)
     for s in range(n):
@@ -42,8 +50,9 @@ def _holder(hands, n, c):
 
 
 @njit(inline="always", cache=True)
-def _deal(deck, hands, n, dealer, any_seven):
-    """FT-1: deck card ``i`` to seat ``(dealer + 1 + i) % n``; returns the seat to lead (FT-4)."""
+def deal(deck, hands, n, dealer, any_seven):
+    """FT-1 and FT-4 as :func:`~parlour.games.fantan.rules.deal` and ``leader``: fills
+    ``hands[:n]`` from the deck and returns the seat to lead."""
     for s in range(n):
         hands[s] = U0
     s = dealer + 1 if dealer + 1 < n else 0
@@ -52,11 +61,11 @@ def _deal(deck, hands, n, dealer, any_seven):
         s = s + 1 if s + 1 < n else 0
     if any_seven:
         return dealer + 1 if dealer + 1 < n else 0
-    return _holder(hands, n, SEVEN_OF_DIAMONDS)
+    return holder(hands, n, SEVEN_OF_DIAMONDS)
 
 
 @njit(inline="always", cache=True)
-def _options(hand, table, playable, any_seven, strict):
+def legal_options(hand, table, playable, any_seven, strict):
     """The playable cards of ``hand`` (FT-3, FT-4) and whether it may pass (FT-5)."""
     opening = table == U0 and not any_seven
     legal = hand & B7D if opening else hand & playable
@@ -64,7 +73,7 @@ def _options(hand, table, playable, any_seven, strict):
 
 
 @njit(inline="always", cache=True)
-def _withhold(seat, legal, hands, n, chips, fines, paid5):
+def withhold(seat, legal, hands, n, chips, fines, paid5):
     """FT-8: a pass holding ``legal`` cards is fined; each withheld 7 pays its 6 and 8."""
     fines[seat] += 1
     if chips:
@@ -73,7 +82,7 @@ def _withhold(seat, legal, hands, n, chips, fines, paid5):
             c7 = lowest(sev)
             sev &= sev - np.uint64(1)
             for nb in (c7 - 1, c7 + 1):
-                h = _holder(hands, n, nb)
+                h = holder(hands, n, nb)
                 if h != seat:
                     paid5[seat] -= 5
                     paid5[h] += 5
@@ -112,14 +121,14 @@ def fantan_games(seed, game0, n, rounds, any_seven, strict, chips, unlock,
                 passes[s] = 0
                 fines[s] = 0
                 paid5[s] = 0
-            turn = _deal(deck, hands, n, dealer, any_seven)
+            turn = deal(deck, hands, n, dealer, any_seven)
             table = U0
             playable = SEVENS_U
             m = 0
             winner = -1
             while winner < 0:
                 hand = hands[turn]
-                legal, may_pass = _options(hand, table, playable, any_seven, strict)
+                legal, may_pass = legal_options(hand, table, playable, any_seven, strict)
                 cnt = count(legal)
                 n_legal = cnt + (1 if may_pass else 0)
                 k = 0 if n_legal == 1 else bounded(draw(rkey, MOVE_BASE + m), n_legal)
@@ -128,7 +137,7 @@ def fantan_games(seed, game0, n, rounds, any_seven, strict, chips, unlock,
                     move = PASS
                     passes[seat] += 1
                     if legal != U0:
-                        _withhold(seat, legal, hands, n, chips, fines, paid5)
+                        withhold(seat, legal, hands, n, chips, fines, paid5)
                 else:
                     move = kth_card(legal, k)
                     cb = bit(move)
@@ -145,12 +154,12 @@ def fantan_games(seed, game0, n, rounds, any_seven, strict, chips, unlock,
                 m += 1
             nmoves[b, r] = m
             won[b, r] = winner
-            _score(scores[b, r], n, dealer, winner, chips, hands, passes, fines, paid5)
+            round_score(scores[b, r], n, dealer, winner, chips, hands, passes, fines, paid5)
             dealer = dealer + 1 if dealer + 1 < n else 0
 
 
 @njit(inline="always", cache=True)
-def _score(out, n, dealer, w, chips, hands, passes, fines, paid5):
+def round_score(out, n, dealer, w, chips, hands, passes, fines, paid5):
     """FT-7 and FT-8, as :meth:`parlour.games.fantan.rules.FanTanRound.score`."""
     if not chips:
         for s in range(n):
@@ -171,3 +180,42 @@ def _score(out, n, dealer, w, chips, hands, passes, fines, paid5):
             out[s] -= left
             out[w] += left
     out[w] += pot
+
+
+def moves_cap(players: int) -> int:
+    """Moves recorded per Fan Tan round before a game is replayed with a bigger buffer.
+
+    With ``strict: true`` a round has at most 52 plays and fewer than ``players``
+    passes between two plays (someone always holds a playable card), so ``52 * players``
+    always fits; with ``strict: false`` a random round can, rarely, be longer.
+    """
+    return 52 * players
+
+
+class FanTanKernel(BatchKernel):
+    """Fan Tan's part of the batch engine."""
+
+    takes = False
+
+    def moves_cap(self, players: int) -> int:
+        return moves_cap(players)
+
+    def run(self, seed: np.uint64, game0: int, players: int, rounds: int,
+            rules: dict[str, Any], out: Chunk, deck: np.ndarray, seat: np.ndarray,
+            move: np.ndarray, take: np.ndarray) -> None:
+        fantan_games(seed, game0, players, rounds, rules["opening"] == "any-seven",
+                     bool(rules["strict"]), rules["stakes"] == "chips",
+                     UNLOCKS_U[rules["ace"] == "high"], out.first, out.scores, out.nmoves,
+                     out.won, deck, seat, move)
+
+    def winners(self, rules: dict[str, Any], totals: np.ndarray, won: np.ndarray,
+                lower_wins: bool) -> np.ndarray:
+        """FT-9: a game of one round is won by that round's winner, whatever the chips say."""
+        if rules["rounds"] == 1:
+            return np.arange(totals.shape[1])[None, :] == won[:, :1]
+        return super().winners(rules, totals, won, lower_wins)
+
+
+BATCH = FanTanKernel()
+BATCH_API = ("parlour.games.fantan.lockstep",)
+"""Modules whose public names :mod:`parlour.batch` offers (``FanTanBatch``)."""

@@ -3,7 +3,7 @@
 Each suit's row grows from its 7 in two directions (FT-2, FT-3); each direction is a
 *lane*. For every card this module precomputes the cards lying further out in its
 lane(s) -- two lanes for a 7, one for any other card -- in the order they must be
-played, so the end-case arithmetic of :mod:`.heuristic_fantan` is a few mask
+played, so the end-case arithmetic of :mod:`.heuristic` is a few mask
 operations per card. Tables exist for both ``ace`` rules.
 """
 

@@ -26,9 +26,16 @@ from parlour.batch.bitops import (
     shuffle,
 )
 from parlour.batch.stream import M64, MOVE_BASE
-from parlour.games import get_game
-from parlour.games.fantan.kernel import PASS, SEVENS_U, _deal, _options, _score, _withhold
-from parlour.games.fantan.rules import UNLOCKS
+from parlour.game import PASS
+from parlour.games.fantan.kernel import (
+    SEVENS_U,
+    UNLOCKS_U,
+    deal,
+    legal_options,
+    round_score,
+    withhold,
+)
+from parlour.games.fantan.rules import FANTAN
 
 
 @njit(cache=True)
@@ -40,7 +47,7 @@ def _reset(seed, game0, rnd, n, any_seven, hands, table, playable, turn, winner,
         d = (bounded(draw(gkey, 0), n) + rnd) % n
         dealer[b] = d
         shuffle(round_key(gkey, rnd), deck)
-        turn[b] = _deal(deck, hands[b], n, d, any_seven)
+        turn[b] = deal(deck, hands[b], n, d, any_seven)
         table[b] = U0
         playable[b] = SEVENS_U
         winner[b] = -1
@@ -58,7 +65,7 @@ def _legal_mask(any_seven, strict, hands, table, playable, turn, winner, out):
             out[b, a] = False
         if winner[b] >= 0:
             continue
-        legal, may_pass = _options(hands[b, turn[b]], table[b], playable[b], any_seven, strict)
+        legal, may_pass = legal_options(hands[b, turn[b]], table[b], playable[b], any_seven, strict)
         while legal != U0:
             c = kth_card(legal, 0)
             legal &= legal - np.uint64(1)
@@ -71,7 +78,7 @@ def _first_illegal(any_seven, strict, moves, hands, table, playable, turn, winne
     for b in range(table.shape[0]):
         if winner[b] >= 0:
             continue
-        legal, may_pass = _options(hands[b, turn[b]], table[b], playable[b], any_seven, strict)
+        legal, may_pass = legal_options(hands[b, turn[b]], table[b], playable[b], any_seven, strict)
         mv = moves[b]
         if mv == PASS:
             if not may_pass:
@@ -91,9 +98,9 @@ def _step(n, any_seven, strict, chips, unlock, moves, hands, table, playable, tu
         mv = moves[b]
         if mv == PASS:
             passes[b, seat] += 1
-            legal, _ = _options(hands[b, seat], table[b], playable[b], any_seven, strict)
+            legal, _ = legal_options(hands[b, seat], table[b], playable[b], any_seven, strict)
             if legal != U0:
-                _withhold(seat, legal, hands[b], n, chips, fines[b], paid5[b])
+                withhold(seat, legal, hands[b], n, chips, fines[b], paid5[b])
         else:
             cb = bit(mv)
             hands[b, seat] ^= cb
@@ -112,7 +119,7 @@ def _stream_moves(seed, game0, rnd, any_seven, strict, hands, table, playable, t
         if winner[b] >= 0:
             out[b] = PASS
             continue
-        legal, may_pass = _options(hands[b, turn[b]], table[b], playable[b], any_seven, strict)
+        legal, may_pass = legal_options(hands[b, turn[b]], table[b], playable[b], any_seven, strict)
         cnt = count(legal)
         n_legal = cnt + (1 if may_pass else 0)
         k = 0
@@ -126,7 +133,7 @@ def _stream_moves(seed, game0, rnd, any_seven, strict, hands, table, playable, t
 def _scores(n, chips, dealer, winner, hands, passes, fines, paid5, out):
     for b in range(out.shape[0]):
         if winner[b] >= 0:
-            _score(out[b], n, dealer[b], winner[b], chips, hands[b], passes[b], fines[b],
+            round_score(out[b], n, dealer[b], winner[b], chips, hands[b], passes[b], fines[b],
                    paid5[b])
 
 
@@ -139,13 +146,13 @@ class FanTanBatch:
 
     def __init__(self, players: int, rules: dict[str, Any] | None = None,
                  batch: int = 1024) -> None:
-        self.rules = get_game("fantan").rules(players, rules)
+        self.rules = FANTAN.rules(players, rules)
         self.players = players
         self.batch = batch
         self._any_seven = self.rules["opening"] == "any-seven"
         self._strict = bool(self.rules["strict"])
         self._chips = self.rules["stakes"] == "chips"
-        self._unlock = np.array(UNLOCKS[self.rules["ace"] == "high"], dtype=np.uint64)
+        self._unlock = UNLOCKS_U[self.rules["ace"] == "high"]
         self.hands = np.zeros((batch, players), np.uint64)
         self.table = np.zeros(batch, np.uint64)
         self.playable = np.zeros(batch, np.uint64)
@@ -162,8 +169,8 @@ class FanTanBatch:
         self._rnd = 0
 
     def reset(self, seed: int, first_game: int = 0, rnd: int = 0) -> FanTanBatch:
-        """Deal a fresh round in every slot."""
-        self._seed, self._game0, self._rnd = np.uint64(seed & M64), int(first_game), int(rnd)
+        """Deal a fresh round in every slot (any integer seed, numpy integers too)."""
+        self._seed, self._game0, self._rnd = np.uint64(int(seed) & M64), int(first_game), int(rnd)
         _reset(self._seed, self._game0, self._rnd, self.players, self._any_seven, self.hands,
                self.table, self.playable, self.turn, self.winner, self.dealer, self.nmoves,
                self.passes, self.fines, self.paid5)

@@ -1,5 +1,5 @@
 """Fan Tan in the terminal: the four rows, seats with cards and passes, what a pass
-costs, and the round's result (RULINGS FT-2, FT-5, FT-7, FT-8, FT-10).
+costs, and the pot under chips (RULINGS FT-2, FT-5, FT-7, FT-8, FT-10).
 
 Cards are the standard ``7♦``; a move is a card or ``p`` (pass), as the base
 :class:`~parlour.present.Presenter` reads them.
@@ -10,20 +10,21 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from rich import box
-from rich.console import Group, RenderableType
-from rich.table import Table
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.text import Text
 
 from parlour import cards
 from parlour.cards import Mask
 from parlour.game import PASS
-from parlour.games.fantan.rules import FANTAN, SEVENS, FanTanView
+from parlour.games.fantan.rules import FANTAN, SEVENS, FanTanView, pot_in_play
 from parlour.present import SUIT_STYLES, Presenter, seat_cells, seats_table
 
 
-def rows_text(table: Mask, ace_high: bool) -> Text:
-    """The four rows, each in rank order (FT-2), a dot where a card is still missing."""
+def rows_text(table: Mask, ace_high: bool, cell: int = 3) -> Text:
+    """The four rows, each in rank order (FT-2), a dot where a card is still missing.
+
+    ``cell`` is the width of a rank: 3 (``  A  2 ... 10  J``) or, on a narrow terminal,
+    2, where the 10 is written ``T`` so every row still fits on one line."""
     order = list(range(1, 13)) + [0] if ace_high else list(range(13))
     out = Text()
     for s in range(4):
@@ -32,10 +33,22 @@ def rows_text(table: Mask, ace_high: bool) -> Text:
         for r in order:
             c = cards.card(r, s)
             label = cards.RANKS[r] if table >> c & 1 else "·"
-            out.append(f"{label:>3}", style=style if table >> c & 1 else "dim")
+            if cell < 3 and label == "10":
+                label = "T"
+            out.append(f"{label:>{cell}}", style=style if table >> c & 1 else "dim")
         if s < 3:
             out.append("\n")
     return out
+
+
+class Rows:
+    """The rows as a renderable that fits the width it is given (41 columns, or 28)."""
+
+    def __init__(self, table: Mask, ace_high: bool) -> None:
+        self.table, self.ace_high = table, ace_high
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        yield rows_text(self.table, self.ace_high, 3 if options.max_width >= 41 else 2)
 
 
 class FanTanPresenter(Presenter):
@@ -45,7 +58,12 @@ class FanTanPresenter(Presenter):
         for s in range(view.players):
             seats.add_row(*seat_cells(names, s, view), str(view.hand_counts[s]),
                           str(view.passes[s]))
-        return Group(rows_text(view.table, view.rules["ace"] == "high"), Text(), seats)
+        parts: list[RenderableType] = [Rows(view.table, view.rules["ace"] == "high"), Text(),
+                                       seats]
+        if view.rules["stakes"] == "chips" and view.winner < 0:  # FT-7: the pot in play
+            pot = pot_in_play(view.players, view.dealer, view.passes)
+            parts.append(Text(f"Pot: {pot} chips", style="dim"))
+        return Group(*parts)
 
     def pass_note(self, view: Any) -> str:
         """What a pass costs now (FT-5, FT-7, FT-8)."""
@@ -64,18 +82,6 @@ class FanTanPresenter(Presenter):
         if rules.get("stakes") == "chips":
             return "net chips: highest total wins"
         return "penalty points: lowest total wins"
-
-    def round_summary(self, view: Any, names: Sequence[str]) -> RenderableType:
-        """Cards left, passes and the round's score per seat (FT-7)."""
-        t = Table(title="Round result", box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
-        t.add_column("player")
-        unit = "chips" if view.rules["stakes"] == "chips" else "points"
-        for col in ("cards left", "passes", unit):
-            t.add_column(col, justify="right")
-        for s in range(view.players):
-            label = names[s] + (" (out first)" if s == view.winner else "")
-            t.add_row(label, str(view.hand_counts[s]), str(view.passes[s]), str(view.score[s]))
-        return t
 
     def view_from_json(self, data: dict[str, Any]) -> FanTanView:
         """A server view (``FanTanView.to_json()``) as a view again."""

@@ -87,6 +87,27 @@ def _unlocks(ace_high: bool) -> list[Mask]:
 
 
 UNLOCKS = {False: _unlocks(False), True: _unlocks(True)}
+
+
+def deal_seat(players: int, dealer: int, position: int) -> int:
+    """FT-1: the seat that deck card ``position`` goes to (one at a time, left of the dealer)."""
+    return (dealer + 1 + position) % players
+
+
+def deal(deck: Sequence[Card], players: int, dealer: int) -> list[Mask]:
+    """FT-1: every seat's hand from the deck order, by :func:`deal_seat`.
+
+    Seat ``s`` gets every ``players``-th card from position ``(s - dealer - 1) % players``,
+    the one position ``p < players`` with ``deal_seat(players, dealer, p) == s``.
+    """
+    return [cards.mask_of(deck[(s - dealer - 1) % players::players]) for s in range(players)]
+
+
+def leader(deck: Sequence[Card], players: int, dealer: int, any_seven: bool) -> int:
+    """FT-4: the seat that leads: left of the dealer, or the holder of 7D."""
+    if any_seven:
+        return deal_seat(players, dealer, 0)
+    return deal_seat(players, dealer, deck.index(SEVEN_OF_DIAMONDS))
 NEIGHBOURS = {False: _neighbours(False), True: _neighbours(True)}
 
 
@@ -167,10 +188,7 @@ class FanTanRound(Round):
         self.rules = rules
         self.deck = deck = tuple(deck)
         self.history: list[tuple[int, Move]] = []
-        # FT-1: card i goes to seat dealer+1+i, so seat s gets every players-th card
-        # from deck index (s - dealer - 1) % players.
-        hands = [cards.mask_of(deck[(s - dealer - 1) % players::players])
-                 for s in range(players)]
+        hands = deal(deck, players, dealer)  # FT-1
         # C-2, as check_deck() checks it but on the hands just dealt (52 cards whose
         # masks cover the deck are each card once), which saves sorting the deck.
         dealt = 0
@@ -191,10 +209,7 @@ class FanTanRound(Round):
         # A plain attribute rather than a property: every playing loop reads it each
         # move, and a property call costs as much as a third of a legal-moves call.
         self.is_over = False
-        if self._any_seven:
-            self.turn = (dealer + 1) % players
-        else:  # FT-4: the holder of 7D leads (deck index i went to seat dealer+1+i)
-            self.turn = (dealer + 1 + self.deck.index(SEVEN_OF_DIAMONDS)) % players
+        self.turn = leader(deck, players, dealer, self._any_seven)  # FT-4
         # The legal moves of the turn, as a mask (see _legal_bits): computed as soon as a
         # turn starts, read by legal_moves() and apply().
         self._legal = self._legal_bits()
@@ -225,8 +240,8 @@ class FanTanRound(Round):
             legal |= PASS_BIT
         return legal
 
-    def _legal_mask(self) -> Mask:
-        """The legal cards now (no PASS)."""
+    def legal_mask(self) -> Mask:
+        """The legal cards now as one mask (no PASS): for bots and search."""
         return self._legal_bits() & cards.FULL_DECK
 
     def legal_moves(self) -> list[Move]:
@@ -271,7 +286,7 @@ class FanTanRound(Round):
         self.history.append((seat, move))
         if move == PASS:
             self.passes[seat] += 1
-            legal = self._legal_mask()
+            legal = self.legal_mask()
             if legal:  # withholding (FT-8): remember the 7s and who waits for them
                 self.withholdings.append(Withholding(seat, self._withheld_sevens(seat, legal)))
         else:
@@ -293,6 +308,8 @@ class FanTanRound(Round):
         if legal == 0 or not self._strict:
             legal |= PASS_BIT
         self._legal = legal
+
+    advance = _apply
 
     def _withheld_sevens(self, seat: int, legal: Mask) -> tuple[tuple[Card, int, int], ...]:
         down, up = NEIGHBOURS[self.rules["ace"] == "high"]
@@ -337,8 +354,7 @@ class FanTanRound(Round):
 
     def dealt_counts(self) -> list[int]:
         """How many cards each seat was dealt (FT-1)."""
-        n = self.players
-        return [len(range((s - self.dealer - 1) % n, 52, n)) for s in range(n)]
+        return dealt_counts(self.players, self.dealer)
 
     def score_detail(self) -> dict[str, Any] | None:
         """FT-7 and FT-8 item by item (see :meth:`parlour.game.Round.score_detail`).
@@ -432,9 +448,7 @@ class FanTanRound(Round):
 
     def pot(self) -> int:
         """Chips in the pot now (FT-7): the antes and one per pass; fines come at the end."""
-        n = self.players
-        dealt = [len(range((s - self.dealer - 1) % n, 52, n)) for s in range(n)]
-        return sum(1 + (d < max(dealt)) for d in dealt) + sum(self.passes)
+        return pot_in_play(self.players, self.dealer, self.passes)
 
     def hand(self, seat: int) -> Mask:
         return self.hands[seat]
@@ -481,6 +495,18 @@ class FanTanRound(Round):
         new._any_seven = self._any_seven
         new._chips = self._chips
         return new
+
+
+def dealt_counts(players: int, dealer: int) -> list[int]:
+    """How many cards each seat is dealt (FT-1: the seats dealt first hold one more)."""
+    return [len(range((s - dealer - 1) % players, 52, players)) for s in range(players)]
+
+
+def pot_in_play(players: int, dealer: int, passes: Sequence[int]) -> int:
+    """Chips in the pot during a round (FT-7): every ante (1, and 1 more for a seat dealt a
+    card fewer) and one chip per pass; withholding fines join it at the end (FT-8)."""
+    dealt = dealt_counts(players, dealer)
+    return sum(1 + (d < max(dealt)) for d in dealt) + sum(passes)
 
 
 def _count(k: int, word: str, plural: str | None = None) -> str:

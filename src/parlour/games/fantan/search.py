@@ -1,15 +1,15 @@
 """The fast Fan Tan search engine: :class:`.pimc.Pimc`'s algorithm in nopython code.
 
 The algorithm is PIMC as in :mod:`.pimc`, specialised to Fan Tan so that every inner
-loop runs in numba (:mod:`.fast_fantan_kernel`):
+loop runs in numba (:mod:`.search_kernel`):
 
 1. A pool of :data:`WORLDS` worlds -- the other seats' *current* hands -- is drawn
    from the view. With inference ``full`` it is the tempered posterior of the
-   heuristic opponent model (:mod:`.infer_fantan`): :data:`CHAINS` Metropolis chains
+   heuristic opponent model (:mod:`.infer`): :data:`CHAINS` Metropolis chains
    of card swaps between two other seats, each started from a deal within the hard
    constraints, burnt in and thinned. ``constraints`` runs the same chains without
    the likelihood (uniform over consistent deals); ``none`` also drops the pass voids
-   (:data:`.determinize.INFERENCE`).
+   (:data:`parlour.bots.determinize.INFERENCE`).
 2. Every legal move is evaluated in every world from the current state (hands,
    table, turn, passes so far; under ``strict: false`` the world's past withholdings
    are recomputed from its hands): one heuristic playout per move with
@@ -41,13 +41,14 @@ from parlour.game import PASS
 from parlour.games.fantan import search_kernel as K
 from parlour.games.fantan.determinize import evidence
 from parlour.games.fantan.infer import DecisionArrays, decision_arrays
+from parlour.games.fantan.model import LATE_HAND
+from parlour.games.fantan.opponents import read_seats
 from parlour.games.fantan.rules import SEVEN_OF_DIAMONDS, SEVENS, UNLOCKS, FanTanView
 
 WORLDS = 1000
 """Worlds dealt at a time (a pool). Early in a round no world is solved, so a pool
 is revisited until the budget ends: its size, not the budget, sets how many distinct
-worlds a decision sees. With 48 worlds two seeds could disagree by 0.07 in a move's
-win probability; 1,000 worlds (one visit each at ``hard``'s budget) agree to ~0.01."""
+worlds a decision sees (docs/bots.md: why 1,000)."""
 EPSILON = 0.1
 """Playout noise: the chance of a uniformly random legal move instead of the heuristic's."""
 CHAINS = 16
@@ -59,10 +60,14 @@ THIN = 1.0
 """Swap proposals between two worlds of a chain, per unseen card."""
 BETA = 0.5
 """Tempering of the opponent-model likelihood (1 = the model taken at its word)."""
+READ_BETA = 1.0
+"""Tempering with each seat read as its own mixture of models (``full``): the
+mixture is the hedge against a wrong model, so it is taken at its word."""
 MODEL_EPSILON = 0.1
 """The opponent model's chance of not making the heuristic's play."""
-LATE_HAND = 5
-"""Solve a world exactly once my hand has at most this many cards."""
+READ_WORLDS = 24
+"""Worlds within the hard constraints on which each seat's plays are read
+(:func:`.opponents.read_seats`)."""
 NODE_CAP = 20000
 """Exact-search nodes per (world, move) before falling back to a playout."""
 CHUNK = 16
@@ -170,7 +175,9 @@ class FastFanTan:
         moves = np.array(legal, np.int64)
         clock = self.budget.clock()
         su = _setup(view, self.inference)
-        decisions = decision_arrays(view) if self.inference == "full" else None
+        reading = self.inference in ("full", "fixed")
+        decisions = decision_arrays(view) if reading else None
+        hit, miss, eps = self._models(view, su, rng)
         rules = view.rules
         strict, chips = bool(rules["strict"]), rules["stakes"] == "chips"
         any_seven = rules["opening"] == "any-seven"
@@ -187,7 +194,7 @@ class FastFanTan:
         # At least one chunk is evaluated even past the time limit (the first call
         # may spend it compiling the kernels), so every move gets an estimate.
         while samples == 0 or not clock.over:
-            pool = self._pool(su, decisions, rng, chains)
+            pool = self._pool(su, decisions, rng, chains, hit=hit, miss=miss)
             solved = np.zeros(len(pool), np.bool_)
             while (samples == 0 or not clock.over) and not solved.all():
                 todo = np.flatnonzero(~solved)
@@ -199,7 +206,7 @@ class FastFanTan:
                     which = todo[pos:pos + take].astype(np.int64)
                     seeds = np.array([rng.getrandbits(64) for _ in range(take)], np.uint64)
                     K.evaluate(pool, which, moves, su.n, su.table, su.playable, su.me,
-                               su.passes, su.dealer, seeds, self.epsilon, self.exact,
+                               su.passes, su.dealer, seeds, eps, self.exact,
                                LATE_HAND, NODE_CAP, solved_chunk, unlock, any_seven,
                                strict, chips, su.pseat, su.pplay, su.plater, su.af,
                                *_TABLES, out_r, out_w)
@@ -214,25 +221,65 @@ class FastFanTan:
         out.sort(key=lambda e: -e.reward)
         return out
 
+    def _beta(self) -> float:
+        """The tempering: :data:`READ_BETA` when each seat is read on its own (its
+        mixture already allows for a wrong model), else :data:`BETA`."""
+        return READ_BETA if self.inference == "full" else BETA
+
+    def _models(self, view: FanTanView, su: _Setup,
+                rng: random.Random) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Each seat's opponent model as kernel tables: ``hit[s, k]`` / ``miss[s, k]``,
+        the log-probability of the heuristic's card / another card among ``k``, and
+        ``eps[s]``, its chance of a random move in playouts. With ``full`` inference
+        each other seat is read on its own (:func:`.opponents.read_seats`, on
+        :data:`READ_WORLDS` worlds within the hard constraints): the heuristic's
+        weight sets the likelihood, the random (and greedy) weight the noise."""
+        n = su.n
+        heuristic, sensible = np.ones(n), np.ones(n)
+        if self.inference == "full":
+            worlds = self._pool(su, None, rng, count=READ_WORLDS)
+            post = read_seats(view, worlds, MODEL_EPSILON)
+            for s in range(n):
+                if s != su.me and s in post.log:
+                    heuristic[s] = post.weight(s, "heuristic")
+                    sensible[s] = 1.0 - post.weight(s, "random")
+        hit = np.zeros((n, 53))
+        miss = np.zeros((n, 53))
+        for s in range(n):
+            h = heuristic[s]
+            for k in range(2, 53):
+                hit[s, k] = math.log(h * (1.0 - MODEL_EPSILON) + (1.0 - h) / k)
+                miss[s, k] = math.log(h * MODEL_EPSILON / (k - 1) + (1.0 - h) / k)
+        eps = 1.0 - (1.0 - self.epsilon) * sensible
+        eps[su.me] = self.epsilon
+        return hit, miss, eps
+
     def _pool(self, su: _Setup, d: DecisionArrays | None, rng: random.Random,
-              chains: _Chains | None = None) -> np.ndarray:
-        """A pool of worlds: current hands ``[world, seat]``; the opponent model is
-        used when the decisions ``d`` are given. ``chains`` carries the Metropolis
-        chains from one pool of a decision to the next (burnt in on the first)."""
+              chains: _Chains | None = None, count: int | None = None,
+              hit: np.ndarray | None = None, miss: np.ndarray | None = None) -> np.ndarray:
+        """A pool of ``count`` worlds (default :attr:`worlds`): current hands
+        ``[world, seat]``; the opponent model (``hit``/``miss`` tables of
+        :meth:`_models`; default: the heuristic for every seat) is used when the
+        decisions ``d`` are given. ``chains`` carries the Metropolis chains from one
+        pool of a decision to the next (burnt in on the first)."""
         if chains is None:
             chains = _Chains(su.n)
         full = d is not None
         eps = MODEL_EPSILON
-        logmiss = np.array([math.log(eps / (k - 1)) if k >= 2 else 0.0 for k in range(53)])
+        if hit is None or miss is None:
+            logmiss = np.array([math.log(eps / (k - 1)) if k >= 2 else 0.0
+                                for k in range(53)])
+            hit = np.tile(np.full(53, math.log(1.0 - eps)), (su.n, 1))
+            miss = np.tile(logmiss, (su.n, 1))
         if d is None:  # no opponent model: the chains ignore the likelihood
             d = DecisionArrays(np.zeros(su.n, np.int64), np.zeros(su.n, np.int64),
                                np.zeros(0, np.uint64), np.zeros(0, np.int64),
                                np.zeros(0, np.uint64))
         nu = len(su.unseen)
-        out = np.empty((self.worlds, su.n), np.uint64)
+        out = np.empty((self.worlds if count is None else count, su.n), np.uint64)
         args = (su.unseen, su.seats, su.sizes, su.voids, int(BURN * nu),
-                max(2, int(THIN * nu)), BETA, full, d.lo, d.hi, d.playable, d.chosen,
-                d.later, su.af, math.log(1.0 - eps), math.log(eps), logmiss, *_TABLES)
+                max(2, int(THIN * nu)), self._beta(), full, d.lo, d.hi, d.playable, d.chosen,
+                d.later, su.af, hit, math.log(eps), miss, *_TABLES)
         fresh = not chains.started
         chains.started = True
         state = (chains.hands, chains.ll, fresh)

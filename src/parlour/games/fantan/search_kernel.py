@@ -1,15 +1,16 @@
-"""Nopython kernels of the fast Fan Tan search (:mod:`.fast_fantan`).
+"""Nopython kernels of the fast Fan Tan search (:mod:`.search`).
 
 Everything a ``hard`` decision spends its time on, compiled with numba:
 
-* :func:`best_card`: the ``heuristic`` bot's choice (:func:`.heuristic_fantan.best_card`)
+* :func:`best_card`: the ``heuristic`` bot's choice (:func:`.heuristic.best_card`)
   from precomputed lane tables -- the same card for every (hand, legal);
 * :func:`seat_loglik` and :func:`sample_pool`: the tempered Metropolis posterior of
-  :mod:`.infer_fantan` over the *current* hidden hands, within the hard constraints
+  :mod:`.infer` over the *current* hidden hands, within the hard constraints
   (hand sizes, strict pass voids);
 * :func:`evaluate`: paired heuristic playouts from the current state, or the late
   exact best response (only the searching seat branches, the others play the
-  heuristic), scored as :func:`.models.rewards` and :func:`.models.win_shares`.
+  heuristic), scored as :func:`parlour.bots.models.rewards` and
+  :func:`parlour.bots.models.win_shares` (FT-6..FT-8 through the batch kernel's scoring).
 
 Masks are ``uint64``; every constant mixed with them is a ``np.uint64`` (numba turns
 ``uint64 op int64`` into float64). Random numbers come from a counter-based
@@ -21,22 +22,17 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from parlour.batch.bitops import U0, U1, bit, bounded, count, kth_card, lowest, mix64
-from parlour.games.fantan.kernel import _options, _score, _withhold
+from parlour.batch.bitops import GAMMA, U0, U1, bit, bounded, count, kth_card, lowest, mix64
+from parlour.bots.models import PLACING
+from parlour.game import PASS
+from parlour.games.fantan.kernel import legal_options, round_score, withhold
 from parlour.games.fantan.lanes import LANES
-from parlour.games.fantan.rules import SEVEN_OF_DIAMONDS, SEVENS
 
-PASS = 52
-PLACING = 0.1
-"""As :data:`.models.PLACING` (the reward's weight of the finishing place)."""
-GAMMA = np.uint64(0x9E3779B97F4A7C15)
-B7D = np.uint64(1 << SEVEN_OF_DIAMONDS)
-SEVENS_U = np.uint64(SEVENS)
 S11 = np.uint64(11)
 
 
 def _tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Lane tables indexed ``[ace_high, card, lane, position]`` (see :mod:`.fantan_lanes`)."""
+    """Lane tables indexed ``[ace_high, card, lane, position]`` (see :mod:`.lanes`)."""
     cards_ = np.full((2, 52, 2, 7), -1, np.int64)
     prefix = np.zeros((2, 52, 2, 7), np.uint64)
     length = np.zeros((2, 52, 2), np.int64)
@@ -63,7 +59,7 @@ LANE_CARDS, LANE_PREFIX, LANE_LEN, LANE_MASK = _tables()
 
 @njit(inline="always", cache=True)
 def card_key(c, hand, af, lc, lp, ll, lm):
-    """:func:`.heuristic_fantan.card_key` packed in one int, ordered the same way."""
+    """:func:`.heuristic.card_key` packed in one int, ordered the same way."""
     need = 0
     own = 0
     release = 0
@@ -109,7 +105,7 @@ def best_card(hand, legal, af, lc, lp, ll, lm):
 
 @njit(inline="always", cache=True)
 def policy(hand, legal, af, lc, lp, ll, lm):
-    """:func:`.heuristic_fantan.round_policy` given the legal cards: PASS if none."""
+    """:func:`.heuristic.round_policy` given the legal cards: PASS if none."""
     if legal == U0:
         return PASS
     if not legal & (legal - U1):
@@ -142,9 +138,11 @@ def _below(st, n):
 @njit(cache=True)
 def seat_loglik(hand, lo, hi, dplay, dchosen, dlater, af, hit, logeps, logmiss,
                 lc, lp, ll, lm):
-    """:meth:`.infer_fantan.Likelihood.seat` over decisions ``lo .. hi - 1``.
+    """:meth:`.infer.Likelihood.seat` over decisions ``lo .. hi - 1``.
 
-    ``logmiss[k]`` is ``log(epsilon / (k - 1))``.
+    With ``k`` playable cards, ``hit[k]`` is the log-probability of the heuristic's
+    card and ``logmiss[k]`` of any other one (the seat's model: :mod:`.opponents`);
+    ``logeps`` is that of a withholding pass.
     """
     out = 0.0
     for i in range(lo, hi):
@@ -158,7 +156,7 @@ def seat_loglik(hand, lo, hi, dplay, dchosen, dlater, af, hit, logeps, logmiss,
         if k < 2:
             continue
         if best_card(held, legal, af, lc, lp, ll, lm) == dchosen[i]:
-            out += hit
+            out += hit[k]
         else:
             out += logmiss[k]
     return out
@@ -211,7 +209,7 @@ def _greedy_deal(st, unseen, seats, sizes, voids, hands, tries):
 def _chain(st, hands, seats, voids, ll_seat, steps, beta, use_like, dlo, dhi, dplay,
            dchosen, dlater, af, hit, logeps, logmiss, lc, lp, ll, lm):
     """``steps`` Metropolis swap proposals between two of ``seats`` (in place):
-    :func:`.infer_fantan.metropolis`, likelihood skipped when ``use_like`` is false
+    :func:`.infer.metropolis`, likelihood skipped when ``use_like`` is false
     (then every allowed swap is accepted: the uniform chain over consistent deals)."""
     k = seats.shape[0]
     if k < 2:
@@ -234,10 +232,10 @@ def _chain(st, hands, seats, voids, ll_seat, steps, beta, use_like, dlo, dhi, dp
         if not use_like:
             hands[a], hands[b] = na, nb
             continue
-        la = seat_loglik(na, dlo[a], dhi[a], dplay, dchosen, dlater, af, hit, logeps,
-                         logmiss, lc, lp, ll, lm)
-        lb = seat_loglik(nb, dlo[b], dhi[b], dplay, dchosen, dlater, af, hit, logeps,
-                         logmiss, lc, lp, ll, lm)
+        la = seat_loglik(na, dlo[a], dhi[a], dplay, dchosen, dlater, af, hit[a], logeps,
+                         logmiss[a], lc, lp, ll, lm)
+        lb = seat_loglik(nb, dlo[b], dhi[b], dplay, dchosen, dlater, af, hit[b], logeps,
+                         logmiss[b], lc, lp, ll, lm)
         delta = la + lb - ll_seat[a] - ll_seat[b]
         if delta >= 0 or _uniform(st) < np.exp(beta * delta):
             hands[a], hands[b] = na, nb
@@ -250,7 +248,8 @@ def sample_pool(seed, out, chain_hands, chain_ll, fresh, start, dealt, unseen, s
                 hit, logeps, logmiss, lc, lp, ll, lm):
     """Fill ``out[w, seat]`` with ``out.shape[0]`` worlds (current hands) from the
     chains whose states are ``chain_hands[c, seat]`` (log-likelihoods in
-    ``chain_ll``), in turn, each advanced by ``thin`` steps per world.
+    ``chain_ll``), in turn, each advanced by ``thin`` steps per world. ``hit`` and
+    ``logmiss`` are per seat (rows) as in :func:`seat_loglik`.
 
     With ``fresh``, every chain is first dealt by :func:`_greedy_deal` from ``start``
     (which holds the known hands) -- or, with ``dealt``, starts from the full deal in
@@ -273,8 +272,8 @@ def sample_pool(seed, out, chain_hands, chain_ll, fresh, start, dealt, unseen, s
                 for i in range(seats.shape[0]):
                     s = seats[i]
                     chain_ll[c, s] = seat_loglik(hands[s], dlo[s], dhi[s], dplay, dchosen,
-                                                 dlater, af, hit, logeps, logmiss, lc, lp,
-                                                 ll, lm)
+                                                 dlater, af, hit[s], logeps, logmiss[s], lc,
+                                                 lp, ll, lm)
             _chain(st, hands, seats, voids, chain_ll[c], burn, beta, use_like, dlo, dhi,
                    dplay, dchosen, dlater, af, hit, logeps, logmiss, lc, lp, ll, lm)
     for w in range(out.shape[0]):
@@ -303,13 +302,13 @@ def past_fines(hands, n, chips, pseat, pplay, plater, fines, paid5):
             held[t] = hands[t] | plater[i, t]
         legal = held[s] & pplay[i]
         if legal != U0:
-            _withhold(s, legal, held, n, chips, fines, paid5)
+            withhold(s, legal, held, n, chips, fines, paid5)
 
 
 @njit(cache=True)
 def _outcome(hands, n, dealer, w, chips, passes, fines, paid5, me, score):
     """``(reward, win share)`` of seat ``me`` (FT-7, FT-8, :func:`.models.rewards`)."""
-    _score(score, n, dealer, w, chips, hands, passes, fines, paid5)  # FT-7, FT-8
+    round_score(score, n, dealer, w, chips, hands, passes, fines, paid5)  # FT-7, FT-8
     sign = 1 if chips else -1
     best = score[0]
     for s in range(1, n):
@@ -340,13 +339,13 @@ def _play(hands, seat, card, table, playable, unlock):
 def _playout(hands, n, table, playable, turn, passes, fines, paid5, seed, eps, unlock,
              any_seven, strict, chips, af, lc, lp, ll, lm):
     """Play on to the end (in place): every seat the heuristic, or with probability
-    ``eps`` a uniformly random legal move. Returns the winner."""
+    ``eps[seat]`` a uniformly random legal move. Returns the winner."""
     st = np.empty(1, np.uint64)
     st[0] = seed
     while True:
         hand = hands[turn]
-        legal, may_pass = _options(hand, table, playable, any_seven, strict)
-        if _uniform(st) < eps:
+        legal, may_pass = legal_options(hand, table, playable, any_seven, strict)
+        if _uniform(st) < eps[turn]:
             k = count(legal)
             j = _below(st, k + (1 if may_pass else 0))
             move = PASS if j == k else kth_card(legal, j)
@@ -355,7 +354,7 @@ def _playout(hands, n, table, playable, turn, passes, fines, paid5, seed, eps, u
         if move == PASS:
             passes[turn] += 1
             if legal != U0:
-                _withhold(turn, legal, hands, n, chips, fines, paid5)
+                withhold(turn, legal, hands, n, chips, fines, paid5)
         else:
             table, playable = _play(hands, turn, move, table, playable, unlock)
             if hands[turn] == U0:
@@ -371,7 +370,7 @@ def _advance(hands, n, table, playable, turn, passes, me, unlock, any_seven, str
     ``(winner, table, playable, turn)``."""
     while True:
         hand = hands[turn]
-        legal, _may = _options(hand, table, playable, any_seven, strict)
+        legal, _may = legal_options(hand, table, playable, any_seven, strict)
         if turn == me and legal & (legal - U1):
             return -1, table, playable, turn
         move = policy(hand, legal, af, lc, lp, ll, lm)
@@ -480,7 +479,8 @@ def evaluate(worlds, which, moves, n, table, playable, me, passes0, dealer, seed
 
     A world is solved exactly (:func:`respond`) when ``exact`` and ``me`` holds at most
     ``late_hand`` cards; ``solved[i]`` tells the caller so. Otherwise each move gets
-    one playout with the seed ``seeds[i]`` (the same noise for every move: paired).
+    one playout with the seed ``seeds[i]`` (the same noise for every move: paired),
+    seat ``s`` playing a random move with probability ``eps[s]``.
     """
     hands = np.empty(n, np.uint64)
     passes = np.empty(n, np.int64)
@@ -509,9 +509,9 @@ def evaluate(worlds, which, moves, n, table, playable, me, passes0, dealer, seed
                 nxt = me + 1 if me + 1 < n else 0
                 if m == PASS:
                     passes[me] += 1
-                    legal, _mp = _options(hands[me], table, playable, any_seven, strict)
+                    legal, _mp = legal_options(hands[me], table, playable, any_seven, strict)
                     if legal != U0:
-                        _withhold(me, legal, hands, n, chips, fines, paid5)
+                        withhold(me, legal, hands, n, chips, fines, paid5)
                     r, sh, ok = respond(hands, n, table, playable, nxt, passes, fines,
                                         paid5, dealer, me, unlock, any_seven, strict,
                                         chips, af, lc, lp, ll, lm, node_cap)
@@ -547,9 +547,9 @@ def evaluate(worlds, which, moves, n, table, playable, me, passes0, dealer, seed
             w = -1
             if m == PASS:
                 passes[me] += 1
-                legal, _mp = _options(hands[me], table, playable, any_seven, strict)
+                legal, _mp = legal_options(hands[me], table, playable, any_seven, strict)
                 if legal != U0:
-                    _withhold(me, legal, hands, n, chips, fines, paid5)
+                    withhold(me, legal, hands, n, chips, fines, paid5)
             else:
                 b = bit(m)
                 hands[me] ^= b

@@ -25,7 +25,7 @@ from math import comb
 from typing import Any
 
 from parlour import cards
-from parlour.bots.base import Bot, register
+from parlour.bots.base import Bot
 from parlour.cards import JACK, Mask
 from parlour.game import Move, move_card, move_take
 from parlour.games.fanti.rules import (
@@ -139,9 +139,10 @@ def round_policy(r: Any, rng: Any = None) -> Move:
                      r.hands[nxt].bit_count(), 52 - r.dealt, r._gtg)
 
 
-@register("heuristic", "fanti")
 class HeuristicFanti(Bot):
     """Capture value minus gift risk (see the module docstring)."""
+
+    name = "heuristic"
 
     def choose(self, view: Any) -> Move:
         nxt = (view.seat + 1) % view.players
@@ -150,7 +151,7 @@ class HeuristicFanti(Bot):
                          view.rules["guardian_takes_guardians"])
 
 
-def _reachable_sums(valued: Mask) -> int:
+def reachable_sums(valued: Mask) -> int:
     """Bit ``s`` set when some subset of the valued cards adds up to ``s`` (s <= 10)."""
     reach = 1
     for c in cards.iter_cards(valued):
@@ -177,7 +178,7 @@ def light_policy(r: Any, rng: Any = None) -> Move:
         else:
             after = table | (1 << c)
             s = -value(1 << c)
-            if _reachable_sums(after & VALUED) & 0x7FE:
+            if reachable_sums(after & VALUED) & 0x7FE:
                 s -= 0.5 * value(after & VALUED)
         if best_score is None or s > best_score:
             best, best_score = m, s

@@ -1,7 +1,9 @@
-"""The Fanti batch kernel: whole random games in nopython code.
+"""The Fanti compiled kernel: the rules as numba functions on uint64 masks, and whole games.
 
-It implements exactly :class:`parlour.games.fanti.rules.FantiRound` (FA-3 .. FA-9) with the choices
-of :mod:`parlour.batch.stream`. The legal moves are never listed: per hand card the
+The one compiled copy of :class:`parlour.games.fanti.rules.FantiRound` (FA-3 .. FA-9) (the
+deal, the collections, the score), held to it by the differential tests; whole games
+follow the choices of :mod:`parlour.batch.stream`, and :data:`BATCH` is the game's
+batch-engine part (:class:`parlour.batch.engine.BatchKernel`). The legal moves are never listed: per hand card the
 kernel *counts* its collections (a subset-sum count table over the valued table
 cards, one per turn), picks the move number the stream asks for, and then builds only
 that one collection, the k-th smallest take mask, by walking the count table from the
@@ -10,6 +12,8 @@ with it). The order is the step engine's: card ascending, then take mask ascendi
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 import numpy as np
 from numba import njit
@@ -26,21 +30,22 @@ from parlour.batch.bitops import (
     round_key,
     shuffle,
 )
+from parlour.batch.engine import BatchKernel, Chunk
 from parlour.batch.stream import MOVE_BASE
 from parlour.cards import ACE, JACK, KING, QUEEN
 from parlour.games.fanti.rules import (
     ACES,
+    HAND_SIZE,
     JACKS,
     KINGS,
     LEAVES,
     QUEENS,
+    TABLE_START,
     TEN_OF_DIAMONDS,
     TWO_OF_CLUBS,
     VALUED,
 )
 
-HAND_SIZE = 4
-TABLE_START = 4
 KINGS_U, QUEENS_U, JACKS_U, ACES_U = (np.uint64(m) for m in (KINGS, QUEENS, JACKS, ACES))
 VALUED_U = np.uint64(VALUED)
 LEAVES_U = np.uint64(LEAVES)
@@ -48,7 +53,7 @@ MAX_TARGET = 10  # an Ace needs 10 from the table; a 2 needs 9; a 10 needs 1
 
 
 @njit(inline="always", cache=True)
-def _count_table(valued, cards, cnt):
+def count_table(valued, cards, cnt):
     """Fill ``cnt[i, t]``: subsets of the ``i`` lowest cards of ``valued`` summing to ``t``.
 
     Also lists those cards in ``cards``; returns how many there are.
@@ -70,7 +75,7 @@ def _count_table(valued, cards, cnt):
 
 
 @njit(inline="always", cache=True)
-def _kth_sum_set(cards, cnt, m, target, k):
+def kth_sum_set(cards, cnt, m, target, k):
     """The ``k``-th smallest mask among subsets of ``cards[:m]`` with values summing to ``target``."""
     take = U0
     t = target
@@ -86,7 +91,7 @@ def _kth_sum_set(cards, cnt, m, target, k):
 
 
 @njit(inline="always", cache=True)
-def _sweep(table, gtg):
+def sweep(table, gtg):
     """What a Guardian collects (FA-5)."""
     swept = table & ~(KINGS_U | QUEENS_U)
     if not gtg:
@@ -95,7 +100,7 @@ def _sweep(table, gtg):
 
 
 @njit(inline="always", cache=True)
-def _ways(c, table, gtg, cnt, m):
+def ways(c, table, gtg, cnt, m):
     """How many legal moves card ``c`` has: its collections, or 1 (the discard)."""
     rank = c % 13
     if rank == JACK:
@@ -112,17 +117,17 @@ def _ways(c, table, gtg, cnt, m):
 
 
 @njit(inline="always", cache=True)
-def _take(c, k, table, gtg, cards, cnt, m):
+def kth_take(c, k, table, gtg, cards, cnt, m):
     """The take mask of the ``k``-th legal move of card ``c`` (0: a discard)."""
     rank = c % 13
     if rank == JACK:
-        return _sweep(table, gtg)
+        return sweep(table, gtg)
     if rank in (KING, QUEEN):
         same = table & (KINGS_U if rank == KING else QUEENS_U)
         return U0 if same == U0 else bit(kth_card(same, k))
     if rank != ACE:
         target = 10 - rank
-        return U0 if cnt[m, target] == 0 else _kth_sum_set(cards, cnt, m, target, k)
+        return U0 if cnt[m, target] == 0 else kth_sum_set(cards, cnt, m, target, k)
     # An Ace: sets making 10 and single Aces, merged in mask order. A single Ace ``a``
     # comes right after the sets made only of cards below it (cnt[i, 10], i = its index).
     aces = table & ACES_U
@@ -141,11 +146,38 @@ def _take(c, k, table, gtg, cards, cnt, m):
         j += 1
     if cnt[m, MAX_TARGET] == 0:
         return U0
-    return _kth_sum_set(cards, cnt, m, MAX_TARGET, k - j)
+    return kth_sum_set(cards, cnt, m, MAX_TARGET, k - j)
 
 
 @njit(inline="always", cache=True)
-def _deal(deck, dealt, hands, n, dealer):
+def legal_count(hand, table, gtg, cnt, nv):
+    """How many legal moves ``hand`` has (``cnt``/``nv`` from :func:`count_table`)."""
+    n_legal = 0
+    h = hand
+    while h != U0:
+        c = lowest(h)
+        h &= h - np.uint64(1)
+        n_legal += ways(c, table, gtg, cnt, nv)
+    return n_legal
+
+
+@njit(inline="always", cache=True)
+def kth_move(hand, k, table, gtg, cards, cnt, nv):
+    """The ``k``-th legal move of ``hand`` in the engine's order, as (card, take mask)."""
+    h = hand
+    c = lowest(h)
+    while True:  # find the card of move k, and k among that card's moves
+        c = lowest(h)
+        h &= h - np.uint64(1)
+        w = ways(c, table, gtg, cnt, nv)
+        if k < w:
+            break
+        k -= w
+    return c, kth_take(c, k, table, gtg, cards, cnt, nv)
+
+
+@njit(inline="always", cache=True)
+def deal(deck, dealt, hands, n, dealer):
     """FA-3: one card at a time from the seat after the dealer until each has 4."""
     s = dealer + 1 if dealer + 1 < n else 0
     for i in range(HAND_SIZE * n):
@@ -184,30 +216,16 @@ def fanti_games(seed, game0, n, rounds, gtg, shared_ties,
             for s in range(n):
                 hands[s] = U0
                 piles[s] = U0
-            dealt = _deal(deck, TABLE_START, hands, n, dealer)
+            dealt = deal(deck, TABLE_START, hands, n, dealer)
             turn = dealer + 1 if dealer + 1 < n else 0  # FA-4
             last = -1
             m = 0
             while True:
                 hand = hands[turn]
-                nv = _count_table(table & VALUED_U, cards, cnt)
-                n_legal = 0
-                h = hand
-                while h != U0:
-                    c = lowest(h)
-                    h &= h - np.uint64(1)
-                    n_legal += _ways(c, table, gtg, cnt, nv)
+                nv = count_table(table & VALUED_U, cards, cnt)
+                n_legal = legal_count(hand, table, gtg, cnt, nv)
                 k = 0 if n_legal == 1 else bounded(draw(rkey, MOVE_BASE + m), n_legal)
-                h = hand
-                c = lowest(h)
-                while True:  # find the card of move k, and k among that card's moves
-                    c = lowest(h)
-                    h &= h - np.uint64(1)
-                    w = _ways(c, table, gtg, cnt, nv)
-                    if k < w:
-                        break
-                    k -= w
-                take = _take(c, k, table, gtg, cards, cnt, nv)
+                c, take = kth_move(hand, k, table, gtg, cards, cnt, nv)
                 seat = turn
                 cb = bit(c)
                 hands[seat] = hand ^ cb
@@ -225,18 +243,18 @@ def fanti_games(seed, game0, n, rounds, gtg, shared_ties,
                 turn = seat + 1 if seat + 1 < n else 0
                 if hands[turn] == U0:
                     if dealt < 52:
-                        dealt = _deal(deck, dealt, hands, n, dealer)
+                        dealt = deal(deck, dealt, hands, n, dealer)
                     else:  # FA-8
                         if last >= 0:
                             piles[last] |= table
                         break
             nmoves[b, r] = m
-            _score(scores[b, r], n, piles, shared_ties)
+            round_score(scores[b, r], n, piles, shared_ties)
             dealer = dealer + 1 if dealer + 1 < n else 0
 
 
 @njit(inline="always", cache=True)
-def _score(out, n, piles, shared_ties):
+def round_score(out, n, piles, shared_ties):
     """FA-9, as :func:`parlour.games.fanti.rules.score_piles`."""
     for s in range(n):
         out[s] = 0
@@ -273,15 +291,38 @@ def legal_moves(hand, table, gtg, out_card, out_take):
     """
     cards = np.zeros(52, np.int64)
     cnt = np.zeros((53, MAX_TARGET + 1), np.int64)
-    nv = _count_table(table & VALUED_U, cards, cnt)
+    nv = count_table(table & VALUED_U, cards, cnt)
     n = 0
     h = hand
     while h != U0:
         c = lowest(h)
         h &= h - np.uint64(1)
-        for k in range(_ways(c, table, gtg, cnt, nv)):
+        for k in range(ways(c, table, gtg, cnt, nv)):
             if n < out_card.shape[0]:
                 out_card[n] = c
-                out_take[n] = _take(c, k, table, gtg, cards, cnt, nv)
+                out_take[n] = kth_take(c, k, table, gtg, cards, cnt, nv)
             n += 1
     return n
+
+
+ROUND_MOVES = 48
+"""Every Fanti round has 48 moves: 48 cards are dealt to the hands and each is played."""
+
+
+class FantiKernel(BatchKernel):
+    """Fanti's part of the batch engine: moves carry take masks."""
+
+    takes = True
+
+    def moves_cap(self, players: int) -> int:
+        return ROUND_MOVES
+
+    def run(self, seed: np.uint64, game0: int, players: int, rounds: int,
+            rules: dict[str, Any], out: Chunk, deck: np.ndarray, seat: np.ndarray,
+            move: np.ndarray, take: np.ndarray) -> None:
+        fanti_games(seed, game0, players, rounds, bool(rules["guardian_takes_guardians"]),
+                    rules["ties"] == "shared", out.first, out.scores, out.nmoves, deck, seat,
+                    move, take)
+
+
+BATCH = FantiKernel()

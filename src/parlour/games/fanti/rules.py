@@ -29,7 +29,26 @@ from parlour.games.fanti import names
 from parlour.options import Option, OptionSet
 
 HAND_SIZE = 4
+"""Cards each seat is dealt at a time (FA-3)."""
 TABLE_START = 4
+"""Cards laid face up on the table before the first deal (FA-3)."""
+
+
+def deal_seat(players: int, dealer: int, position: int) -> int:
+    """FA-3: the seat deck card ``position`` goes to; -1 for the opening table.
+
+    The first :data:`TABLE_START` cards go to the table; then, deal after deal, one card
+    at a time from the seat after the dealer until each seat holds :data:`HAND_SIZE`.
+    """
+    if position < TABLE_START:
+        return -1
+    return (dealer + 1 + (position - TABLE_START) % (HAND_SIZE * players)) % players
+
+
+def deal_number(players: int, position: int) -> int:
+    """FA-3: which deal of the round deck card ``position`` belongs to (0 = the first;
+    the opening table counts as deal 0)."""
+    return max(position - TABLE_START, 0) // (HAND_SIZE * players)
 
 
 def _rank_mask(rank: int) -> Mask:
@@ -170,6 +189,31 @@ def collections(card: Card, table: Mask, guardian_takes_guardians: bool = True) 
     return [m >> 6 for m in hand_moves(1 << card, table, guardian_takes_guardians) if m >> 6]
 
 
+def play_card(hands: list[Mask], piles: list[Mask], table: Mask, seat: int,
+              move: Move) -> Mask:
+    """Play ``move`` for ``seat`` (FA-5..FA-7): the card leaves its hand (in place); a
+    collection goes to its pile (in place) with the card that made it, a discard
+    stays on the table. Returns the table after. The one transition of the rules,
+    shared by the engine and the search."""
+    bit = 1 << (move & 63)
+    take = move >> 6
+    hands[seat] ^= bit
+    if take:
+        piles[seat] |= take | bit
+        return table ^ take
+    return table | bit
+
+
+def leftovers(piles: Sequence[Mask], table: Mask, last_collector: int) -> tuple[list[Mask], Mask]:
+    """FA-8: at the end of the round the cards left on the table go to the last
+    player who collected, or to nobody. The piles (a new list) and the table after."""
+    piles = list(piles)
+    if last_collector >= 0:
+        piles[last_collector] |= table
+        table = 0
+    return piles, table
+
+
 @dataclass(frozen=True)
 class FantiView:
     """What one seat sees (FA-7): own hand, the table, every collected pile, counts."""
@@ -246,8 +290,8 @@ class FantiRound(Round):
         n, deck, start = self.players, self.deck, self.dealt
         end = start + HAND_SIZE * n
         hands = self.hands
-        # Card start+i goes to seat dealer+1+i, so seat s gets every n-th card from
-        # start + (s - dealer - 1) % n.
+        # By deal_seat: card start+i goes to seat dealer+1+i, so seat s gets every n-th
+        # card from start + (s - dealer - 1) % n.
         for s in range(n):
             hands[s] |= cards.mask_of(deck[start + (s - self.dealer - 1) % n:end:n])
         self.dealt = end
@@ -310,26 +354,22 @@ class FantiRound(Round):
 
     def _apply(self, move: Move) -> None:
         seat = self.turn
-        c, take = move & 63, move >> 6
         self.history.append((seat, move))
         self._legal = None
-        bit = 1 << c
-        self.hands[seat] ^= bit
-        if take:
-            self.table ^= take
-            self.piles[seat] |= take | bit  # FA-7
+        hands = self.hands
+        self.table = play_card(hands, self.piles, self.table, seat, move)
+        if move >> 6:
             self.last_collector = seat
-        else:
-            self.table |= bit
-        self.turn = (seat + 1) % self.players
-        if self.hands[self.turn] == 0:  # everyone has played out: all hands are empty
+        turn = self.turn = (seat + 1) % self.players
+        if hands[turn] == 0:  # everyone has played out: all hands are empty
             if self.dealt < 52:
                 self._deal()
-            else:  # FA-8: leftovers to the last collector, or to nobody
+            else:
                 self.is_over = True
-                if self.last_collector >= 0:
-                    self.piles[self.last_collector] |= self.table
-                    self.table = 0
+                self.piles, self.table = leftovers(self.piles, self.table,
+                                                   self.last_collector)
+
+    advance = _apply
 
     def score(self) -> list[int] | None:
         """FA-9: +2 most cards, +1 most Leaf cards, +1 for 2C, +1 for 10D."""

@@ -1,40 +1,40 @@
 """Fast within-deal search for Fanti PIMC: worlds at the current moment, compact solver.
 
 A Fanti world only matters up to the end of the current deal (the search horizon):
-until then nothing is dealt, so the undealt deck order is irrelevant and a world is
-just the other seats' current hands. :func:`deal_hands` shares the unseen cards out
-uniformly at the view's moment -- no deck to rebuild, no history to replay. (Fanti
-has no hard constraints beyond hand sizes, FA-7, so this is the same distribution as
-:class:`.determinize_fanti.FantiDeterminizer` followed by a replay.)
+until then nothing is dealt (FA-3), so the undealt deck order is irrelevant and a
+world is just the other seats' current hands. :func:`deal_hands` shares the unseen
+cards out uniformly at the view's moment -- no deck to rebuild, no history to
+replay. (Fanti has no hard constraints beyond hand sizes, FA-7, so this is the same
+distribution as :class:`.determinize.FantiDeterminizer` followed by a replay.)
 
-The solver (:func:`solve_moves`) works on bare masks -- hands, table, piles, whose
-turn, last collector -- and lists moves with the engine's own
-:func:`parlour.games.fanti.rules.hand_moves`; playing a move and the end of the round (FA-7,
-FA-8) mirror :meth:`parlour.games.fanti.rules.FantiRound._apply` (differential tests in
-tests/bots/test_fanti_search.py). Scores are the engine's :func:`parlour.games.fanti.rules.score_piles`.
+The solver (:class:`Solver`) works on bare masks -- hands, table, piles, whose turn,
+last collector -- and plays moves with the engine's own transition
+(:func:`parlour.games.fanti.rules.play_card`, FA-5..FA-7), lists them with
+:func:`parlour.games.fanti.rules.hand_moves` and ends the round with
+:func:`parlour.games.fanti.rules.leftovers` (FA-8) and
+:func:`parlour.games.fanti.rules.score_piles` (FA-9).
 
 * **2 players**: the leaf is zero-sum (my win share is 1 minus yours), so the search
   is alpha-beta on seat 0's win share with a transposition table and captures tried
-  first. Exact, and a few hundred nodes a world instead of thousands.
+  first.
 * **3-4 players**: max^n (each seat maximises its own value) once the hands hold at
   most :data:`MAXN_CARDS` cards; before that the other seats play the
   :func:`light_move` policy and only the searching seat branches (a best response).
-* **respond** (what ``hard`` uses, :attr:`.models.SearchModel.respond`): the other
-  seats play the ``heuristic`` bot's move (:func:`heuristic_choice`, from what they
-  would see) and only the searching seat branches: a best response to the opponent
-  model. Against ``heuristic`` in 2 players it won 63.5% of rounds where the
-  minimax search won 58.0% (300 duplicate deals each, 400 iterations).
+* **respond** (what ``hard`` uses, :attr:`parlour.bots.models.SearchModel.respond`):
+  the other seats play the ``heuristic`` bot's move (:func:`heuristic_choice`, from
+  what they would see) and only the searching seat branches: a best response to the
+  opponent model.
 
 Worlds can be weighted by how likely the opponent model makes the other seats' plays
 of the current deal (:class:`DealEvidence`, ``full`` inference): a seat that
 discarded when it could have collected probably held nothing that collects.
 
-The leaf at the end of a deal that is not the last is :func:`leaf_2p` in 2 players:
-the probability of winning the round given the piles so far, with the cards still to
-come shared out at random (FA-9 scoring: +2 most cards, +1 most Leaves, +1 2C,
+The leaf at the end of a deal that is not the last is :func:`leaf`: in 2 players
+the probability of winning the round given the piles so far, with the cards still
+to come shared out at random (FA-9 scoring: +2 most cards, +1 most Leaves, +1 2C,
 +1 10D); with more players the heuristic pile-value lead through a sigmoid
 (:data:`LEAD_SCALE`). In the last deal the search runs to the end of the round and
-uses the true result.
+uses the true result. docs/bots.md has the measurements behind these choices.
 """
 
 from __future__ import annotations
@@ -46,9 +46,11 @@ from typing import Any
 
 from parlour import cards
 from parlour.bots.models import placed
+from parlour.bots.opponents import choice_probs, mixture
 from parlour.cards import JACK, Mask
 from parlour.game import Move
 from parlour.games.fanti import heuristic as heuristic_fanti
+from parlour.games.fanti.bots import greedy_move
 from parlour.games.fanti.rules import (
     HAND_SIZE,
     LEAVES,
@@ -56,15 +58,16 @@ from parlour.games.fanti.rules import (
     TWO_OF_CLUBS,
     VALUED,
     hand_moves,
+    leftovers,
+    play_card,
     score_piles,
 )
 
 TWO_C: Mask = 1 << TWO_OF_CLUBS
 TEN_D: Mask = 1 << TEN_OF_DIAMONDS
 LEAD_SCALE = 1.0
-"""3-4 players: how sharply a lead in pile value (round points) becomes a win chance.
-Fitted on heuristic-vs-heuristic 4-player rounds (log-loss of the round winner at
-the end of each deal: 1.12 at 1.0, 1.19 at the former 1.5)."""
+"""3-4 players: how sharply a lead in pile value (round points) becomes a win chance
+(docs/bots.md: how it was chosen)."""
 CLUMP = 4.0
 """2 players: the variance of the future card and Leaf differences, in multiples of
 what cards going one by one to a random seat would give. Cards are taken in groups
@@ -95,13 +98,15 @@ def deal_hands(view: Any, rng: random.Random) -> list[Mask]:
     return hands
 
 
+READ_WORLDS = 8
+"""Worlds on which the current deal's plays are read (:meth:`NowWorlds.evidence`)."""
 EPSILON = 0.15
 """Opponent model of :class:`DealEvidence`: the heuristic's move with probability
 ``1 - EPSILON``, any other legal move with ``EPSILON`` shared out."""
 
 
 class DealEvidence:
-    """How likely the opponent model (:mod:`.heuristic_fanti`) makes the other seats'
+    """How likely the opponent model (:mod:`.heuristic`) makes the other seats'
     plays of the current deal, given their hands in a world.
 
     Only the current deal says anything about the cards in hand now: a seat's hand at
@@ -109,7 +114,8 @@ class DealEvidence:
     The table and piles before each play are found by undoing the moves (public).
     """
 
-    def __init__(self, view: Any, epsilon: float = EPSILON) -> None:
+    def __init__(self, view: Any, epsilon: float = EPSILON,
+                 weights: dict[int, list[float]] | None = None) -> None:
         n = view.players
         done = HAND_SIZE * n - sum(view.hand_counts)  # moves made in this deal
         moves = list(view.history[len(view.history) - done:]) if done > 0 else []
@@ -140,17 +146,29 @@ class DealEvidence:
         self.me = view.seat
         self.deck_left = view.deck_left
         self.gtg = view.rules["guardian_takes_guardians"]
+        self.epsilon = epsilon
         self.hit = math.log(1.0 - epsilon)
         self.miss = math.log(epsilon)
+        self.weights = weights or {}
 
     def loglik(self, hands: list[Mask]) -> float:
-        """Log-likelihood of the other seats' plays of this deal in the world ``hands``."""
+        """Log-likelihood of the other seats' plays of this deal in the world ``hands``:
+        under the heuristic, or under the seat's mixture of the family
+        (:mod:`parlour.bots.opponents`) when ``weights`` has the seat."""
         total = 0.0
         for seat, m, table, seen, later, next_count in self.plays:
-            best, k = heuristic_choice(hands[seat] | later, table, seen, next_count,
-                                       self.deck_left, self.gtg)
-            if k > 1:
+            held = hands[seat] | later
+            best, k = heuristic_choice(held, table, seen, next_count, self.deck_left,
+                                       self.gtg)
+            if k < 2:
+                continue
+            w = self.weights.get(seat)
+            if w is None:
                 total += self.hit if best == m else self.miss - math.log(k - 1)
+                continue
+            g = greedy_move(hand_moves(held, table, self.gtg))
+            total += math.log(mixture(w, choice_probs(k, (g == m, best == m),
+                                                      self.epsilon)))
         return total
 
 
@@ -259,14 +277,21 @@ def leaf_lead(piles: tuple[Mask, ...]) -> tuple[tuple[float, float], ...]:
     return tuple((p / total, p / total) for p in ps)
 
 
+def leaf(piles: tuple[Mask, ...]) -> tuple[tuple[float, float], ...]:
+    """Per seat ``(reward, win share)`` estimated at the end of a deal that is not the
+    last: :func:`leaf_2p` in 2 players, :func:`leaf_lead` with more."""
+    if len(piles) == 2:
+        v = leaf_2p(piles[0], piles[1])
+        return ((v, v), (1.0 - v, 1.0 - v))
+    return leaf_lead(piles)
+
+
 def final_outcome(piles: list[Mask], table: Mask, last_collector: int,
                   shared: bool) -> tuple[tuple[float, float], ...]:
     """Per seat ``(reward, win share)`` at the end of the round (FA-8, FA-9): the table
     goes to the last collector, then the engine's scoring; the reward is as in
     :func:`.models.rewards` (win share plus a placing term)."""
-    if last_collector >= 0 and table:
-        piles = piles.copy()
-        piles[last_collector] |= table
+    piles, _table = leftovers(piles, table, last_collector)
     score = score_piles(piles, shared)
     best = max(score)
     winners = [s for s, x in enumerate(score) if x == best]
@@ -304,7 +329,7 @@ def ordered_moves(hand: Mask, table: Mask, gtg: bool) -> list[Move]:
 
 
 def light_move(moves: list[Move], table: Mask) -> Move:
-    """The playout policy of :func:`.heuristic_fanti.light_policy`, on masks: a
+    """The playout policy of :func:`.heuristic.light_policy`, on masks: a
     capture scores its value (a Guardian pays its keep), a discard minus its own
     value, and half the valued table when it leaves something that makes 11."""
     if len(moves) == 1:
@@ -318,7 +343,7 @@ def light_move(moves: list[Move], table: Mask) -> Move:
         else:
             after = table | (1 << c)
             s = -heuristic_fanti.value(1 << c)
-            if heuristic_fanti._reachable_sums(after & VALUED) & 0x7FE:
+            if heuristic_fanti.reachable_sums(after & VALUED) & 0x7FE:
                 s -= 0.5 * heuristic_fanti.value(after & VALUED)
         if best_score is None or s > best_score:
             best, best_score = m, s
@@ -379,19 +404,13 @@ class Solver:
 
     def _play(self, hands: list[Mask], table: Mask, piles: list[Mask], seat: int,
               last: int, m: Move) -> tuple[list[Mask], Mask, list[Mask], int, int, bool]:
-        """``m`` played by ``seat``, as FantiRound._apply: new hands, table, piles, next
-        seat, last collector, and whether the deal (every hand) is now empty."""
-        c, take = m & 63, m >> 6
-        bit = 1 << c
-        hands = hands.copy()
-        hands[seat] ^= bit
-        if take:
-            table ^= take
-            piles = piles.copy()
-            piles[seat] |= take | bit
+        """``m`` played by ``seat`` (:func:`parlour.games.fanti.rules.play_card`): new
+        hands, table, piles, next seat, last collector, and whether the deal (every
+        hand) is now empty."""
+        hands, piles = hands.copy(), piles.copy()
+        table = play_card(hands, piles, table, seat, m)
+        if m >> 6:
             last = seat
-        else:
-            table |= bit
         nxt = (seat + 1) % self.n
         return hands, table, piles, nxt, last, hands[nxt] == 0
 
@@ -431,23 +450,12 @@ class Solver:
             moves = [self._model_move([h0, h1], table, [p0, p1], turn)]
         else:
             moves = ordered_moves(h1 if turn else h0, table, self.gtg)
-        for m in moves:  # as _play, on masks
-            bit = 1 << (m & 63)
-            take = m >> 6
-            n0, n1, q0, q1, lc = h0, h1, p0, p1, last
-            if turn:
-                n1 ^= bit
-            else:
-                n0 ^= bit
-            if take:
-                t = table ^ take
-                if turn:
-                    q1 |= take | bit
-                else:
-                    q0 |= take | bit
-                lc = turn
-            else:
-                t = table | bit
+        for m in moves:
+            hs, ps = [h0, h1], [p0, p1]
+            t = play_card(hs, ps, table, turn, m)
+            n0, n1 = hs
+            q0, q1 = ps
+            lc = turn if m >> 6 else last
             if (n0 if turn else n1) == 0:  # the next seat has no card: the deal is over
                 v = self._leaf2([q0, q1], t, lc)
             else:
@@ -510,3 +518,29 @@ def solve_moves(view: Any, hands: list[Mask], legal: list[Move],
                view.deck_left)
     return s.root(list(hands), view.table, list(view.piles), view.seat,
                   view.last_collector, legal)
+
+
+class NowWorlds:
+    """Fanti's worlds at the view's moment for :class:`parlour.bots.pimc.Pimc` (the
+    :attr:`parlour.bots.models.SearchModel.now` capability): the other seats' hands
+    (:func:`deal_hands`), weighed by :class:`DealEvidence` and solved exactly to the
+    end of the deal (:func:`solve_moves`)."""
+
+    def evidence(self, view: Any, rng: random.Random, per_seat: bool) -> DealEvidence:
+        """The current deal's plays; with ``per_seat``, each other seat weighed by its
+        posterior over the player models (:func:`.opponents.read_seats`, on
+        :data:`READ_WORLDS` uniform worlds)."""
+        weights = None
+        if per_seat:
+            from parlour.games.fanti.opponents import read_seats
+
+            post = read_seats(view, [deal_hands(view, rng) for _ in range(READ_WORLDS)])
+            weights = {s: post.weights(s) for s in post.log}
+        return DealEvidence(view, weights=weights)
+
+    def deal(self, view: Any, rng: random.Random) -> list[Mask]:
+        return deal_hands(view, rng)
+
+    def solve(self, view: Any, world: list[Mask], legal: list[Move],
+              respond: bool) -> list[tuple[float, float]]:
+        return solve_moves(view, world, legal, respond)

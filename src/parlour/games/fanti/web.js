@@ -1,8 +1,30 @@
 // Fanti at the table: the table cards, the deck, the collected piles, and the
 // collection picker (FA-5, FA-6): choose a card, its legal collections light up,
 // choose one, confirm; undo only before confirming; a single way is preselected.
-import { cardEl, cardName, listNames, sortHand } from "../cards.js";
+import { cardEl, cardName, listNames, registerLook, sortHand, SYMBOL } from "../cards.js";
 import { h, svgUse } from "../dom.js";
+
+// Fanti's own card names (FA-1): Guardian = J, Mystic = Q, Scout = K, Leaf = clubs,
+// Star = diamonds.
+const FACE = { J: "Guardian", Q: "Mystic", K: "Scout" };
+const LETTER = { J: "G", Q: "M", K: "S" };
+const SUIT = { C: "Leaf", D: "Star", H: "hearts", S: "spades" };
+registerLook("fanti", {
+  cardName(rank, suit) {
+    if (FACE[rank]) return `${FACE[rank]} of ${SUIT[suit]}`;
+    const r = rank === "A" ? "Ace" : rank;
+    return suit === "C" || suit === "D" ? `${SUIT[suit]} ${r}` : `${r} of ${SUIT[suit]}`;
+  },
+  shortName(rank, suit) {
+    const r = LETTER[rank] || rank;
+    return suit === "C" ? `${r} Leaf` : suit === "D" ? `${r}★` : r + SYMBOL[suit];
+  },
+  letter: LETTER,
+  faceWord: FACE,
+  suitMark(suit) {
+    return suit === "C" ? { svg: "leaf" } : suit === "D" ? { text: "★" } : null;
+  },
+});
 
 function optionsFor(v, code) {
   return v.legal.filter((m) => m.play === code);
@@ -53,7 +75,7 @@ export function hand(ctx) {
     pressed: ui.selected === code,
     cls: `${ui.selected === code ? "selected" : ""}${ui.hint === code ? " hinted" : ""}`,
     onClick: () => {
-      if (!myTurn || !legal.has(code)) return;
+      if (!myTurn || !legal.has(code)) { ctx.explain(code, myTurn ? state.reasons[code] : "it is not your turn"); return; }
       const opts = optionsFor(v, code);
       ui.selected = code;
       ui.choice = opts.length === 1 ? opts[0] : null;
@@ -91,3 +113,106 @@ export function actions(ctx) {
         onclick: () => { ui.selected = null; ui.choice = null; ctx.rerender(); } }, "Undo")));
   return [picker];
 }
+
+// --- words for the lobby and the "How to play" page --------------------------------
+
+/** Option labels and choices in plain words (the option names are the record's). */
+export const words = {
+  blurb: "Collect cards from the table by making 11; most cards, most Leaf, Leaf 2 and Star 10 score.",
+  options: {
+    rounds: { label: "Rounds", help: "How many deals the game lasts." },
+    ties: { label: "Ties for most cards or most Leaf", help: "What happens when two players tie for a bonus.",
+      choices: { none: "Nobody gets that bonus", shared: "Everyone tied gets it" } },
+    guardian_takes_guardians: { label: "Guardian sweep", help: "Whether a Guardian also takes other Guardians from the table.",
+      choices: { true: "Takes the Guardians on the table too", false: "Leaves Guardians on the table" } },
+  },
+};
+
+export function summary(rules) {
+  const bits = [`${rules.rounds} round${rules.rounds === 1 ? "" : "s"}`];
+  if (rules.ties === "shared") bits.push("ties shared");
+  if (rules.guardian_takes_guardians === false) bits.push("Guardians stay");
+  return bits.join(", ");
+}
+
+const row = (codes, cls = "small") => h("span", { class: "card-row" }, codes.map((c) => cardEl("fanti", c, { cls })));
+const plus = (...parts) => h("div", { class: "eq" }, ...parts);
+
+export function howToPlay() {
+  return [
+    h("h1", { text: "How to play Fanti" }),
+    h("p", { class: "lead", text: "Fanti is a collecting game for 2 to 4 players with an ordinary deck and its own names: Jacks are Guardians, Queens are Mystics, Kings are Scouts, clubs are Leaf and diamonds are Star. You play one card at a time and collect cards from the table when your card and theirs add up to 11." }),
+    h("h2", { text: "The cards" }),
+    h("div", { class: "steps" },
+      h("div", {}, row(["JH"]), h("small", { text: "Guardian (Jack)" })),
+      h("div", {}, row(["QS"]), h("small", { text: "Mystic (Queen)" })),
+      h("div", {}, row(["KD"]), h("small", { text: "Scout (King)" })),
+      h("div", {}, row(["5C"]), h("small", { text: "Leaf 5 (clubs)" })),
+      h("div", {}, row(["10D"]), h("small", { text: "Star 10 (diamonds)" }))),
+    h("p", { text: "Number cards count their value (Ace = 1). Guardians, Mystics and Scouts count nothing." }),
+    h("h2", { text: "The deal" }),
+    h("p", { text: "Four cards go face up on the table, then everyone gets four cards. When all hands are empty, four more each are dealt until the deck runs out. The player after the dealer starts; turns go to the left." }),
+    h("h2", { text: "Collecting" }),
+    h("p", { text: "On your turn play one card. If it can collect, it must, and it takes cards from the table into your pile together with itself:" }),
+    h("ul", {},
+      h("li", { text: "A number card takes any group of table cards that makes 11 with it." }),
+      h("li", { text: "An Ace takes a group making 10 (11 with the Ace), or one other Ace." }),
+      h("li", { text: "A Scout takes one Scout; a Mystic takes one Mystic." }),
+      h("li", { text: "A Guardian sweeps every table card that is not a Scout or a Mystic." }),
+      h("li", { text: "A card that can collect nothing stays on the table." })),
+    h("figure", { class: "example" },
+      plus(row(["5H"]), h("span", { text: "played; on the table" }), row(["2C", "4H", "6D", "9S"])),
+      plus(h("span", { text: "takes" }), row(["2C", "4H"]), h("span", { text: "(5 + 2 + 4 = 11) or" }), row(["6D"]), h("span", { text: "(5 + 6 = 11)" })),
+      h("figcaption", { text: "A choice: the 5 can make 11 in two ways. You choose one. Taking Leaf 2 is worth a point; the Star 6 is not." })),
+    h("figure", { class: "example" },
+      plus(row(["AS"]), h("span", { text: "played; on the table" }), row(["AD", "3H", "7C"])),
+      plus(h("span", { text: "takes" }), row(["AD"]), h("span", { text: "(Ace takes Ace) or" }), row(["3H", "7C"]), h("span", { text: "(1 + 3 + 7 = 11)" })),
+      h("figcaption", { text: "Ace takes Ace, or a group making 10." })),
+    h("figure", { class: "example" },
+      plus(row(["KH"]), h("span", { text: "takes" }), row(["KC"]), h("span", { text: "and" }), row(["QD"]), h("span", { text: "takes" }), row(["QS"])),
+      h("figcaption", { text: "Scout takes one Scout, Mystic takes one Mystic: nothing else." })),
+    h("figure", { class: "example" },
+      plus(row(["JS"]), h("span", { text: "played; on the table" }), row(["3D", "JC", "KH", "9C", "QH"])),
+      plus(h("span", { text: "sweeps" }), row(["3D", "JC", "9C"]), h("span", { text: "and leaves" }), row(["KH", "QH"])),
+      h("figcaption", { text: "A Guardian sweep takes everything but Scouts and Mystics (with the option, Guardians stay too)." })),
+    h("h2", { text: "The last cards" }),
+    h("figure", { class: "example" },
+      plus(h("span", { text: "Deck and hands empty; still on the table" }), row(["4S", "8H"])),
+      h("figcaption", { text: "When the round ends, the cards left on the table go to whoever collected last. If nobody collected all round, they go to nobody. The table says so when it happens." })),
+    h("h2", { text: "Scoring each round" }),
+    h("table", { class: "sheet" },
+      h("tbody", {}, [["Most cards collected", "2 points"], ["Most Leaf (clubs) collected", "1 point"],
+        ["Holding Leaf 2", "1 point"], ["Holding Star 10", "1 point"]].map((r) => h("tr", {}, r.map((c) => h("td", { text: c })))))),
+    h("p", { text: "A tie for most cards or most Leaf gives that bonus to nobody, unless the table shares ties. Example with three players: Ann collects 20 cards with 5 Leaf, Leaf 2 among them; Bob 20 cards with 5 Leaf and Star 10; Cleo 12 cards with 3 Leaf. Ann and Bob tie for most cards and for most Leaf, so nobody gets those bonuses: Ann scores 1 (Leaf 2), Bob 1 (Star 10), Cleo 0." }),
+    h("h2", { text: "The game" }),
+    h("p", { text: "A game has 5 rounds unless the table says otherwise; the deal moves one seat to the left each round. The highest total wins; equal highest totals share the win." }),
+    h("h2", { text: "Options" }),
+    h("dl", { class: "options-list" }, Object.values(words.options).flatMap((o) => [
+      h("dt", { text: o.label }),
+      h("dd", {}, o.help, o.choices ? h("ul", {}, Object.values(o.choices).map((c) => h("li", { text: c }))) : null),
+    ])),
+    h("p", { class: "muted", text: "For the rulings behind these rules (FA-1 to FA-10), see the project's documentation." }),
+  ];
+}
+
+/** A one-line tip for a first game: what the chosen card can collect. */
+export function tip(state, ui) {
+  const v = state.view;
+  if (!v || v.current_player !== state.you) return "";
+  const code = ui.selected;
+  if (code) {
+    const opts = v.legal.filter((m) => m.play === code && m.take.length);
+    return opts.length ? `This card can collect ${opts.map((m) => listNames("fanti", m.take)).join(", or ")}.` : "This card collects nothing: it stays on the table.";
+  }
+  const n = new Set(v.legal.filter((m) => m.take.length).map((m) => m.play)).size;
+  return n ? `${n} of your cards can collect now: choose one to see what it takes.` : "None of your cards can collect: whatever you play stays on the table.";
+}
+
+/** A Guardian collecting is a sweep (FA-5): the page animates it as one. */
+export function isSweep(event) {
+  return !!(event && event.move && event.move.play && event.move.play[0] === "J" && (event.move.take || []).length);
+}
+
+export const discardWord = " (stays on the table)";
+
+export function lowerWins() { return false; }

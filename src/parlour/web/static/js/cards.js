@@ -1,16 +1,28 @@
-// Cards as the page shows them. Codes are the record's ("7D", "10H"); Fanti shows
-// its own names (RULINGS FA-1): Guardian = J, Mystic = Q, Scout = K, Leaf = clubs,
-// Star = diamonds.
+// Cards as the page shows them. Codes are the record's ("7D", "10H"). A game that
+// names its cards its own way (Fanti: Guardian, Mystic, Scout, Leaf, Star -- FA-1)
+// registers a "look" from its page module (games/NAME/web.js) with registerLook;
+// every other game gets the standard names and suit symbols.
 import { h, svgUse } from "./dom.js";
 
 export const SUITS = ["C", "D", "H", "S"];
 export const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
-const SYMBOL = { C: "♣", D: "♦", H: "♥", S: "♠" };
+export const SYMBOL = { C: "♣", D: "♦", H: "♥", S: "♠" };
 const SUIT_NAME = { C: "clubs", D: "diamonds", H: "hearts", S: "spades" };
 const RANK_NAME = { A: "Ace", J: "Jack", Q: "Queen", K: "King" };
-const FANTI_RANK = { J: "Guardian", Q: "Mystic", K: "Scout" };
-const FANTI_LETTER = { J: "G", Q: "M", K: "S" };
-const FANTI_SUIT = { C: "Leaf", D: "Star", H: "hearts", S: "spades" };
+const LOOKS = {};
+
+/**
+ * Register how `game` shows its cards. Every field is optional:
+ * cardName(rank, suit), shortName(rank, suit), letter {rank: corner letter},
+ * faceWord {rank: word under a face card's letter}, suitMark(suit) -> {svg} | {text} | null.
+ */
+export function registerLook(game, look) {
+  LOOKS[game] = look;
+}
+
+function lookOf(game) {
+  return LOOKS[game] || {};
+}
 
 export function split(code) {
   return { rank: code.slice(0, -1), suit: code.slice(-1) };
@@ -19,21 +31,16 @@ export function split(code) {
 /** The card's name for people and screen readers. */
 export function cardName(game, code) {
   const { rank, suit } = split(code);
-  if (game === "fanti") {
-    if (FANTI_RANK[rank]) return `${FANTI_RANK[rank]} of ${FANTI_SUIT[suit]}`;
-    const r = rank === "A" ? "Ace" : rank;
-    return suit === "C" || suit === "D" ? `${FANTI_SUIT[suit]} ${r}` : `${r} of ${FANTI_SUIT[suit]}`;
-  }
+  const look = lookOf(game);
+  if (look.cardName) return look.cardName(rank, suit);
   return `${RANK_NAME[rank] || rank} of ${SUIT_NAME[suit]}`;
 }
 
 /** A short text label: "7♦", or Fanti's "G★", "5 Leaf". */
 export function shortName(game, code) {
   const { rank, suit } = split(code);
-  if (game === "fanti") {
-    const r = FANTI_LETTER[rank] || rank;
-    return suit === "C" ? `${r} Leaf` : suit === "D" ? `${r}★` : r + SYMBOL[suit];
-  }
+  const look = lookOf(game);
+  if (look.shortName) return look.shortName(rank, suit);
   return rank + SYMBOL[suit];
 }
 
@@ -42,9 +49,10 @@ export function listNames(game, codes) {
 }
 
 function suitMark(game, suit, cls) {
-  if (game === "fanti" && suit === "C") return h("span", { class: cls }, svgUse("leaf", "leaf"));
-  if (game === "fanti" && suit === "D") return h("span", { class: cls, text: "★" });
-  return h("span", { class: cls, text: SYMBOL[suit] });
+  const look = lookOf(game);
+  const mark = look.suitMark ? look.suitMark(suit) : null;
+  if (mark && mark.svg) return h("span", { class: cls }, svgUse(mark.svg, mark.svg));
+  return h("span", { class: cls, text: mark && mark.text ? mark.text : SYMBOL[suit] });
 }
 
 /**
@@ -53,7 +61,8 @@ function suitMark(game, suit, cls) {
  */
 export function cardEl(game, code, opts = {}) {
   const { rank, suit } = split(code);
-  const label = game === "fanti" ? FANTI_LETTER[rank] || rank : rank;
+  const look = lookOf(game);
+  const label = (look.letter && look.letter[rank]) || rank;
   const face = ["J", "Q", "K"].includes(rank);
   const tag = opts.onClick ? "button" : "div";
   const attrs = {
@@ -84,7 +93,7 @@ export function cardEl(game, code, opts = {}) {
   const middle = face
     ? h("span", { class: "big face-letter", "aria-hidden": "true" },
         h("b", { text: label }),
-        game === "fanti" ? h("small", { text: FANTI_RANK[rank] }) : suitMark(game, suit, "mini"))
+        look.faceWord && look.faceWord[rank] ? h("small", { text: look.faceWord[rank] }) : suitMark(game, suit, "mini"))
     : h("span", { class: "big", "aria-hidden": "true" }, suitMark(game, suit, "pip"));
   return h(tag, attrs, corner("tl"), middle, corner("br"));
 }

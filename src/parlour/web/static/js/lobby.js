@@ -1,50 +1,162 @@
-// The lobby: create a table. The rule fields are generated from the server's list of
-// each game's options (GET /api/games), so a new option needs no change here.
-import { api, clear, h, seats } from "./dom.js";
+// The front page: quick play against the computer (one click, level remembered), the
+// open public tables (join in one click) and games in play (watch), your own games,
+// and the full form under "Custom table". Rule fields come from the server's list of
+// each game's options (GET /api/games), worded by the game's page module.
+import { api, append, clear, h, seats } from "./dom.js";
+import { games as myGames } from "./history.js";
+import { levelName, levelsFor } from "./words.js";
 
-const TIMERS = [["", "Off"], ["30", "30 s"], ["60", "1 min"], ["120", "2 min"], ["300", "5 min"]];
+const TIMERS = [["", "No timer"], ["30", "30 seconds"], ["60", "1 minute"], ["120", "2 minutes"], ["300", "5 minutes"]];
+const QUICK_PLAYERS = { fantan: 4, fanti: 2 };
 
-function ruleField(opt, players) {
+const modules = {};
+async function gameModule(name) {
+  if (!modules[name]) {
+    try { modules[name] = await import(`./games/${encodeURIComponent(name)}.js`); } catch { modules[name] = {}; }
+  }
+  return modules[name];
+}
+
+export const level = {
+  get(game) { return localStorage.getItem("parlour.level." + game) || "medium"; },
+  set(game, v) { localStorage.setItem("parlour.level." + game, v); },
+};
+
+function playerName() { return localStorage.getItem("parlour.name") || ""; }
+
+/** Create a table and go to it; a table of one person and computers starts at once. */
+async function createAndGo(body, autostart) {
+  const joined = await api("/api/tables", { method: "POST", body });
+  if (joined.role === "seat") {
+    seats.set(joined.table, { token: joined.token, seat: joined.seat, rejoin: joined.rejoin_url || null });
+    if (autostart) sessionStorage.setItem("parlour.autostart." + joined.table, "1");
+    location.assign(`/t/${joined.table}`);
+  } else {
+    location.assign(joined.table_url);  // computers only: watch it
+  }
+}
+
+function quickPlay(g, words) {
+  const levels = levelsFor(g);
+  const id = "level-" + g.name;
+  const chosen = level.get(g.name);
+  const sel = h("select", { id, "aria-label": `Computer level for ${g.title}` },
+    levels.map(([v, label]) => h("option", { value: v, selected: v === chosen, text: label })));
+  const desc = h("small", { class: "help" });
+  const show = () => { desc.textContent = (levels.find(([v]) => v === sel.value) || [])[2] || ""; };
+  sel.addEventListener("change", () => { level.set(g.name, sel.value); show(); });
+  show();
+  const error = h("p", { class: "error", role: "alert" });
+  const players = Math.min(Math.max(QUICK_PLAYERS[g.name] || g.min_players, g.min_players), g.max_players);
+  const button = h("button", { type: "button", class: "primary big", "data-action": "quick-play", "data-game": g.name,
+    text: `Play ${g.title} now` });
+  button.addEventListener("click", async () => {
+    button.disabled = true;
+    error.textContent = "";
+    const seatsSpec = [{ kind: "person" }, ...Array.from({ length: players - 1 }, () => ({ kind: "bot", bot: sel.value }))];
+    try {
+      await createAndGo({ game: g.name, players, seats: seatsSpec, name: playerName(), standin: sel.value }, true);
+    } catch (e) { error.textContent = e.message; button.disabled = false; }
+  });
+  return h("article", { class: "quick panel" },
+    h("h2", { text: g.title }),
+    h("p", { class: "muted", text: (words.blurb || "") + ` You and ${players - 1} computer player${players > 2 ? "s" : ""}.` }),
+    h("div", { class: "field" }, h("label", { for: id, text: "Computer level" }), sel, desc),
+    button, error,
+    h("p", {}, h("a", { href: `/rules/${g.name}`, text: `How to play ${g.title}` })));
+}
+
+function openTables(list, words) {
+  const box = h("section", { class: "panel open-tables", "aria-labelledby": "open-title" },
+    h("h2", { id: "open-title", text: "Tables open to everyone" }));
+  const waiting = list.filter((t) => t.status === "waiting" && t.free > 0);
+  const playing = list.filter((t) => t.status === "playing");
+  if (!waiting.length && !playing.length) {
+    box.append(h("p", { class: "muted", text: "No public tables right now. Make one under Custom table and tick \"List it on the front page\"." }));
+    return box;
+  }
+  const row = (t, action) => h("li", { class: "open-row" },
+    h("span", { class: "open-game", text: t.title }),
+    h("span", { class: "open-rules", text: (words[t.game] && words[t.game].summary ? words[t.game].summary(t.rules) : "") }),
+    h("span", { class: "open-seats", text: t.status === "waiting" ? `${t.free} seat${t.free === 1 ? "" : "s"} free · host ${t.host}` : `round ${t.round} of ${t.rounds} · ${t.players} players` }),
+    action);
+  if (waiting.length) {
+    box.append(h("h3", { text: "Join a game" }), h("ul", { class: "open-list" }, waiting.map((t) => {
+      const b = h("button", { type: "button", class: "primary", "data-open-table": t.id, text: "Join" });
+      b.addEventListener("click", async () => {
+        b.disabled = true;
+        try {
+          const j = await api(`/api/tables/${t.id}/sit`, { method: "POST", body: { name: playerName() } });
+          seats.set(j.table, { token: j.token, seat: j.seat, rejoin: j.rejoin_url || null });
+          location.assign(`/t/${j.table}`);
+        } catch (e) { b.disabled = false; b.after(h("span", { class: "error", role: "alert", text: " " + e.message })); }
+      });
+      return row(t, b);
+    })));
+  }
+  if (playing.length) {
+    box.append(h("h3", { text: "Watch a game in play" }), h("ul", { class: "open-list" }, playing.map((t) =>
+      row(t, h("a", { class: "button", href: t.watch_url, "data-watch-table": t.id, text: "Watch" })))));
+  }
+  return box;
+}
+
+function history() {
+  const list = myGames();
+  if (!list.length) return null;
+  return h("section", { class: "panel my-games", "aria-labelledby": "mine-title" },
+    h("h2", { id: "mine-title", text: "Your games" }),
+    h("p", { class: "muted", text: `${list.length} played, ${list.filter((g) => g.won).length} won. Kept in this browser only.` }),
+    h("ul", { class: "history" }, list.slice(0, 10).map((g) => h("li", {},
+      h("span", { text: `${g.title} · ${new Date(g.at).toLocaleDateString()} · ` }),
+      h("strong", { text: g.won ? "won" : `placed ${g.placing} of ${g.of}` }),
+      h("span", { class: "muted", text: " against " + g.players.filter((_, i) => i !== g.seat).map((p) => p.level ? `computer (${levelName(p.level)})` : p.name).join(", ") + " · " }),
+      h("a", { href: g.replay, text: "replay" })))));
+}
+
+function ruleField(opt, players, words) {
   const id = "rule-" + opt.name;
   const def = opt.default[String(players)];
+  const w = (words.options || {})[opt.name] || {};
   let input;
   if (opt.choices.length) {
     input = h("select", { id, name: id, "data-kind": opt.kind },
-      opt.choices.map((c) => h("option", { value: String(c), selected: c === def, text: String(c) })));
+      opt.choices.map((c) => h("option", { value: String(c), selected: c === def,
+        text: (w.choices && w.choices[String(c)]) || String(c) })));
   } else {
     input = h("input", { id, name: id, type: "number", "data-kind": opt.kind,
       min: opt.minimum ?? null, value: def, inputmode: "numeric", required: true });
   }
+  const help = w.help || opt.help.replace(/\s*\((?:(?:FA|FT|C)-\d+(?:,\s*)?)+\)/g, "");
   return h("div", { class: "field" },
-    h("label", { for: id, text: opt.name.replaceAll("_", " ") }), input,
-    h("small", { class: "help", text: opt.help }));
+    h("label", { for: id, text: w.label || opt.name.replaceAll("_", " ") }), input,
+    h("small", { class: "help", text: help }));
+}
+
+function levelOptions(game, selected) {
+  return levelsFor(game).map(([v, label, line]) =>
+    h("option", { value: "bot:" + v, selected: v === selected, text: `Computer, ${label.toLowerCase()}${line ? ": " + line : ""}` }));
 }
 
 function seatRow(i, game) {
   const id = "seat-" + i;
   if (i === 0) {
-    return h("li", { class: "seat-choice" }, h("span", { class: "seat-no", text: "Seat 1" }),
-      h("span", { class: "you", text: "You" }));
+    const sel = h("select", { id, name: id, "aria-label": "Seat 1" },
+      h("option", { value: "you", text: "You", selected: true }), levelOptions(game, null));
+    return h("li", { class: "seat-choice" }, h("label", { for: id, class: "seat-no", text: "Seat 1" }), sel);
   }
   const select = h("select", { id, name: id, "aria-label": `Seat ${i + 1}` },
-    game.bots.map((b) => h("option", { value: "bot:" + b, selected: b === game.default_bot, text: `Computer: ${b}` })),
-    h("option", { value: "person", text: "A person (invite link)" }));
+    levelOptions(game, level.get(game.name)),
+    h("option", { value: "person", text: "A person (with the invite link)" }));
   return h("li", { class: "seat-choice" }, h("label", { for: id, class: "seat-no", text: `Seat ${i + 1}` }), select);
 }
 
-export async function showLobby(app) {
-  document.getElementById("title").textContent = "";
-  document.title = "parlour: Fanti and Fan Tan";
-  let games;
-  try { games = await api("/api/games"); } catch (e) {
-    clear(app).append(h("p", { class: "error", text: "The server cannot be reached: " + e.message }));
-    return;
-  }
-  const form = h("form", { class: "panel create", "aria-labelledby": "create-title" });
+function customForm(games, words) {
+  const form = h("form", { class: "create", "aria-label": "Custom table" });
   const gameSel = h("div", { class: "game-pick", role: "radiogroup", "aria-label": "Game" });
   const body = h("div");
   const error = h("p", { class: "error", role: "alert" });
-  let current = games.find((g) => g.name === "fantan") || games[0];
+  let current = games[0];
 
   function renderBody() {
     const players = Number(form.players?.value || Math.min(4, current.max_players));
@@ -56,19 +168,24 @@ export async function showLobby(app) {
       }));
     playerSel.addEventListener("change", renderBody);
     const n = Number(playerSel.value);
+    const w = words[current.name] || {};
     body.append(
       h("div", { class: "field" }, h("label", { for: "players", text: "Players" }), playerSel),
       h("fieldset", { class: "seats" }, h("legend", { text: "Seats" }),
         h("ol", {}, Array.from({ length: n }, (_, i) => seatRow(i, current)))),
       h("fieldset", { class: "rules" }, h("legend", { text: "Rules" }),
-        current.options.map((o) => ruleField(o, n))),
+        current.options.map((o) => ruleField(o, n, w)),
+        h("p", {}, h("a", { href: `/rules/${current.name}`, target: "_blank", text: "The rules, with examples" }))),
       h("fieldset", { class: "extras" }, h("legend", { text: "Table" }),
-        h("div", { class: "field" }, h("label", { for: "timer", text: "Turn timer" }),
+        h("div", { class: "field check" }, h("label", { for: "public" },
+          h("input", { type: "checkbox", id: "public", name: "public" }), " List it on the front page"),
+          h("small", { class: "help", text: "Anyone may then take a free seat in one click, or watch the game." })),
+        h("div", { class: "field" }, h("label", { for: "timer", text: "Time for each turn" }),
           h("select", { id: "timer", name: "timer" }, TIMERS.map(([v, t]) => h("option", { value: v, text: t }))),
           h("small", { class: "help", text: "When time runs out, the computer plays that turn; the player takes the seat back any time." })),
-        h("div", { class: "field" }, h("label", { for: "standin", text: "Stand-in" }),
-          h("select", { id: "standin", name: "standin" }, current.bots.map((b) => h("option", { value: b, selected: b === current.default_bot, text: `Computer: ${b}` }))),
-          h("small", { class: "help", text: "Plays for a player who times out or stays disconnected." }))));
+        h("div", { class: "field" }, h("label", { for: "standin", text: "Who plays for someone who leaves" }),
+          h("select", { id: "standin", name: "standin" }, levelsFor(current).map(([v, label]) => h("option", { value: v, selected: v === "medium", text: `Computer, ${label.toLowerCase()}` }))),
+          h("small", { class: "help", text: "Plays for a player who runs out of time or stays disconnected, until they come back." }))));
   }
 
   for (const g of games) {
@@ -80,10 +197,8 @@ export async function showLobby(app) {
       h("small", { text: `${g.min_players}–${g.max_players} players` })));
   }
   const name = h("input", { id: "name", name: "name", maxlength: 24, autocomplete: "nickname",
-    placeholder: "Your name", value: localStorage.getItem("parlour.name") || "" });
-  form.append(
-    h("h1", { id: "create-title", text: "New table" }),
-    h("div", { class: "field" }, h("label", { for: "name", text: "Your name" }), name),
+    placeholder: "Your name", value: playerName() });
+  form.append(h("div", { class: "field" }, h("label", { for: "name", text: "Your name" }), name),
     gameSel, body, error,
     h("button", { type: "submit", class: "primary", "data-action": "create", text: "Create table" }));
   renderBody();
@@ -94,30 +209,50 @@ export async function showLobby(app) {
     const n = Number(form.players.value);
     const rules = {};
     for (const o of current.options) {
-      const el = form["rule-" + o.name];
-      const v = el.value;
+      const v = form["rule-" + o.name].value;
       rules[o.name] = o.kind === "int" ? Number(v) : o.kind === "bool" ? v === "true" : v;
     }
-    const seatSpecs = [{ kind: "person" }];
-    for (let i = 1; i < n; i++) {
+    const seatSpecs = [];
+    for (let i = 0; i < n; i++) {
       const v = form["seat-" + i].value;
-      seatSpecs.push(v === "person" ? { kind: "person" } : { kind: "bot", bot: v.slice(4) });
+      seatSpecs.push(v === "person" || v === "you" ? { kind: "person" } : { kind: "bot", bot: v.slice(4) });
     }
     const body = { game: current.name, players: n, rules, seats: seatSpecs, name: name.value.trim(),
       timer: form.timer.value ? Number(form.timer.value) : null, standin: form.standin.value };
+    if (form.public.checked) body.public = true;
     try {
-      const joined = await api("/api/tables", { method: "POST", body });
       localStorage.setItem("parlour.name", name.value.trim());
-      seats.set(joined.table, { token: joined.token, seat: joined.seat });
-      location.assign(`/t/${joined.table}`);
-    } catch (e) {
-      error.textContent = e.message;
-    }
+      await createAndGo(body, false);
+    } catch (e) { error.textContent = e.message; }
   });
-  clear(app).append(
+  return form;
+}
+
+export async function showLobby(app) {
+  document.getElementById("title").textContent = "";
+  document.title = "parlour: Fanti and Fan Tan";
+  let games;
+  try { games = await api("/api/games"); } catch (e) {
+    clear(app).append(h("p", { class: "error", text: "The server cannot be reached: " + e.message }));
+    return;
+  }
+  const words = {};
+  await Promise.all(games.map(async (g) => { words[g.name] = (await gameModule(g.name)).words || {}; }));
+  const open = h("div", { class: "open-slot" });
+  const details = h("details", { class: "panel custom" },
+    h("summary", { "data-action": "custom", text: "Custom table: more players, people by invite link, rules, timer" }),
+    customForm(games, words));
+  append(clear(app), [
     h("section", { class: "intro" },
-      h("h2", { text: "Fanti and Fan Tan, at one table" }),
-      h("p", { text: "Create a table, seat computer players or invite people with a link, and play in the browser. Every deal is committed before play and revealed after, so anyone can verify it." }),
-      h("p", {}, h("a", { href: "/verify", text: "Verify a game record" }))),
-    form);
+      h("h1", { text: "Fanti and Fan Tan, at one table" }),
+      h("p", { text: "Play against the computer in one click, invite friends with a link, or join a table below. Every deal is sealed before play and shown afterwards, so anyone can check it was fair." })),
+    h("section", { class: "quick-row", "aria-label": "Quick play" }, games.map((g) => quickPlay(g, words[g.name] || {}))),
+    open, history(), details,
+    h("p", { class: "muted" }, h("a", { href: "/verify", text: "Check a game record" }), " · ",
+      h("a", { href: "/replay", text: "Replay a record file" }))]);
+  // Quick play goes straight to a table: have its modules in the cache before the click.
+  setTimeout(() => { import("./table.js").catch(() => {}); }, 0);
+  try {
+    open.append(openTables(await api("/api/open-tables"), modules));
+  } catch { /* an older server without the list: nothing to show */ }
 }

@@ -1,8 +1,7 @@
-// The page's router: the lobby at /, a table at /t/ID, the verifier at /verify.
+// The page's router: the front page at /, a table at /t/ID, the rules at /rules/GAME,
+// replays at /replay and /replay/ID, the verifier at /verify.
 import { prefs } from "./dom.js";
 import { showLobby } from "./lobby.js";
-import { showTable } from "./table.js";
-import { showVerify } from "./verify.js";
 
 function setupTools() {
   const four = document.getElementById("four-colour");
@@ -21,7 +20,11 @@ function setupTools() {
 setupTools();
 const app = document.getElementById("app");
 const path = location.pathname;
-const m = path.match(/^\/t\/([A-Za-z0-9_-]+)\/?$/);
-if (m) showTable(app, m[1]);
-else if (path.startsWith("/verify")) showVerify(app);
+const table = path.match(/^\/t\/([A-Za-z0-9_-]+)\/?$/);
+const rules = path.match(/^\/rules\/([a-z0-9_-]+)\/?$/);
+const replay = path.match(/^\/replay(?:\/([A-Za-z0-9_-]+))?\/?$/);
+if (table) import("./table.js").then((m) => m.showTable(app, table[1]));
+else if (rules) import("./rules.js").then((m) => m.showRules(app, rules[1]));
+else if (replay) import("./replay.js").then((m) => m.showReplay(app, replay[1] || null));
+else if (path.startsWith("/verify")) import("./verify.js").then((m) => m.showVerify(app));
 else showLobby(app);

@@ -29,7 +29,7 @@ export async function checkReveal(r) {
 export function scoreSheet(state, onVerified) {
   const seats = state.table.seats;
   const chips = state.table.rules.stakes === "chips";
-  const lower = state.table.game === "fantan" && !chips;
+  const lower = state.table.rules.stakes === "points";  // penalty points: lowest wins
   const sign = (v) => (chips && v > 0 ? "+" + v : String(v));
   const table = h("table", { class: "sheet" },
     h("caption", { text: lower ? "Penalty points: lowest total wins" : chips ? "Net chips: highest total wins" : "Points: highest total wins" }),

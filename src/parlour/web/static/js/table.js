@@ -1,12 +1,18 @@
-// A table page: join by invite link (or watch), then follow the game over the
-// WebSocket. The server sends this seat's view only; the page draws it and sends
-// intents (a move names the sequence number it answers). No rule is decided here:
-// legal moves, reasons and fines all come from the server's engine.
-import { backs, cardName } from "./cards.js";
+// A table page: join by invite link, a personal rejoin link or a spectator link, then
+// follow the game over the WebSocket. The server sends this seat's view only; the page
+// draws it and sends intents (a move names the sequence number it answers). No rule is
+// decided here: legal moves, reasons, fines and itemised scores come from the engine.
+import * as anim from "./anim.js";
+import { backs, cardEl, cardName } from "./cards.js";
+import { chatBox } from "./chat.js";
 import { Conn } from "./conn.js";
 import { announce, api, clear, h, prefs, seats } from "./dom.js";
+import { remember } from "./history.js";
 import { describe } from "./log.js";
+import { openRulesDialog } from "./rules.js";
+import { roundChart, scoreDetail } from "./score.js";
 import { scoreSheet } from "./sheet.js";
+import { errorWords, levelName, plainReason } from "./words.js";
 
 // Each game's page module is served from its own package (parlour/games/NAME/web.js).
 const GAMES = {};
@@ -17,6 +23,7 @@ async function loadGame(name) {
 
 export async function showTable(app, id) {
   const frag = new URLSearchParams(location.hash.slice(1));
+  if (frag.get("rejoin")) return rejoin(app, id, frag.get("rejoin"));
   const saved = seats.get(id);
   if (frag.get("watch")) {
     sessionStorage.setItem("parlour.watch." + id, frag.get("watch"));
@@ -30,8 +37,21 @@ export async function showTable(app, id) {
   if (frag.get("invite")) return joinDialog(app, id, frag.get("invite"));
   if (watch) return new TablePage(app, id, { watch }).start();
   clear(app).append(h("section", { class: "panel" }, h("h1", { text: "No seat here" }),
-    h("p", { text: "Open the invite link you were sent to take a seat, or a spectator link to watch." }),
-    h("p", {}, h("a", { href: "/", text: "Create a table" }))));
+    h("p", { text: "Open the invite link you were sent to take a seat, your own rejoin link to get your seat back, or a spectator link to watch." }),
+    h("p", {}, h("a", { href: "/", text: "Back to the front page" }))));
+}
+
+/** A personal rejoin link: the seat comes back on this device (any device). */
+async function rejoin(app, id, key) {
+  try {
+    const j = await api(`/api/tables/${id}/rejoin`, { method: "POST", body: { key } });
+    seats.set(id, { token: j.token, seat: j.seat, rejoin: location.href });
+    history.replaceState(null, "", `/t/${id}`);
+    return new TablePage(app, id, { token: j.token }).start();
+  } catch (e) {
+    clear(app).append(h("section", { class: "panel" }, h("h1", { text: "This rejoin link does not work" }),
+      h("p", { role: "alert", text: e.message }), h("p", {}, h("a", { href: "/", text: "Back to the front page" }))));
+  }
 }
 
 async function joinDialog(app, id, key) {
@@ -42,9 +62,12 @@ async function joinDialog(app, id, key) {
   }
   const name = h("input", { id: "join-name", maxlength: 24, value: localStorage.getItem("parlour.name") || "", autocomplete: "nickname" });
   const error = h("p", { class: "error", role: "alert" });
+  const free = info.seats.some((s) => s.kind === "person" && (!s.claimed || s.open));
   const form = h("form", { class: "panel join" },
     h("h1", { text: `Join a table of ${info.title}` }),
-    h("ul", { class: "seat-list" }, info.seats.map((s, i) => h("li", { text: `Seat ${i + 1}: ${s.kind === "bot" ? s.name : s.claimed ? s.name : "free"}` }))),
+    h("ul", { class: "seat-list" }, info.seats.map((s, i) => h("li", { text: `Seat ${i + 1}: ${
+      s.kind === "bot" ? `computer (${levelName(s.bot)})` : s.open ? "free (the computer plays it until someone sits down)" : s.claimed ? s.name : "free"}` }))),
+    free ? null : h("p", { text: "Every seat is taken: ask the host for the spectator link to watch." }),
     h("div", { class: "field" }, h("label", { for: "join-name", text: "Your name" }), name),
     error, h("button", { type: "submit", class: "primary", "data-action": "join", text: "Take a seat" }));
   form.addEventListener("submit", async (ev) => {
@@ -52,7 +75,7 @@ async function joinDialog(app, id, key) {
     try {
       const j = await api(`/api/tables/${id}/join`, { method: "POST", body: { key, name: name.value.trim() } });
       localStorage.setItem("parlour.name", name.value.trim());
-      if (j.role === "seat") seats.set(id, { token: j.token, seat: j.seat });
+      if (j.role === "seat") seats.set(id, { token: j.token, seat: j.seat, rejoin: j.rejoin_url || null });
       history.replaceState(null, "", `/t/${id}`);
       new TablePage(app, id, j.role === "seat" ? { token: j.token } : { watch: j.watch }).start();
     } catch (e) { error.textContent = e.message; }
@@ -68,13 +91,15 @@ class TablePage {
     this.auth = auth;
     this.state = null;
     this.seq = null;
-    this.ui = { selected: null, choice: null, hint: null, hintText: "" };
-    this.logEntries = [];
+    this.ui = { selected: null, choice: null, hint: null, hintText: "", why: "" };
     this.lastEvent = null;
     this.toast = "";
     this.connStatus = "connecting";
     this.wasMyTurn = false;
     this.timer = null;
+    this.focusHand = false;
+    this.dismissed = 0;     // the last round whose score panel the player closed
+    this.chatDraft = "";
   }
 
   start() {
@@ -84,11 +109,16 @@ class TablePage {
     });
     this.conn.connect();
     document.addEventListener("keydown", (ev) => this.onKey(ev));
-    this.timer = setInterval(() => this.tick(), 500);
+    this.timer = setInterval(() => this.tick(), 250);
     this.render();
   }
 
   get game() { return this.state ? GAMES[this.state.table.game] : null; }
+
+  myName() {
+    const s = this.state;
+    return s && s.you !== null ? s.table.seats[s.you].name : null;
+  }
 
   onMessage(m) {
     if (m.type === "welcome" || m.type === "state" || m.type === "update") {
@@ -97,10 +127,15 @@ class TablePage {
         return;
       }
       const prevSeq = this.seq;
+      const prevRound = this.state ? this.state.round : null;
+      const before = anim.measure(this.app);
       this.state = m.state;
       this.seq = m.seq;
+      const f = m.state.finished;
+      if (f && (!this.finished || f.round >= this.finished.round)) this.finished = f;
       this.receivedAt = performance.now();
       if (m.seq !== prevSeq) { this.ui.hint = null; this.ui.hintText = ""; }
+      if (this.myTurn() !== this.wasMyTurn) this.ui.why = "";  // a reason holds until the turn changes
       if (!this.myTurn()) { this.ui.selected = null; this.ui.choice = null; }
       if (m.type === "update" && m.event) {
         this.lastEvent = m.event;
@@ -108,36 +143,73 @@ class TablePage {
         if (text) announce(text);
         if (m.event.kind === "move" && m.event.seat === this.state.you) this.toast = "";
       }
+      if (m.type === "welcome") this.autostart();
       this.render();
-      this.animate(m.type === "update" ? m.event : null);
+      if (m.type === "update" && m.event) {
+        const sweep = this.game.isSweep ? this.game.isSweep(m.event) : false;
+        anim.move(this.app, m.event, before, sweep);
+        if (m.event.kind === "deal" || (prevRound !== null && prevRound !== this.state.round)) anim.deal(this.app);
+      } else if (m.type === "welcome") anim.deal(this.app);
       this.turnCue();
+      if (this.state.table.status === "over") remember(this.state, this.game.lowerWins ? this.game.lowerWins(this.state.table.rules) : false);
     } else if (m.type === "error") {
-      this.toast = m.message;
-      announce(m.message);
+      const words = errorWords(m.code, m.message, this.state);
+      if (words === null) return;  // a double click: the first click already counted
+      this.toast = words;
+      announce(words);
+      this.render();
+    } else if (m.type === "chat") {
+      if (!this.state) return;
+      this.state.chat = [...(this.state.chat || []), m.line].slice(-100);
       this.render();
     } else if (m.type === "hint") {
       const best = m.moves[0];
+      const game = this.state.table.game;
       if (best) {
         this.ui.hint = best.move.play || null;
-        this.ui.hintText = best.move.pass ? "Hint: pass." : `Hint: play ${cardName(this.state.table.game, best.move.play)}` +
-          (best.move.take && best.move.take.length ? `, collecting ${best.move.take.map((c) => cardName("fanti", c)).join(", ")}` : "") + ".";
+        this.ui.hintText = best.move.pass ? "Hint: pass." : `Hint: play ${cardName(game, best.move.play)}` +
+          (best.move.take && best.move.take.length ? `, collecting ${best.move.take.map((c) => cardName(game, c)).join(", ")}` : "") + ".";
       } else this.ui.hintText = "No hint.";
       announce(this.ui.hintText);
       this.render();
     } else if (m.type === "rematch") {
       const mine = seats.get(this.id);
-      if (mine) seats.set(m.table, mine);
+      if (!m.move || !this.state || this.state.you === null) {  // spectators stay; they get a link
+        this.rematchLink = m.url;
+        this.render();
+        return;
+      }
+      if (mine) {  // the same seat token holds the seat at the new table
+        seats.set(m.table, { ...mine, rejoin: mine.rejoin ? mine.rejoin.replace(`/t/${this.id}#`, `/t/${m.table}#`) : null });
+      }
       this.conn.stop();
       location.assign(m.url);
     } else if (m.type === "presence") {
       if (this.state && m.connected) {
         m.connected.forEach((c, i) => { const seat = this.state.table.seats[i]; if (seat) seat.connected = c; });
+        // counted down from the last state's arrival (tick), so add the time since then
+        const since = (performance.now() - this.receivedAt) / 1000;
+        (m.standin_left || []).forEach((left, i) => {
+          const seat = this.state.table.seats[i];
+          if (seat) seat.standin_left = typeof left === "number" ? left + since : left;
+        });
         this.render();
       }
     } else if (m.type === "bye") {
       if (m.reconnect === false) { this.conn.stop(); this.toast = `You are no longer seated here: ${m.reason}.`; }
       else this.toast = "The server is restarting: reconnecting…";
       this.render();
+    }
+  }
+
+  /** Quick play: the table was made with only computers besides you, so start it. */
+  autostart() {
+    const key = "parlour.autostart." + this.id;
+    const s = this.state;
+    if (!sessionStorage.getItem(key)) return;
+    sessionStorage.removeItem(key);
+    if (s.table.status === "waiting" && s.you === s.table.host && s.table.seats.every((x) => x.claimed)) {
+      this.send({ type: "start" });
     }
   }
 
@@ -151,8 +223,19 @@ class TablePage {
   }
 
   play(move) {
+    if (this.finished && this.finished.round < this.state.round) this.dismissed = this.finished.round;
     this.toast = "";
+    this.ui.why = "";
+    this.focusHand = true;
     this.send({ type: "move", seq: this.seq, move });
+  }
+
+  /** A tap on a card that cannot be played says why (phones have no hover). */
+  explain(code, reason) {
+    const game = this.state.table.game;
+    this.ui.why = `${cardName(game, code)} cannot be played: ${plainReason(game, reason || "not now")}.`;
+    announce(this.ui.why);
+    this.rerender(`.hand [data-card="${code}"]`);
   }
 
   // --- rendering -----------------------------------------------------------------------
@@ -167,12 +250,15 @@ class TablePage {
 
   render() {
     const focus = document.activeElement;
-    const focusKey = focus && (focus.dataset.card ? `[data-card="${focus.dataset.card}"]`
-      : focus.dataset.action ? `[data-action="${focus.dataset.action}"]` : focus.dataset.take !== undefined ? `[data-take="${focus.dataset.take}"]` : null);
+    const focusKey = focus && focus.dataset && (focus.dataset.card ? `[data-card="${focus.dataset.card}"]`
+      : focus.dataset.action ? `[data-action="${focus.dataset.action}"]` : focus.dataset.take !== undefined ? `[data-take="${focus.dataset.take}"]`
+        : focus.dataset.chatInput !== undefined ? "[data-chat-input]" : null);
     const inHand = focus && focus.closest && focus.closest(".hand");
+    const chatSel = focus && focus.dataset && focus.dataset.chatInput !== undefined ? [focus.selectionStart, focus.selectionEnd] : null;
+    if (document.querySelector("dialog[open]")) this.app.inert = false;
     clear(this.app);
     if (!this.state) {
-      this.app.append(h("p", { class: "loading", text: this.connStatus === "refused" ? "The server refused this page." : "Connecting to the table…" }));
+      this.app.append(h("p", { class: "loading", text: this.connStatus === "refused" ? "This page cannot open the table: the link may be old or the table gone." : "Connecting to the table…" }));
       return;
     }
     const s = this.state;
@@ -182,16 +268,30 @@ class TablePage {
     const page = h("div", { class: `table-page game-${t.game}` });
     page.append(this.felt(), this.side());
     this.app.append(page);
-    if (focusKey) {
-      const sel = inHand ? `.hand ${focusKey}` : focusKey;
-      const el = this.app.querySelector(sel);
-      if (el) el.focus();
+    let el = null;
+    if (focusKey) el = this.app.querySelector(inHand ? `.hand ${focusKey}` : focusKey);
+    if (!el && (this.focusHand || inHand) && (!focus || focus === document.body || !focus.isConnected)) {
+      // After a play the card is gone: keep the keyboard in the hand.
+      el = this.app.querySelector(".hand [data-legal=true]") || this.app.querySelector(".hand .card") || this.app.querySelector(".hand");
     }
+    if (el) {
+      el.focus({ preventScroll: true });
+      if (chatSel && el.setSelectionRange) el.setSelectionRange(...chatSel);
+    }
+    if (this.focusHand && !this.myTurn()) this.focusHand = !!el;
   }
 
   banner() {
+    const s = this.state;
     const bits = [];
     if (this.connStatus === "reconnecting") bits.push(h("p", { class: "conn warn", role: "status", text: "Connection lost: reconnecting…" }));
+    s.table.seats.forEach((seat, i) => {
+      if (seat.kind === "person" && seat.claimed && !seat.connected && !seat.auto && typeof seat.standin_left === "number" && s.table.status === "playing") {
+        bits.push(h("p", { class: "conn away", role: "status", "data-away": i },
+          `${seat.name} lost connection: the computer plays for them in `,
+          h("span", { "data-countdown": i, "data-left": seat.standin_left, text: `${Math.ceil(seat.standin_left)} s` }), "."));
+      }
+    });
     if (this.toast) bits.push(h("p", { class: "toast", role: "alert", text: this.toast }));
     return bits;
   }
@@ -203,10 +303,13 @@ class TablePage {
     if (s.table.status === "waiting") { felt.append(this.waitingRoom()); return felt; }
     if (s.table.status === "expired") { felt.append(h("p", { class: "panel", text: "This table has expired." })); return felt; }
     if (!s.view) { felt.append(h("p", { class: "loading", text: "Dealing…" })); return felt; }
-    felt.append(this.statusLine(), this.seatsList(), h("div", { class: "center" }, this.game.center(this)));
+    felt.append(this.statusLine());
+    const ring = this.seatsRing();
+    ring.append(h("div", { class: "center" }, this.game.center(this)));
+    felt.append(ring);
     if (this.lastEvent && this.lastEvent.kind === "move" && this.lastEvent.round === s.round) felt.append(this.lastMove());
     if (s.table.status === "over") felt.append(this.gameOver());
-    else if (!s.commit && s.view && s.view.score) felt.append(this.roundOver());
+    else if (this.finished && this.finished.round > this.dismissed) felt.append(this.roundOver());
     if (s.you !== null) felt.append(this.mine());
     else felt.append(h("p", { class: "spectating", text: "You are watching: hands stay hidden." }));
     return felt;
@@ -216,35 +319,54 @@ class TablePage {
     const s = this.state;
     const cur = s.view.current_player;
     const whose = cur === null || cur < 0 ? "" : cur === s.you ? "Your turn" : `${s.table.seats[cur].name} to play`;
+    const rules = h("button", { type: "button", class: "tool-in", "data-action": "rules", title: "How to play (opens over the table)" }, "Rules");
+    rules.addEventListener("click", () => openRulesDialog(s.table.game, rules));
     return h("div", { class: "status-line" },
       h("span", { class: "whose", text: whose }),
       ...this.game.statusExtras(s),
-      s.commit ? h("span", { class: "commit", title: `Deal commitment (SHA-256): ${s.commit}`, text: `deal ${s.commit.slice(0, 8)}…` }) : null);
+      s.commit ? h("span", { class: "commit", title: "This deal is sealed: its fingerprint is published now and the deck is shown after the round, so anyone can check it.", text: "deal sealed ✓" }) : null,
+      rules);
   }
 
-  seatsList() {
+  /** The seats around the table, in turn order, with you at the bottom. */
+  seatsRing() {
     const s = this.state;
     const v = s.view;
-    const list = h("ul", { class: "seats-ring", "aria-label": "Players" });
+    const n = s.table.seats.length;
+    const me = s.you ?? 0;
+    const ring = h("div", { class: `ring seats-ring n${n}`, "aria-label": "Players, in turn order" });
     s.table.seats.forEach((seat, i) => {
+      const pos = (i - me + n) % n;
       const turn = v.current_player === i;
       const conn = seat.kind === "bot" ? "computer" : seat.connected ? "connected" : "disconnected";
-      const li = h("li", { class: `seat${turn ? " turn" : ""}${i === s.you ? " me" : ""}${seat.connected ? "" : " off"}`, "data-seat": i,
-        "aria-current": turn ? "true" : null },
+      const label = seat.kind === "bot" ? "computer player" : seat.connected ? "connected" : "not connected";
+      ring.append(h("div", { class: `seat p${pos}${turn ? " turn" : ""}${i === s.you ? " me" : ""}${seat.connected ? "" : " off"}`, "data-seat": i,
+        "aria-current": turn ? "true" : null, role: "group", "aria-label": `${seat.name}${turn ? ", to play" : ""}` },
         h("div", { class: "seat-head" },
-          h("span", { class: `dot ${conn}`, role: "img", "aria-label": conn }),
+          h("span", { class: `dot ${conn}`, role: "img", "aria-label": label }),
           h("span", { class: "seat-name", text: seat.name + (i === s.you ? " (you)" : "") }),
-          v.dealer === i ? h("span", { class: "badge", title: "Dealer", text: "D" }) : null,
-          seat.kind === "bot" ? h("span", { class: "badge", text: seat.bot }) : null,
-          seat.auto ? h("span", { class: "badge warn", text: "computer playing" }) : null),
+          v.dealer === i ? h("span", { class: "badge", title: "Dealer", text: "dealer" }) : null,
+          seat.kind === "bot" ? h("span", { class: "badge", text: levelName(seat.bot) }) : null,
+          seat.auto ? h("span", { class: "badge warn", text: "computer playing" }) : null,
+          seat.open ? h("span", { class: "badge warn", text: "seat open" }) : null),
         h("div", { class: "seat-body" },
           h("span", { class: "backs", "aria-hidden": "true" }, backs(v.hand_counts[i])),
           h("span", { class: "stat", text: `${v.hand_counts[i]} card${v.hand_counts[i] === 1 ? "" : "s"}` }),
           ...this.game.seatExtras(s, i),
-          s.deadline && s.deadline.seat === i ? h("span", { class: "clock", "data-clock": "1", text: "" }) : null));
-      list.append(li);
+          s.deadline && s.deadline.seat === i ? h("span", { class: "clock", "data-clock": "1", text: "" }) : null),
+        this.hostTools(i)));
     });
-    return list;
+    return ring;
+  }
+
+  /** The host may open a seat held by the computer (or never connected) to a new person. */
+  hostTools(i) {
+    const s = this.state;
+    const seat = s.table.seats[i];
+    if (s.you === null || s.you !== s.table.host || i === s.you || seat.kind !== "person" || seat.open) return null;
+    if (s.table.status !== "playing" || !(seat.auto || seat.never_connected)) return null;
+    return h("button", { type: "button", class: "small-button", "data-action": "reopen", "data-seat": i,
+      onclick: () => this.send({ type: "reopen", seat: i }) }, "Open this seat to someone new");
   }
 
   lastMove() {
@@ -257,7 +379,7 @@ class TablePage {
       h("span", { text: who }),
       h("span", { class: "lm-cards" },
         h("span", { class: "lm-card", text: cardName(game, e.move.play) }),
-        e.move.take && e.move.take.length ? h("span", { text: ` takes ${e.move.take.map((c) => cardName(game, c)).join(", ")}` }) : game === "fanti" ? " (discarded)" : ""));
+        e.move.take && e.move.take.length ? h("span", { text: ` takes ${e.move.take.map((c) => cardName(game, c)).join(", ")}` }) : this.game.discardWord ? this.game.discardWord : ""));
   }
 
   mine() {
@@ -271,15 +393,32 @@ class TablePage {
       box.append(h("p", { class: "notice" }, "The computer is playing for you. ",
         h("button", { type: "button", "data-action": "back", onclick: () => this.send({ type: "back" }) }, "Take my seat back")));
     }
-    const hand = h("div", { class: "hand", role: "toolbar", "aria-label": `Your cards, ${s.view.hand.length}` }, this.game.hand(this));
+    const hand = h("div", { class: "hand", role: "toolbar", tabindex: "-1", "aria-label": `Your cards, ${s.view.hand.length}` }, this.game.hand(this));
     box.append(hand);
+    if (this.ui.why) box.append(h("p", { class: "why", role: "status", "data-why": "", text: this.ui.why }));
     const acts = h("div", { class: "actions" }, this.game.actions(this));
-    if (my) {
+    const legal = s.view.legal || [];
+    const forced = legal.length === 1 && legal[0].pass;  // nothing fits: no choice to hint at
+    if (my && !forced && s.hints !== false) {
       acts.append(h("button", { type: "button", "data-action": "hint", onclick: () => this.send({ type: "hint", seq: this.seq }), title: "Ask the computer for a suggestion (H)" }, "Hint"));
     }
     if (this.ui.hintText) acts.append(h("span", { class: "hint-text", role: "status", text: this.ui.hintText }));
     box.append(acts);
+    if (prefs.get("tips", true) && this.game.tip) {
+      const tip = this.game.tip(s, this.ui);
+      if (tip) box.append(h("p", { class: "tip" }, tip, " ", h("button", { type: "button", class: "link-button", "data-action": "tips-off", onclick: () => { prefs.set("tips", false); this.render(); } }, "No more tips")));
+    }
     return box;
+  }
+
+  linkRow(label, url, action) {
+    const input = h("input", { readonly: true, value: url, "aria-label": label, "data-link": action });
+    return h("div", { class: "link-row" }, h("span", { class: "link-label", text: label }), input,
+      h("button", { type: "button", "data-action": "copy-" + action, onclick: () => { navigator.clipboard?.writeText(url).catch(() => {}); input.select(); } }, "Copy"));
+  }
+
+  freeSeats() {
+    return this.state.table.seats.filter((x) => x.kind === "person" && (!x.claimed || x.open)).length;
   }
 
   waitingRoom() {
@@ -287,73 +426,103 @@ class TablePage {
     const t = s.table;
     const origin = location.origin;
     const host = s.you !== null && s.you === t.host;
-    const full = t.seats.every((x) => x.claimed);
-    const link = (label, path, action) => {
-      const url = origin + path;
-      const input = h("input", { readonly: true, value: url, "aria-label": label, "data-link": action });
-      return h("div", { class: "link-row" }, h("span", { class: "link-label", text: label }), input,
-        h("button", { type: "button", "data-action": "copy-" + action, onclick: () => { navigator.clipboard?.writeText(url); input.select(); } }, "Copy"));
-    };
+    const free = this.freeSeats();
     return h("div", { class: "panel waiting" },
-      h("h1", { text: `${t.title}: waiting for players` }),
+      h("h1", { text: free ? `${t.title}: waiting for ${free} more player${free === 1 ? "" : "s"}` : `${t.title}: everyone is here` }),
       h("ol", { class: "seat-list" }, t.seats.map((x, i) => h("li", { class: x.claimed ? "claimed" : "open" },
         h("span", { class: `dot ${x.kind === "bot" ? "computer" : x.connected ? "connected" : "disconnected"}`, role: "img", "aria-label": x.kind === "bot" ? "computer" : x.connected ? "connected" : "not connected" }),
-        `Seat ${i + 1}: `, x.kind === "bot" ? `${x.name}` : x.claimed ? x.name + (i === s.you ? " (you)" : "") : "waiting for someone with the invite link"))),
-      s.links.invite ? link("Invite link", s.links.invite, "invite") : null,
-      link("Spectator link", s.links.watch, "watch"),
-      host ? h("button", { type: "button", class: "primary", "data-action": "start", disabled: !full,
-        onclick: () => this.send({ type: "start" }) }, full ? "Start the game" : "Start (when every seat is taken)")
+        `Seat ${i + 1}: `, x.kind === "bot" ? `computer (${levelName(x.bot)})` : x.claimed ? x.name + (i === s.you ? " (you)" : "") : "waiting for someone with the invite link"))),
+      free && s.links.invite ? this.linkRow("Invite link", origin + s.links.invite, "invite") : null,
+      this.linkRow("Spectator link", origin + s.links.watch, "watch"),
+      t.public ? h("p", { class: "muted", text: "This table is listed on the front page: anyone may take a free seat." }) : null,
+      host ? h("button", { type: "button", class: "primary", "data-action": "start", disabled: !!free,
+        onclick: () => this.send({ type: "start" }) }, free ? "Start (when every seat is taken)" : "Start the game")
         : h("p", { text: "The host starts the game when every seat is taken." }));
   }
 
   roundOver() {
     const s = this.state;
-    const k = s.round;
-    const score = s.scores[k - 1] || [];
-    return h("div", { class: "round-over panel", role: "status" },
-      h("h2", { text: `Round ${k} is over` }),
-      h("p", { text: score.map((v, i) => `${s.table.seats[i].name}: ${v}`).join(" · ") }),
-      h("p", { class: "muted", text: "The next deal is coming." }));
+    const f = this.finished;
+    const close = h("button", { type: "button", "data-action": "dismiss", onclick: () => { this.dismissed = f.round; this.render(); } }, "Close");
+    return h("div", { class: "round-over panel", role: "region", "aria-label": `Round ${f.round} scores`, "data-score-detail": String(f.round) },
+      h("div", { class: "panel-head" }, h("h2", { text: `Round ${f.round}: the score` }), close),
+      scoreDetail(s, f, this.game),
+      s.round === f.round && s.table.status === "playing" ? h("p", { class: "muted", text: "The next deal is coming." }) : null);
   }
 
   gameOver() {
     const s = this.state;
     const names = (s.winners || []).map((i) => (i === s.you ? "You" : s.table.seats[i].name));
     const won = s.winners && s.winners.includes(s.you);
-    return h("div", { class: "game-over panel", role: "dialog", "aria-label": "Game over" },
+    const lower = this.game.lowerWins ? this.game.lowerWins(s.table.rules) : false;
+    const order = s.totals.map((v, i) => [v, i]).sort((a, b) => (lower ? a[0] - b[0] : b[0] - a[0]));
+    const place = (v) => 1 + s.totals.filter((x) => (lower ? x < v : x > v)).length;
+    return h("div", { class: "game-over panel", role: "region", "aria-label": "Game over" },
       h("h2", { text: won ? "You win!" : `${names.join(" and ")} win${names.length > 1 ? "" : "s"}` }),
-      h("p", { text: s.totals.map((v, i) => `${s.table.seats[i].name} ${v}`).join(" · ") }),
+      h("ol", { class: "placings" }, order.map(([v, i]) => h("li", { "data-place": place(v) },
+        h("span", { class: "place", text: ordinal(place(v)) }), h("span", { text: s.table.seats[i].name + (i === s.you ? " (you)" : "") }),
+        h("span", { class: "pts", text: String(v) })))),
+      roundChart(s, lower),
+      s.finished ? h("details", { class: "last-detail" }, h("summary", { text: `Round ${s.finished.round} in detail` }),
+        h("div", { "data-score-detail": String(s.finished.round) }, scoreDetail(s, s.finished, this.game))) : null,
+      this.rematchPanel(),
       h("div", { class: "end-buttons" },
+        h("a", { class: "button primary", href: `/replay/${this.id}`, "data-action": "replay" }, "Replay and review"),
         h("a", { class: "button", href: `/api/tables/${this.id}/record`, download: `parlour-${this.id}.json`, "data-action": "record" }, "Download the record"),
-        h("a", { class: "button", href: `/verify#table=${this.id}`, "data-action": "verify" }, "Verify the deals"),
-        s.you !== null ? h("button", { type: "button", class: "primary", "data-action": "rematch", onclick: () => this.send({ type: "rematch" }) }, "Rematch") : null));
+        h("a", { class: "button", href: `/verify#table=${this.id}`, "data-action": "verify" }, "Check the deals"),
+        h("a", { class: "button", href: "/", "data-action": "home" }, "Front page")));
+  }
+
+  rematchPanel() {
+    const s = this.state;
+    const offer = s.rematch_offer;
+    if (this.rematchLink) return h("p", {}, h("a", { class: "button", href: this.rematchLink, "data-action": "watch-rematch" }, "Watch the rematch"));
+    if (!offer) {
+      return s.you !== null ? h("button", { type: "button", class: "primary", "data-action": "rematch", onclick: () => this.send({ type: "rematch" }) }, "Offer a rematch") : null;
+    }
+    const seatsT = s.table.seats;
+    const word = { yes: "accepted", no: "declined", bot: "computer: ready" };
+    const mine = s.you !== null ? offer.answers[s.you] : undefined;
+    const list = h("ul", { class: "rematch-answers" }, seatsT.map((x, i) => h("li", { "data-answer": offer.answers[i] || "waiting",
+      text: `${x.name}: ${word[offer.answers[i]] || (offer.status === "open" ? "deciding…" : "no answer")}` })));
+    const host = s.you === s.table.host;
+    return h("div", { class: "rematch panel", role: "region", "aria-label": "Rematch" },
+      h("h3", { text: offer.by === s.you ? "You offered a rematch" : `${seatsT[offer.by].name} offers a rematch` }),
+      list,
+      offer.status === "open" && s.you !== null && !mine ? h("div", { class: "end-buttons" },
+        h("button", { type: "button", class: "primary", "data-action": "rematch-accept", onclick: () => this.send({ type: "rematch_answer", accept: true }) }, "Accept"),
+        h("button", { type: "button", "data-action": "rematch-decline", onclick: () => this.send({ type: "rematch_answer", accept: false }) }, "Decline")) : null,
+      offer.status === "open" && host && offer.answers.some((a) => a === "no") ? h("div", { class: "end-buttons" },
+        h("span", { text: "Fill the declined seats with: " }),
+        h("button", { type: "button", "data-action": "rematch-fill-bot", onclick: () => this.send({ type: "rematch_fill", with: "bot" }) }, "the computer"),
+        h("button", { type: "button", "data-action": "rematch-fill-open", onclick: () => this.send({ type: "rematch_fill", with: "open" }) }, "an open seat (invite link)")) : null,
+      offer.status === "declined" ? h("p", { text: "Not everyone wants a rematch." }) : null);
   }
 
   side() {
     const s = this.state;
     const log = h("ol", { class: "log", "aria-label": "Game log" },
       s.log.map((e) => describe(e, s)).filter(Boolean).map((t) => h("li", { text: t })));
+    const saved = seats.get(this.id);
+    const origin = location.origin;
+    const free = this.freeSeats();
     const aside = h("aside", { class: "side" },
       h("section", { class: "box" }, h("h2", { text: "Score sheet" }), scoreSheet(s)),
+      chatBox(this),
       h("section", { class: "box" }, h("h2", { text: "Log" }), log),
       h("section", { class: "box links" }, h("h2", { text: "Links" }),
-        s.links.invite ? h("p", {}, h("a", { href: s.links.invite, "data-link": "invite", text: "Invite link" })) : null,
+        s.you !== null && saved && saved.rejoin ? h("div", {},
+          this.linkRow("Your rejoin link", saved.rejoin.startsWith("http") ? saved.rejoin : origin + saved.rejoin, "rejoin"),
+          h("small", { class: "help", text: "Keep it to yourself: it gives your seat back on any device." })) : null,
+        free && s.links.invite ? h("p", {}, h("a", { href: s.links.invite, "data-link": "invite", text: "Invite link" })) : null,
         h("p", {}, h("a", { href: s.links.watch, "data-link": "watch", text: "Spectator link" })),
-        h("p", {}, h("a", { href: `/verify#table=${this.id}`, text: "Verify the deals" })),
+        h("p", {}, h("a", { href: `/rules/${s.table.game}`, target: "_blank", text: "How to play (new tab)" })),
         h("p", { class: "muted", text: "Keys: ←/→ move between cards, Enter plays, P pass, H hint." })));
     setTimeout(() => { log.scrollTop = log.scrollHeight; }, 0);
     return aside;
   }
 
-  // --- motion, sound, clock, keys -------------------------------------------------------
-
-  animate(event) {
-    if (!event || event.kind !== "move" || event.move.pass) return;
-    const el = this.app.querySelector(`.center [data-card="${event.move.play}"]`);
-    if (el) el.classList.add("arrive");
-    const seat = this.app.querySelector(`.seat[data-seat="${event.seat}"]`);
-    if (seat) seat.classList.add("moved");
-  }
+  // --- sound, clock, keys -------------------------------------------------------------
 
   turnCue() {
     const mine = this.myTurn();
@@ -366,16 +535,22 @@ class TablePage {
 
   tick() {
     const s = this.state;
+    if (!s) return;
+    const gone = (performance.now() - this.receivedAt) / 1000;
     const el = this.app.querySelector("[data-clock]");
-    if (!s || !s.deadline || !el) return;
-    const left = Math.max(0, s.deadline.left - (performance.now() - this.receivedAt) / 1000);
-    el.textContent = `${Math.ceil(left)} s`;
-    el.classList.toggle("low", left < 10);
+    if (s.deadline && el) {
+      const left = Math.max(0, s.deadline.left - gone);
+      el.textContent = `${Math.ceil(left)} s`;
+      el.classList.toggle("low", left < 10);
+    }
+    for (const c of this.app.querySelectorAll("[data-countdown]")) {
+      c.textContent = `${Math.ceil(Math.max(0, Number(c.dataset.left) - gone))} s`;
+    }
   }
 
   onKey(ev) {
     if (ev.target && ["INPUT", "SELECT", "TEXTAREA"].includes(ev.target.tagName)) return;
-    if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    if (ev.ctrlKey || ev.metaKey || ev.altKey || document.querySelector("dialog[open]")) return;
     const key = ev.key.toLowerCase();
     if (key === "arrowleft" || key === "arrowright") {
       const cards = [...this.app.querySelectorAll(".hand .card")];
@@ -394,6 +569,10 @@ class TablePage {
   }
 }
 
+function ordinal(n) {
+  return n === 1 ? "1st" : n === 2 ? "2nd" : n === 3 ? "3rd" : `${n}th`;
+}
+
 let audio = null;
 function beep() {
   try {
@@ -408,3 +587,5 @@ function beep() {
     o.stop(audio.currentTime + 0.25);
   } catch { /* no sound available */ }
 }
+
+export { cardEl };

@@ -1,6 +1,6 @@
 // The verifier: check every deal commitment of a record (a finished table's, or a file
 // you choose), round by round, on the server's /api/verify and again in this browser.
-import { api, clear, h } from "./dom.js";
+import { api, append, clear, h } from "./dom.js";
 import { checkReveal } from "./sheet.js";
 
 async function report(out, data) {
@@ -17,12 +17,12 @@ async function report(out, data) {
     return h("tr", { class: r.status === "ok" ? "ok" : "bad" }, h("th", { scope: "row", text: String(r.round) }),
       h("td", { text: r.status }), h("td", { text: local }), h("td", { class: "mono", text: r.commit || "" }));
   }));
-  out.append(
+  append(out, [
     h("p", { class: res.ok ? "verdict ok" : "verdict bad", role: "status",
       text: res.ok ? "Every deal matches its commitment, and the record checks." : "NOT verified." }),
     res.record_error ? h("p", { class: "error", text: `The record does not check: ${res.record_error}` }) : null,
     h("table", { class: "sheet verify" }, h("thead", {}, h("tr", {}, ["Round", "Server check", "In this browser", "Commitment"].map((t) => h("th", { scope: "col", text: t })))),
-      h("tbody", {}, rows)));
+      h("tbody", {}, rows))]);
 }
 
 export async function showVerify(app) {

@@ -1,0 +1,90 @@
+"""The batch engine and the research environments, this tree against another, same run.
+
+    git -C . worktree add /tmp/old 1d41683
+    nice .venv/bin/python benchmarks/compare_revisions.py --against /tmp/old/src --repeat 7
+
+Each figure is measured ``--repeat`` times per revision in fresh processes, the two
+revisions alternating (old, new, new, old, ...), and the best of each kept. Every
+figure is per second of the process's own CPU time (``time.process_time``), not of
+wall time: on a machine shared with others' jobs, wall time measures their load, CPU
+time measures the code (all of it is single-threaded). Prints one line per figure
+with both speeds and the ratio new / old. Figures: ``parlour.batch.bench`` rounds/s
+(Fan Tan 4p, Fanti 4p, batch 4096), Fan Tan lock-step (``FanTanBatch``) rounds/s, and
+the step rates of ``benchmarks/env_speed.py`` (session, PettingZoo, Gymnasium, OpenSpiel).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+NEW = HERE.parent / "src"
+
+PROBE = r"""
+import json, sys, time
+time.perf_counter = time.process_time  # CPU seconds of this process (module docstring)
+from parlour import batch
+secs = float(sys.argv[1])
+out = {}
+for game in ("fantan", "fanti"):
+    out[f"batch {game} 4p"] = batch.bench(game, 4, secs, 4096)["rounds_per_s"]
+fb = batch.FanTanBatch(4, batch=4096)
+fb.reset(0, 0, 0); fb.step(fb.stream_moves())
+rounds, t0 = 0, time.perf_counter()
+while (el := time.perf_counter() - t0) < secs or rounds == 0:
+    fb.reset(0, rounds, 0)
+    while not fb.done.all():
+        fb.legal_mask(); fb.step(fb.stream_moves())
+    rounds += 4096
+out["lockstep fantan 4p"] = round(rounds / el)
+print(json.dumps(out))
+"""
+
+
+def _run(src: str, args: list[str]) -> dict[str, float]:
+    env = {**os.environ, "PYTHONPATH": src}
+    got: dict[str, float] = {}
+    text = subprocess.run([sys.executable, "-c", PROBE, args[0]], env=env, check=True,
+                          capture_output=True, text=True).stdout
+    got.update(json.loads(text))
+    cpu_clock = ("import runpy, sys, time; time.perf_counter = time.process_time; "
+                 f"sys.argv = ['env_speed.py', '--games', '{args[1]}', '--repeat', '1']; "
+                 f"runpy.run_path({str(HERE / 'env_speed.py')!r}, run_name='__main__')")
+    text = subprocess.run([sys.executable, "-c", cpu_clock], env=env, check=True,
+                          capture_output=True, text=True).stdout
+    for line in text.splitlines():
+        parts = line.rsplit(None, 3)
+        if len(parts) == 4 and parts[3].replace(",", "").isdigit():
+            got[f"env {parts[0]}"] = float(parts[3].replace(",", ""))
+    return got
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--against", required=True, help="the other revision's src/ folder")
+    ap.add_argument("--new", default=str(NEW), help="this revision's src/ folder (default: "
+                    "this tree; give the old one too for an A/A run that shows the noise)")
+    ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--seconds", default="1.0", help="per batch figure")
+    ap.add_argument("--games", default="20", help="whole games per env_speed line")
+    args = ap.parse_args()
+    best: dict[str, dict[str, float]] = {"old": {}, "new": {}}
+    for i in range(args.repeat):
+        order = [("old", args.against), ("new", args.new)]
+        for rev, src in order if i % 2 == 0 else order[::-1]:
+            for k, v in _run(src, [args.seconds, args.games]).items():
+                best[rev][k] = max(best[rev].get(k, 0.0), v)
+        print(f"round {i + 1}/{args.repeat} done", file=sys.stderr)
+    print(f"{'figure':42} {'old':>12} {'new':>12}  ratio")
+    for k, old in best["old"].items():
+        new = best["new"].get(k, 0.0)
+        print(f"{k:42} {old:12,.0f} {new:12,.0f}  {new / old:.3f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,87 @@
+"""Per-seat opponent modelling: a posterior over a family of player models.
+
+Each other seat is read on its own. A *player model* gives, for one decision, the
+probability of each legal move; the family is ``random`` (every legal move alike),
+``greedy`` and ``heuristic`` (the game's own bots, making their move with probability
+``1 - epsilon`` and another move with ``epsilon`` shared out). After each of the
+seat's plays the posterior weight of a model is multiplied by the probability it gave
+that play -- averaged over worlds consistent with the public history, since the
+seat's hand is hidden -- so a seat that plays like ``random`` is soon treated as
+random. A small floor keeps every model possible (people are none of them exactly).
+
+The game supplies the per-decision probabilities (its ``model.OPPONENTS``, a
+function ``(view, worlds) -> Posterior``); the search engines turn the posterior into
+world weights (how likely the seat's plays are under the mixture) and replies (the
+mixture plays for the seat in playouts).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+FAMILY = ("random", "greedy", "heuristic")
+"""The player models, in the order of every probability vector."""
+PRIOR = (0.2, 0.2, 0.6)
+"""Before a seat has shown anything: most players play sensibly."""
+FLOOR = 0.03
+"""No model's weight falls below this (renormalised)."""
+EPSILON = 0.1
+"""A deterministic model's chance of playing another move than its own."""
+
+
+def choice_probs(k: int, chosen_is: Sequence[bool], epsilon: float = EPSILON) -> list[float]:
+    """The family's probabilities of a move among ``k`` legal ones: ``random`` 1/k; each
+    deterministic model ``1 - epsilon`` if the move is its own choice (``chosen_is``,
+    for greedy and heuristic), else ``epsilon / (k - 1)``."""
+    miss = epsilon / (k - 1) if k > 1 else 0.0
+    return [1.0 / k] + [1.0 - epsilon if hit else miss for hit in chosen_is]
+
+
+@dataclass
+class Posterior:
+    """Log-weights of :data:`FAMILY` for each seat read so far."""
+
+    log: dict[int, list[float]] = field(default_factory=dict)
+    plays: dict[int, int] = field(default_factory=dict)
+
+    def observe(self, seat: int, probs: Sequence[float]) -> None:
+        """One play of ``seat`` that each model gave probability ``probs[i]``."""
+        row = self.log.setdefault(seat, [math.log(p) for p in PRIOR])
+        for i, p in enumerate(probs):
+            row[i] += math.log(max(p, 1e-12))
+        self.plays[seat] = self.plays.get(seat, 0) + 1
+
+    def observe_log(self, seat: int, logp: Sequence[float], plays: int = 1) -> None:
+        """Several plays of ``seat`` at once: ``logp[i]`` is their joint
+        log-probability under model ``i``."""
+        row = self.log.setdefault(seat, [math.log(p) for p in PRIOR])
+        for i, x in enumerate(logp):
+            row[i] += x
+        self.plays[seat] = self.plays.get(seat, 0) + plays
+
+    def weights(self, seat: int) -> list[float]:
+        """The posterior of :data:`FAMILY` for ``seat`` (the prior if unread), floored."""
+        row = self.log.get(seat)
+        if row is None:
+            w = list(PRIOR)
+        else:
+            top = max(row)
+            w = [math.exp(x - top) for x in row]
+        total = sum(w)
+        w = [max(x / total, FLOOR) for x in w]
+        total = sum(w)
+        return [x / total for x in w]
+
+    def weight(self, seat: int, model: str) -> float:
+        return self.weights(seat)[FAMILY.index(model)]
+
+    def describe(self, seats: Iterable[int]) -> dict[int, dict[str, float]]:
+        return {s: dict(zip(FAMILY, (round(x, 3) for x in self.weights(s)), strict=True))
+                for s in seats}
+
+
+def mixture(weights: Sequence[float], probs: Sequence[float]) -> float:
+    """The probability of a play under the mixture ``weights`` of the family."""
+    return sum(w * p for w, p in zip(weights, probs, strict=True))

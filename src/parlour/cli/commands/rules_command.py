@@ -1,0 +1,106 @@
+"""``parlour rules [GAME] [ID]``: the rules of a game, or one ruling by its id.
+
+Error messages cite ruling ids (``cannot pass while holding a playable card (FT-5)``);
+this command says what they mean, in the words of :mod:`parlour.rulebook`.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+from rich.console import Group
+from rich.markdown import Markdown
+from rich.table import Table
+from rich.text import Text
+
+from parlour import rulebook
+from parlour.cli.app import app
+from parlour.cli.common import UsageError, complete_game, stdout, usage_errors
+from parlour.games import GAMES, get_kit
+
+
+def _complete_id(ctx: typer.Context, incomplete: str) -> list[str]:
+    game = ctx.params.get("game")
+    ids = list(rulebook.rulings(game if game in GAMES else None))
+    if game not in GAMES:
+        ids = [i for g in GAMES for i in rulebook.rulings(g)]
+    return [i for i in dict.fromkeys(ids) if i.lower().startswith(incomplete.lower())]
+
+
+def _ruling(game: str | None, key: str, ruling: rulebook.Ruling) -> Group:
+    where = GAMES[game].title if game else "every game"
+    head = Text(f"{key} ", style="bold cyan").append(ruling.title, style="bold")
+    return Group(head.append(f"  ({where})", style="dim"), Text(ruling.text))
+
+
+def _options(game: str) -> Table:
+    g = GAMES[game]
+    t = Table(title="Options (--rule KEY=VALUE)", title_justify="left", box=None,
+              pad_edge=False, padding=(0, 2))
+    t.add_column("key", style="bold")
+    t.add_column("values")
+    t.add_column("what it decides")
+    for o in g.options:
+        t.add_row(o.name, o.describe(), o.help)
+    return t
+
+
+@app.command("rules")
+def rules_command(
+    game: Annotated[str | None, typer.Argument(
+        metavar="[GAME]", help="fanti or fantan (all games when left out).",
+        autocompletion=complete_game, show_default=False)] = None,
+    ruling: Annotated[str | None, typer.Argument(
+        metavar="[ID]", help="A ruling id such as FA-6 or FT-8 (as error messages cite them).",
+        autocompletion=_complete_id, show_default=False)] = None,
+) -> None:
+    """Show the rules of a game, or one ruling by its id.
+
+    parlour rules: the games; parlour rules fanti: Fanti's rules, options and rulings; parlour rules FT-8 or parlour rules fantan FT-8: one ruling.
+    """
+    out = stdout()
+    with usage_errors():
+        if game is not None and ruling is None and game.strip().lower() not in GAMES:
+            found = rulebook.find(game)
+            if found is None:
+                try:
+                    get_kit(game)
+                except ValueError:
+                    raise UsageError(f"{game!r} is neither a game ({', '.join(GAMES)}) nor a "
+                                     f"ruling id (such as FA-6 or FT-8)") from None
+            else:
+                out.print(_ruling(*found))
+                return
+        name = get_kit(game).name if game is not None else None
+        if ruling is not None:
+            found = rulebook.find(ruling, name)
+            if found is None:
+                ids = ", ".join(rulebook.rulings(name))
+                raise UsageError(f"no ruling {ruling!r}"
+                                 + (f" in {GAMES[name].title}" if name else "")
+                                 + f"; the rulings are: {ids}")
+            out.print(_ruling(*found))
+            return
+    if name is None:
+        for g in GAMES.values():
+            first = rulebook.summary(g.name).split("\n\n")[0].replace("\n", " ")
+            out.print(Text(f"{g.title} ", style="bold").append(f"(parlour rules {g.name})",
+                                                               style="dim"))
+            out.print(first or f"{g.min_players} to {g.max_players} players.")
+            out.print()
+        out.print(Text("Every game", style="bold"))
+        out.print(rulebook.SEATS)
+        for key, r in rulebook.COMMON.items():
+            out.print(Text(f"{key} ", style="bold cyan").append(r.title, style="bold")
+                      .append(f": {r.text}"))
+        return
+    g = GAMES[name]
+    out.print(Markdown(f"# {g.title}\n\n" + (rulebook.summary(name) or "")))
+    out.print()
+    out.print(_options(name))
+    out.print()
+    out.print(Text("Rulings", style="bold"))
+    for key, r in rulebook.rulings(name).items():
+        out.print(Text(f"{key} ", style="bold cyan").append(r.title, style="bold")
+                  .append(f": {r.text}"))

@@ -1,0 +1,155 @@
+"""Compiled vector environments: ``num_envs`` games stepped together in numba.
+
+>>> import gymnasium as gym, numpy as np, parlour.envs
+>>> envs = gym.make_vec("parlour/FanTan-v0", num_envs=4096,
+...                     vectorization_mode="vector_entry_point", opponents="greedy")
+>>> obs, info = envs.reset(seed=7)
+>>> rng = np.random.default_rng(7)
+>>> actions = (rng.random(info["action_mask"].shape) * info["action_mask"]).argmax(1)
+>>> obs, reward, terminated, truncated, info = envs.step(actions)
+
+The game's ``env`` part names the module of its compiled environment (``vector``),
+built on the game's one kernel (no rule is written twice); this class is the
+Gymnasium face of it, the same for every game. Parameters as the single environment
+(:mod:`.gym_env`): ``players``, ``seat`` (``None``: drawn every game), ``opponents``
+(``"random"``, ``"greedy"``, ``"heuristic"`` played inside the compiled code, or
+``"self"``: every seat is the learner -- self-play, the acting seat in
+``info["seat"]``), ``episode``, ``reward``, ``observation`` (``"vector"`` or
+``"infostate"``), ``max_episode_steps`` and rule options.
+
+* ``step(actions)`` returns observations ``(num_envs, size)`` ``float32`` (the single
+  environment's encoding, bit for bit), rewards, ``terminated``, ``truncated`` and
+  ``info`` with ``"action_mask"`` ``(num_envs, actions)`` bool, ``"seat"`` (whose
+  observation it is), ``"rewards"`` ``(num_envs, players)`` (every seat's reward this
+  step; in self-play ``reward`` is the acting seat's) and ``"actor"``.
+* **Autoreset: same step** (``gymnasium.vector.AutoresetMode.SAME_STEP``): an env whose
+  game ends starts the next game within that step; the observation and mask returned
+  are the new game's, so every mask is usable, and the ended game's last observation
+  is ``info["final_obs"][i]`` (Gymnasium's layout: an object array holding ``None`` for
+  envs still playing, and the bool mask ``info["_final_obs"]``).
+* Seeds: ``reset(seed=s)`` (any integer, numpy integers too) fixes every deal and
+  every compiled opponent's choice; the ``k``-th game of env ``i`` is game
+  ``k * num_envs + i`` of the :mod:`parlour.batch.stream` run ``s``.
+* ``action_masks()``: the current masks (sb3-contrib's convention).
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
+
+from parlour.envs.kit import env_parts
+from parlour.envs.session import OBSERVATIONS, REWARDS, resolve_rules
+from parlour.games import get_game
+
+
+class ParlourVectorEnv(VectorEnv):
+    """``num_envs`` games of one parlour game in compiled code (module docstring)."""
+
+    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
+
+    def __init__(self, game: str, num_envs: int = 1, players: int = 4, seat: int | None = 0,
+                 opponents: str | Sequence[str] = "random", episode: str = "game",
+                 reward: str = "result", observation: str = "vector",
+                 max_episode_steps: int | None = None, **rules: Any) -> None:
+        parts = env_parts(game)
+        if parts.vector is None:
+            raise ValueError(f"{get_game(game).title} has no compiled vector environment")
+        if reward not in REWARDS:
+            raise ValueError(f"reward must be one of {REWARDS}, not {reward!r}")
+        if observation not in OBSERVATIONS:
+            raise ValueError(f"observation must be one of {OBSERVATIONS}, not {observation!r}")
+        num_envs = int(num_envs)
+        if num_envs < 1:
+            raise ValueError(f"num_envs must be at least 1, not {num_envs}")
+        g = get_game(game)
+        full = resolve_rules(g.name, players, rules, episode)
+        if seat is not None and not 0 <= seat < players:
+            raise ValueError(f"seat must be 0 to {players - 1} or None, not {seat}")
+        names = [opponents] * (players - 1) if isinstance(opponents, str) else list(opponents)
+        if len(names) != players - 1:
+            raise ValueError(f"{players} players need {players - 1} opponents, not {len(names)}")
+        module = importlib.import_module(parts.vector)
+        known = (*module.BOTS, "self")
+        for name in names:
+            if name not in known:
+                raise ValueError(f"opponent {name!r} is not played inside the vector "
+                                 f"environment; choose one of: {', '.join(known)}")
+        if ("self" in names) and any(n != "self" for n in names):
+            raise ValueError('self-play is every seat: opponents="self"')
+        self.game_name = g.name
+        self.players = players
+        self.core = module.make(num_envs, players, full, -1 if seat is None else seat, names,
+                                reward, observation == "infostate", int(max_episode_steps or 0))
+        self.num_envs = num_envs
+        size = self.core.encoder.size
+        actions = self.core.num_actions
+        self.single_observation_space = spaces.Box(0.0, 1.0, (size,), np.float32)
+        self.single_action_space = spaces.Discrete(actions)
+        self.observation_space = batch_space(self.single_observation_space, num_envs)
+        self.action_space = batch_space(self.single_action_space, num_envs)
+        self._obs = np.zeros((num_envs, size), np.float32)
+        self._final = np.zeros((num_envs, size), np.float32)
+        self._mask = np.zeros((num_envs, actions), np.bool_)
+        self._reward = np.zeros(num_envs, np.float64)
+        self._rewards = np.zeros((num_envs, players), np.float64)
+        self._term = np.zeros(num_envs, np.bool_)
+        self._trunc = np.zeros(num_envs, np.bool_)
+        self._actor = np.zeros(num_envs, np.int64)
+        self._reset_once = False
+
+    def reset(self, *, seed: int | None = None,
+              options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
+        """Start a game in every env (``seed``: any integer; None draws one)."""
+        super().reset(seed=None if seed is None else int(seed))
+        if seed is None:
+            seed = int(self.np_random.integers(2**63))
+        self._obs, self._mask = np.empty_like(self._obs), np.empty_like(self._mask)
+        self.core.reset(int(seed), self._obs, self._mask)
+        self._reset_once = True
+        return self._obs, {"action_mask": self._mask, "seat": self.core.learner_seats()}
+
+    def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray,
+                                           dict[str, Any]]:
+        if not self._reset_once:
+            raise RuntimeError("call reset() before step()")
+        a = np.ascontiguousarray(actions, dtype=np.int64)
+        if a.shape != (self.num_envs,):
+            raise ValueError(f"need one action per env: shape ({self.num_envs},), not {a.shape}")
+        # fresh output arrays every step (the kernel fills every entry): nothing to copy,
+        # and what a caller keeps from one step is never overwritten by the next
+        obs, mask = np.empty_like(self._obs), np.empty_like(self._mask)
+        reward, rewards = np.empty_like(self._reward), np.empty_like(self._rewards)
+        term, trunc = np.empty_like(self._term), np.empty_like(self._trunc)
+        actor = np.empty_like(self._actor)
+        self.core.step(a, obs, mask, reward, rewards, term, trunc, self._final, actor)
+        self._obs, self._mask = obs, mask
+        info: dict[str, Any] = {"action_mask": mask, "seat": self.core.learner_seats(),
+                                "rewards": rewards, "actor": actor}
+        ended = term | trunc
+        if ended.any():  # Gymnasium's layout: an object array, None where still running
+            final = np.full(self.num_envs, None, dtype=object)
+            for i in np.flatnonzero(ended):
+                final[i] = self._final[i].copy()
+            info["final_obs"], info["_final_obs"] = final, ended
+        return obs, reward, term, trunc, info
+
+    def action_masks(self) -> np.ndarray:
+        """(num_envs, actions) bool: the legal actions now (sb3-contrib's convention)."""
+        return self._mask.copy()
+
+    @property
+    def bytes_per_env(self) -> float:
+        """The compiled state plus the output buffers, per env."""
+        out = sum(a.nbytes for a in (self._obs, self._final, self._mask, self._reward,
+                                     self._rewards, self._term, self._trunc, self._actor))
+        return (self.core.nbytes + out) / self.num_envs
+
+
+__all__ = ["ParlourVectorEnv"]

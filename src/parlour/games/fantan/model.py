@@ -1,0 +1,56 @@
+"""Fan Tan as the search engines see it: determinizer, playout policy, exact-solver
+settings, the iteration budgets of the ``hard``/``expert`` levels, and the compiled
+``hard`` engine (:class:`.search.FastFanTan`).
+
+The exact solver never considers the withholding pass of ``strict: false`` (FT-5,
+FT-8): it is fined, and allowing it would let the solver pass around the table forever.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from parlour.bots.budget import Budget
+from parlour.bots.models import SearchModel
+from parlour.game import PASS, Move
+from parlour.games.fantan.determinize import FanTanDeterminizer
+from parlour.games.fantan.heuristic import round_policy
+
+HARD = 3000
+"""Iterations per decision for ``hard`` (capped by :data:`parlour.bots.levels.HARD_SECONDS`)."""
+EXPERT = 9000
+"""Iterations per decision for ``expert``."""
+LATE_HAND = 5
+"""Solve a world exactly once the seat to move holds at most this many cards."""
+
+
+def solver_moves(r: Any) -> list[Move]:
+    """Legal moves without the withholding pass (FT-5, FT-8)."""
+    moves = r.legal_moves()
+    if len(moves) > 1 and moves[-1] == PASS:
+        moves.pop()
+    return moves
+
+
+def late(r: Any) -> bool:
+    return r.hands[r.turn].bit_count() <= LATE_HAND
+
+
+MODEL = SearchModel(
+    "fantan", FanTanDeterminizer, round_policy,
+    key=lambda r: (tuple(r.hands), r.turn), late=late, inference="full",
+    moves=solver_moves, respond=True)
+
+
+def engine(budget: Budget, inference: str | None = None) -> Any:
+    """The ``hard`` engine: PIMC compiled with numba (:class:`.search.FastFanTan`)."""
+    from parlour.games.fantan.search import FastFanTan
+
+    return FastFanTan(budget, inference=inference)
+
+
+def warm() -> float:
+    """Compile (or load from cache) the compiled engine's kernels; the seconds it took."""
+    from parlour.games.fantan.search import warm as warm_search
+
+    return warm_search()

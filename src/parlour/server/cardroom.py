@@ -1,0 +1,299 @@
+"""The card room at a table: personal rejoin links, re-opening a seat, rematch offers,
+table chat, and the list of public tables.
+
+* **Rejoin links.** Every seated person gets a secret of their own (kept hashed, like
+  seat tokens). ``POST /api/tables/ID/rejoin`` with it gives the seat a new token on any
+  device; the old token stops working.
+* **Re-opening a seat.** During play the host may open a seat that a stand-in plays or
+  whose player never connected: its token and rejoin secret are dropped, the stand-in
+  goes on playing it, and the next person with the invite link takes it.
+* **Rematch offers.** A rematch is an offer: each person accepts or declines, bots
+  accept. The new table starts when every person seat has accepted or the host filled
+  the declined seats (with the computer or an open seat). Spectators are not moved:
+  they get a link to watch.
+* **Chat.** Seated players talk at the table; spectators read it and talk among
+  themselves (their channel is not shown to seats). Lines are plain text (no markup is
+  ever parsed), limited in length and rate, kept in memory only (a restart forgets
+  them) and never part of the game record. Muting is per browser.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+import unicodedata
+from collections import deque
+from typing import TYPE_CHECKING, Any
+
+from parlour.server.errors import ServiceError
+from parlour.server.hub import Connection
+from parlour.server.live import LiveTable
+from parlour.server.protocol import Joined
+from parlour.server.tokens import hash_token, new_key, new_token
+
+if TYPE_CHECKING:
+    from parlour.server.service import TableService
+
+
+def rejoin_url(t: LiveTable, key: str) -> str:
+    return f"/t/{t.id}#rejoin={key}"
+
+
+def give_rejoin(t: LiveTable, seat: int) -> str:
+    """A fresh personal rejoin secret for ``seat`` (only its hash is kept)."""
+    key = new_key()
+    t.seats[seat].rejoin_hash = hash_token(key)
+    return key
+
+
+def clean_text(text: str, limit: int) -> str:
+    """Chat text as shown: NFC, no control or bidi characters, spaces collapsed."""
+    text = unicodedata.normalize("NFC", text)
+    text = "".join(" " if unicodedata.category(ch) in ("Cc", "Zl", "Zp") else ch
+                   for ch in text if unicodedata.category(ch) != "Cf")
+    return " ".join(text.split())[:limit]
+
+
+class CardRoom:
+    """Rejoin links, seat re-opening, rematch offers and chat, for one service."""
+
+    def __init__(self, svc: TableService) -> None:
+        self.svc = svc
+        self.review_slots = asyncio.Semaphore(svc.settings.review_concurrency)
+        """Reviews (the replay page) computed at once; more wait their turn."""
+        self.sent: dict[tuple[str, int | str], deque[float]] = {}
+
+    # --- rejoin and re-open ----------------------------------------------------------
+
+    async def rejoin(self, table_id: str, key: str) -> Joined:
+        from parlour.server.intents import joined
+
+        svc = self.svc
+        t = svc.load(table_id)
+        if t.status == "expired":
+            raise ServiceError(410, "expired", "this table has expired")
+        h = hash_token(key)
+        seat = next((i for i, s in enumerate(t.seats)
+                     if s.rejoin_hash is not None and s.rejoin_hash == h), None)
+        if seat is None:
+            raise ServiceError(403, "unauthorised",
+                               "this rejoin link does not hold a seat at this table")
+        async with t.lock:
+            token = new_token()
+            t.seats[seat].token_hash = hash_token(token)
+            svc.writer.save(t, config=t.config_json())
+            for c in [c for c in t.conns if c.seat == seat]:  # the old device lets go
+                await svc.hub.send(t, c, "bye", reason="this seat was taken back on another "
+                                   "device", reconnect=False)
+                await c.close(1008, "seat taken back on another device")
+        out = joined(t, seat, token)
+        out.rejoin_url = rejoin_url(t, key)
+        return out
+
+    async def reopen(self, conn: Connection, seat: int) -> None:
+        """The host opens a seat held by a stand-in (or never connected) to a new person."""
+        svc = self.svc
+        t = conn.table
+        assert t is not None
+        async with t.lock:
+            if conn.seat is None or conn.seat != t.config.get("host"):
+                await svc.hub.error(conn, "unauthorised", "only the host can open a seat")
+                return
+            if t.status != "playing" or not 0 <= seat < t.players or seat == conn.seat:
+                await svc.hub.error(conn, "bad_seat", "that seat cannot be opened now")
+                return
+            s = t.seats[seat]
+            if s.kind != "person" or not (s.auto or not s.connected_once) or t.connected(seat):
+                await svc.hub.error(conn, "bad_seat", "only a seat the computer plays for an "
+                                    "absent player, or one never used, can be opened")
+                return
+            s.token_hash = s.rejoin_hash = None
+            s.open = True
+            if not s.auto:
+                s.auto = "disconnected"
+            entry = {"kind": "reopen", "seat": seat}
+            t.log.append(entry)
+            action = svc.clock.plan(t)
+            svc.writer.save(t, config=t.config_json(), log=t.log, deadline=t.deadline)
+            await svc.hub.broadcast(t, "state", event=entry)
+            svc.clock.arm(t, action)
+
+    # --- public tables -------------------------------------------------------------------
+
+    def open_tables(self) -> list[dict[str, Any]]:
+        """Public tables with a free seat, and public games in play (public facts only)."""
+        out = []
+        for t in list(self.svc.tables.values()):
+            if not t.config.get("public") or t.status not in ("waiting", "playing"):
+                continue
+            free = sum(1 for s in t.seats if s.kind == "person" and (s.token_hash is None))
+            if t.status == "waiting" and not free:
+                continue
+            host = t.config.get("host")
+            out.append({"id": t.id, "game": t.game.name, "title": t.game.title,
+                        "status": t.status, "players": t.players, "free": free,
+                        "rules": t.rules, "round": t.round_number, "rounds": t.rules["rounds"],
+                        "host": t.seats[host].name if host is not None else "",
+                        "created": t.created, "watch_url": f"/t/{t.id}#watch={t.watch_key}"})
+        out.sort(key=lambda e: (e["status"] != "waiting", -e["created"]))
+        return out[: self.svc.settings.open_tables_listed]
+
+    # --- chat ----------------------------------------------------------------------------
+
+    async def chat(self, conn: Connection, text: str) -> None:
+        svc = self.svc
+        st = svc.settings
+        t = conn.table
+        assert t is not None
+        clean = clean_text(text, st.chat_max_length)
+        if not clean:
+            return
+        if len(text) > st.chat_max_length * 2:
+            await svc.hub.error(conn, "chat_too_long",
+                                f"A chat line holds at most {st.chat_max_length} characters.")
+            return
+        who: int | str = conn.seat if conn.seat is not None else f"w{id(conn)}"
+        now = time.monotonic()
+        times = self.sent.setdefault((t.id, who), deque(maxlen=st.chat_burst))
+        if len(times) == st.chat_burst and now - times[0] < st.chat_window:
+            await svc.hub.error(conn, "chat_limit",
+                                f"Slow down: at most {st.chat_burst} chat lines every "
+                                f"{st.chat_window:g} seconds.")
+            return
+        times.append(now)
+        n = t.chat[-1]["id"] + 1 if t.chat else 1
+        channel = "table" if conn.seat is not None else "watchers"
+        name = t.seats[conn.seat].name if conn.seat is not None else "Spectator"
+        line = {"id": n, "seat": conn.seat, "name": name, "text": clean, "channel": channel,
+                "at": round(time.time(), 1)}
+        t.chat.append(line)
+        del t.chat[:-st.chat_keep]
+        for c in list(t.conns):
+            if channel == "table" or c.seat is None:
+                await svc.hub.send(t, c, "chat", line=line)
+
+    def forget(self, keep: set[str]) -> None:
+        """Drop chat rate records of tables no longer in memory."""
+        for key in [k for k in self.sent if k[0] not in keep]:
+            del self.sent[key]
+
+    # --- rematch offers --------------------------------------------------------------
+
+    async def rematch(self, conn: Connection) -> None:
+        """Offer a rematch, or accept the one on offer."""
+        t = conn.table
+        assert t is not None
+        if conn.seat is None:
+            await self.svc.hub.error(conn, "unauthorised", "spectators cannot offer a rematch")
+            return
+        async with t.lock:
+            if t.status != "over":
+                await self.svc.hub.error(conn, "not_over", "a rematch is offered when the game ends")
+                return
+            offer = t.config.get("rematch_offer")
+            if offer is None or offer["status"] != "open":
+                if t.rematch is not None:  # already started: go there
+                    await self._send_moves(t, [conn])
+                    return
+                offer = {"by": conn.seat, "status": "open", "fill": {},
+                         "answers": ["bot" if s.kind == "bot" else None for s in t.seats]}
+                t.config["rematch_offer"] = offer
+                t.log.append({"kind": "rematch_offer", "seat": conn.seat})
+            await self._answer(t, conn.seat, True)
+
+    async def answer(self, conn: Connection, accept: bool) -> None:
+        t = conn.table
+        assert t is not None
+        if conn.seat is None:
+            await self.svc.hub.error(conn, "unauthorised", "spectators have no seat to answer for")
+            return
+        async with t.lock:
+            offer = t.config.get("rematch_offer")
+            if t.status != "over" or offer is None or offer["status"] != "open":
+                await self.svc.hub.error(conn, "no_offer", "there is no rematch offer to answer")
+                return
+            await self._answer(t, conn.seat, accept)
+
+    async def fill(self, conn: Connection, how: str) -> None:
+        """The host fills the declined seats with the computer or open seats."""
+        t = conn.table
+        assert t is not None
+        async with t.lock:
+            offer = t.config.get("rematch_offer")
+            if conn.seat is None or conn.seat != t.config.get("host"):
+                await self.svc.hub.error(conn, "unauthorised", "only the host can fill seats")
+                return
+            if t.status != "over" or offer is None or offer["status"] != "open":
+                await self.svc.hub.error(conn, "no_offer", "there is no rematch offer to fill")
+                return
+            for i, a in enumerate(offer["answers"]):
+                if a == "no":
+                    offer["fill"][str(i)] = how
+            await self._settle(t)
+
+    async def _answer(self, t: LiveTable, seat: int, accept: bool) -> None:
+        offer = t.config["rematch_offer"]
+        offer["answers"][seat] = "yes" if accept else "no"
+        offer["fill"].pop(str(seat), None)
+        t.log.append({"kind": "rematch_answer", "seat": seat, "accept": accept})
+        if not accept and seat == t.config.get("host"):
+            offer["status"] = "declined"
+        await self._settle(t)
+
+    async def _settle(self, t: LiveTable) -> None:
+        """Start the rematch when every person seat accepted or was filled; else save."""
+        svc = self.svc
+        offer = t.config["rematch_offer"]
+        ready = offer["status"] == "open" and all(
+            a in ("yes", "bot") or (a == "no" and str(i) in offer["fill"])
+            for i, a in enumerate(offer["answers"]))
+        if not ready:
+            svc.writer.save(t, config=t.config_json(), log=t.log)
+            await svc.hub.broadcast(t, "state")
+            return
+        new_id = await self._create(t, offer)
+        offer["status"] = "started"
+        t.rematch = new_id
+        svc.writer.save(t, config=t.config_json(), log=t.log, rematch=new_id)
+        await svc.hub.broadcast(t, "state")
+        await self._send_moves(t, list(t.conns))
+
+    async def _create(self, t: LiveTable, offer: dict[str, Any]) -> str:
+        from parlour.server.db import TableRow
+        from parlour.server.tokens import new_table_id
+
+        svc = self.svc
+        cfg = t.config_json()
+        cfg.pop("rematch_offer", None)
+        for i, s in enumerate(cfg["seats"]):
+            s["auto"] = None
+            s["open"] = False
+            s["connected_once"] = False
+            if s["kind"] == "person" and offer["answers"][i] == "no":
+                if offer["fill"].get(str(i)) == "bot":
+                    s.update(kind="bot", bot=cfg.get("standin") or "medium",
+                             name=f"Computer {i + 1}", token_hash=None, rejoin_hash=None)
+                else:
+                    s.update(token_hash=None, rejoin_hash=None, name=f"Player {i + 1}")
+        if cfg.get("test") and cfg["test"].get("seed") is not None:
+            cfg["test"] = {**cfg["test"], "seed": cfg["test"]["seed"] + 1, "decks": None}
+        now = time.time()
+        tid = new_table_id()
+        svc.store.add(TableRow(
+            id=tid, game=t.game.name, status="waiting", created=now, updated=now,
+            config=cfg, record=None, seq=0, deadline=None, salt=None, log=[],
+            invite_key=new_key(), watch_key=new_key(), rematch=None))
+        new = svc.load(tid)
+        if all(s.claimed for s in new.seats):
+            async with new.lock:
+                await svc.writer.start(new)
+        return tid
+
+    async def _send_moves(self, t: LiveTable, conns: list[Connection]) -> None:
+        """Seats that accepted go to the new table; everyone else gets a link."""
+        new = self.svc.load(t.rematch)  # type: ignore[arg-type]
+        offer = t.config.get("rematch_offer") or {}
+        for c in conns:
+            accepted = c.seat is not None and (offer.get("answers") or [None] * t.players)[c.seat] == "yes"
+            await self.svc.hub.send(t, c, "rematch", table=new.id, watch=new.watch_key,
+                                    move=accepted)

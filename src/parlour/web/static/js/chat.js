@@ -1,0 +1,51 @@
+// Table chat: short text lines, never markup (textContent only), quick phrases, and a
+// per-player mute kept in this browser. Seated players talk at the table; spectators
+// read the table's chat and talk among themselves in their own channel. Chat is not
+// part of the game record, and a chat message never waits on a move.
+import { h } from "./dom.js";
+
+export const PHRASES = ["Hello!", "Good luck", "Well played", "Good game", "Thanks", "Oops", "One more?"];
+export const MAX_LENGTH = 200;
+
+const MUTE_KEY = "parlour.muted";
+export const muted = {
+  all() { try { return new Set(JSON.parse(localStorage.getItem(MUTE_KEY) || "[]")); } catch { return new Set(); } },
+  has(name) { return this.all().has(name); },
+  toggle(name) {
+    const s = this.all();
+    if (s.has(name)) s.delete(name); else s.add(name);
+    localStorage.setItem(MUTE_KEY, JSON.stringify([...s]));
+  },
+};
+
+/** The chat box for the side bar. `page` gives state, send() and the draft text. */
+export function chatBox(page) {
+  const s = page.state;
+  const lines = (s.chat || []).filter((l) => !muted.has(l.name));
+  const mutedCount = (s.chat || []).length - lines.length;
+  const list = h("ol", { class: "chat-lines", "aria-label": "Chat messages", "aria-live": "polite" },
+    lines.map((l) => h("li", { class: `chat-line${l.channel === "watchers" ? " watchers" : ""}`, "data-chat-line": String(l.id) },
+      h("b", { text: `${l.name}${l.channel === "watchers" ? " (watching)" : ""}: ` }), h("span", { text: l.text }))));
+  const input = h("input", { type: "text", maxlength: MAX_LENGTH, "data-chat-input": "", "aria-label": "Chat message",
+    placeholder: s.you === null ? "Talk with other spectators" : "Say something to the table", value: page.chatDraft || "" });
+  const send = (text) => {
+    text = text.trim();
+    if (!text) return;
+    page.send({ type: "chat", text });
+    page.chatDraft = "";
+    input.value = "";
+  };
+  input.addEventListener("input", () => { page.chatDraft = input.value; });
+  input.addEventListener("keydown", (ev) => { if (ev.key === "Enter") { ev.preventDefault(); send(input.value); } });
+  const others = [...new Set((s.chat || []).map((l) => l.name))].filter((n) => n !== page.myName());
+  const mutes = others.length ? h("details", { class: "mutes" }, h("summary", { text: `Mute${mutedCount ? ` (${mutedCount} hidden)` : ""}` }),
+    others.map((n) => h("label", { class: "mute" }, h("input", { type: "checkbox", "data-mute": n, checked: muted.has(n),
+      onchange: () => { muted.toggle(n); page.render(); } }), ` ${n}`))) : null;
+  setTimeout(() => { list.scrollTop = list.scrollHeight; }, 0);
+  return h("section", { class: "box chat" }, h("h2", { text: s.you === null ? "Chat (you are watching)" : "Chat" }),
+    list,
+    h("div", { class: "phrases" }, PHRASES.map((p) => h("button", { type: "button", class: "phrase", "data-phrase": p, onclick: () => send(p) }, p))),
+    h("div", { class: "chat-send" }, input, h("button", { type: "button", "data-action": "chat-send", onclick: () => send(input.value) }, "Send")),
+    mutes,
+    s.you === null ? h("small", { class: "muted", text: "Spectators read the players' chat; what spectators write only spectators see." }) : null);
+}

@@ -1,0 +1,160 @@
+// The replay page: a finished table (/replay/ID) or a record file (/replay, upload),
+// step by step forward and back, jump to a round, every hand shown, and a review of a
+// chosen seat's moves valued by the hints engine (moves where the value dropped are
+// marked, as chess sites mark inaccuracies). Keys: ←/→ step, Home/End round start/end.
+import { cardEl, cardName, sortHand } from "./cards.js";
+import { api, clear, h } from "./dom.js";
+import { scoreDetail } from "./score.js";
+import { levelName } from "./words.js";
+
+export async function showReplay(app, table) {
+  document.title = "Replay · parlour";
+  if (!table) return uploadPage(app);
+  let data;
+  try { data = await api(`/api/tables/${table}/replay`); } catch (e) {
+    clear(app).append(h("section", { class: "panel" }, h("h1", { text: "No replay yet" }),
+      h("p", { role: "alert", text: e.message }), h("p", {}, h("a", { href: "/", text: "Back to the front page" }))));
+    return;
+  }
+  new Replay(app, data, { table }).start();
+}
+
+function uploadPage(app) {
+  const out = h("div");
+  const file = h("input", { type: "file", id: "replay-file", accept: ".json,application/json", "data-action": "upload" });
+  const error = h("p", { class: "error", role: "alert" });
+  file.addEventListener("change", async () => {
+    const f = file.files[0];
+    if (!f) return;
+    error.textContent = "";
+    let rec;
+    try { rec = JSON.parse(await f.text()); } catch { error.textContent = "This file is not a game record (it is not JSON)."; return; }
+    try {
+      const data = await api("/api/replay", { method: "POST", body: rec });
+      new Replay(out, data, { record: rec }).start();
+    } catch (e) { error.textContent = e.message; }
+  });
+  clear(app).append(h("section", { class: "panel" }, h("h1", { text: "Replay a game" }),
+    h("p", { text: "Choose a record file (the \"Download the record\" button at the end of a game, or parlour's command line) to step through it with every hand shown." }),
+    h("div", { class: "field" }, h("label", { for: "replay-file", text: "A record file" }), file), error), out);
+}
+
+class Replay {
+  constructor(root, data, source) {
+    this.root = root;
+    this.data = data;
+    this.source = source;
+    this.round = 0;
+    this.step = 0;
+    this.reviews = {};
+    this.reviewSeat = 0;
+    this.busy = false;
+  }
+
+  async start() {
+    this.mod = await import(`./games/${encodeURIComponent(this.data.game)}.js`);
+    document.title = `Replay: ${this.data.title} · parlour`;
+    document.addEventListener("keydown", (ev) => {
+      if (ev.target && ["INPUT", "SELECT", "TEXTAREA"].includes(ev.target.tagName)) return;
+      if (ev.key === "ArrowRight") { this.go(1); ev.preventDefault(); }
+      else if (ev.key === "ArrowLeft") { this.go(-1); ev.preventDefault(); }
+      else if (ev.key === "Home") { this.step = 0; this.render(); }
+      else if (ev.key === "End") { this.step = this.rd.steps.length - 1; this.render(); }
+    });
+    this.render();
+  }
+
+  get rd() { return this.data.rounds[this.round]; }
+
+  names() {
+    return this.data.seats.map((n, i) => (this.data.bots[String(i)] ? `${n} (computer, ${levelName(this.data.bots[String(i)])})` : n));
+  }
+
+  go(delta) {
+    const last = this.rd.steps.length - 1;
+    let s = this.step + delta;
+    if (s < 0 && this.round > 0) { this.round -= 1; s = this.rd.steps.length - 1; }
+    else if (s > last && this.round < this.data.rounds.length - 1) { this.round += 1; s = 0; }
+    this.step = Math.max(0, Math.min(s, this.rd.steps.length - 1));
+    this.render(true);
+  }
+
+  describe(ev) {
+    const names = this.data.seats;
+    const game = this.data.game;
+    if (!ev) return "";
+    if (ev.kind === "deal") return `Round ${ev.round}: ${names[ev.dealer]} deals.`;
+    if (ev.move.pass) return `${names[ev.seat]} passes.`;
+    const take = ev.move.take && ev.move.take.length ? `, collecting ${ev.move.take.map((c) => cardName(game, c)).join(", ")}` : "";
+    return `${names[ev.seat]} plays ${cardName(game, ev.move.play)}${take}.`;
+  }
+
+  async review() {
+    const key = `${this.round}:${this.reviewSeat}`;
+    if (this.reviews[key] || this.busy) return;
+    this.busy = true;
+    this.render();
+    const body = { round: this.round + 1, seat: this.reviewSeat };
+    if (this.source.table) body.table = this.source.table; else body.record = this.source.record;
+    try { this.reviews[key] = await api("/api/review", { method: "POST", body }); } catch (e) { this.reviewError = e.message; }
+    this.busy = false;
+    this.render();
+  }
+
+  render(keepFocus) {
+    const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.action : null;
+    const d = this.data;
+    const rd = this.rd;
+    const st = rd.steps[this.step];
+    const game = d.game;
+    const names = this.names();
+    const ctx = { state: { view: st.view, table: { game, rules: d.rules }, you: null, reasons: {} }, ui: {} };
+    const rounds = h("nav", { class: "round-tabs", "aria-label": "Rounds" }, d.rounds.map((r, k) => h("button", {
+      type: "button", "data-action": "round", "data-round": k + 1, "aria-current": k === this.round ? "true" : null,
+      class: k === this.round ? "primary" : "", onclick: () => { this.round = k; this.step = 0; this.render(); } }, `Round ${k + 1}`)));
+    const controls = h("div", { class: "replay-controls" },
+      h("button", { type: "button", "data-action": "start-of-round", onclick: () => { this.step = 0; this.render(); } }, "Round start"),
+      h("button", { type: "button", "data-action": "prev", "aria-label": "Step back", onclick: () => this.go(-1) }, "◀ Back"),
+      h("span", { class: "step", "data-step": this.step, text: `Step ${this.step} of ${rd.steps.length - 1}` }),
+      h("button", { type: "button", "data-action": "next", "aria-label": "Step forward", class: "primary", onclick: () => this.go(1) }, "Forward ▶"),
+      h("button", { type: "button", "data-action": "end-of-round", onclick: () => { this.step = rd.steps.length - 1; this.render(); } }, "Round end"));
+    const hands = h("div", { class: "replay-hands" }, st.hands.map((hand, i) => h("section", {
+      class: `replay-seat${st.current === i ? " turn" : ""}${st.event && st.event.seat === i ? " moved" : ""}`, "data-seat": i },
+      h("h3", { text: `${names[i]} · ${hand.length} card${hand.length === 1 ? "" : "s"}` }),
+      h("div", { class: "card-row" }, sortHand(hand).map((c) => cardEl(game, c, {
+        cls: `tiny${st.event && st.event.kind === "move" && rd.steps[this.step + 1] && rd.steps[this.step + 1].event.move.play === c && rd.steps[this.step + 1].event.seat === i ? " next-play" : ""}` }))),
+      ...(this.mod.seatExtras ? this.mod.seatExtras({ ...ctx.state, totals: d.totals }, i) : []))));
+    const over = this.step === rd.steps.length - 1 && rd.detail;
+    const reviewKey = `${this.round}:${this.reviewSeat}`;
+    const rev = this.reviews[reviewKey];
+    const seatSel = h("select", { id: "review-seat", "aria-label": "Whose moves to review" },
+      d.seats.map((n, i) => h("option", { value: i, selected: i === this.reviewSeat, text: n })));
+    seatSel.addEventListener("change", () => { this.reviewSeat = Number(seatSel.value); this.render(); });
+    const reviewBox = h("section", { class: "box review" }, h("h2", { text: "Review" }),
+      h("p", { class: "muted", text: "Each move of one player in this round, with the computer's estimate of the chance to win the round after it, and its best alternative." }),
+      h("div", { class: "field inline" }, h("label", { for: "review-seat", text: "Player" }), seatSel,
+        h("button", { type: "button", "data-action": "review", disabled: this.busy || !!rev, onclick: () => this.review() }, this.busy ? "Thinking…" : "Review this round")),
+      this.reviewError ? h("p", { class: "error", role: "alert", text: this.reviewError }) : null,
+      rev ? h("ol", { class: "review-list" }, rev.moves.map((m) => h("li", {
+        "data-review": m.step, class: m.dropped ? "dropped" : "", "data-dropped": m.dropped ? "true" : "false" },
+      h("button", { type: "button", class: "link-button", onclick: () => { this.step = m.step; this.render(); } },
+        `${m.move.pass ? "Pass" : cardName(game, m.move.play)}${m.move.take && m.move.take.length ? " takes " + m.move.take.map((c) => cardName(game, c)).join(", ") : ""}`),
+      m.value === null ? h("span", { class: "muted", text: " (the only move)" })
+        : h("span", { text: ` ${Math.round(m.value * 100)}%` + (m.dropped ? ` · value dropped: ${m.best.pass ? "passing" : cardName(game, m.best.play)} was better (${Math.round(m.best_value * 100)}%)` : " · good") }))))
+        : null);
+    clear(this.root).append(h("div", { class: "replay-page" },
+      h("header", { class: "replay-head" }, h("h1", { text: `Replay: ${d.title}` }),
+        h("p", { class: "muted", text: `${names.join(", ")} · final totals ${d.totals.join(", ")}` })),
+      rounds, controls,
+      h("p", { class: "replay-event", role: "status", text: this.describe(st.event) }),
+      h("div", { class: `felt replay-felt game-${game}` }, h("div", { class: "center" }, this.mod.center(ctx))),
+      hands,
+      over ? h("div", { class: "round-over panel", "data-score-detail": rd.round }, h("h2", { text: `Round ${rd.round}: the score` }),
+        scoreDetail({ table: { game, seats: d.seats.map((n) => ({ name: n })) }, you: null, scores: d.scores }, { round: rd.round, detail: rd.detail }, this.mod)) : null,
+      reviewBox));
+    if (keepFocus || focused) {
+      const el = this.root.querySelector(`[data-action="${focused || "next"}"]`);
+      if (el) el.focus({ preventScroll: true });
+    }
+  }
+}

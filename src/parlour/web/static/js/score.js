@@ -1,0 +1,74 @@
+// The itemised score of a finished round (the engine's Round.score_detail(), one
+// explanation used by the page, the terminal and the replay) with every hand revealed,
+// and the end screen's chart of running totals per round.
+import { cardEl } from "./cards.js";
+import { h } from "./dom.js";
+
+/** The engine says "Seat N" (it knows no names): put the table's names in. */
+export function withNames(text, names) {
+  return String(text || "").replace(/\bSeat (\d+)\b/g, (m, n) => names[Number(n)] ?? m);
+}
+
+function sign(v, chips) { return chips && v > 0 ? "+" + v : String(v); }
+
+export function scoreDetail(state, finished, gameModule) {
+  const game = state.table.game;
+  const names = state.table.seats.map((s, i) => (i === state.you ? "You" : s.name));
+  const d = finished.detail;
+  if (!d) {
+    const row = state.scores[finished.round - 1] || [];
+    return h("p", { text: row.map((v, i) => `${names[i]}: ${v}`).join(" · ") });
+  }
+  const chips = !!d.chips;
+  const seatsBox = h("div", { class: "detail-seats" }, d.seats.map((entry) => {
+    const cardsHeld = entry.hand || entry.pile || null;
+    const label = entry.hand ? (entry.hand.length ? "Still in hand" : "Went out") : entry.pile ? `Collected (${entry.pile.length})` : "";
+    return h("section", { class: `detail-seat${entry.seat === state.you ? " me" : ""}`, "data-detail-seat": entry.seat },
+      h("h3", {}, h("span", { text: names[entry.seat] }), h("span", { class: "total", text: sign(entry.total, chips) })),
+      h("table", { class: "items" }, h("tbody", {}, entry.items.map((it) => h("tr", {},
+        h("th", { scope: "row", text: withNames(it.what, names) }),
+        h("td", { class: "detail", text: withNames(it.detail, names) }),
+        h("td", { class: "pts", text: sign(it.points, chips) }))))),
+      cardsHeld ? h("details", { class: "revealed", open: entry.hand ? true : null },
+        h("summary", { text: label }),
+        h("div", { class: "card-row" }, cardsHeld.map((c) => cardEl(game, c, { cls: "tiny" })))) : null);
+  }));
+  const notes = (d.notes || []).map((n) => h("p", { class: "note", text: withNames(n.text, names) + "." }));
+  const pay = chips && d.chips.payments && d.chips.payments.length ? h("details", { class: "payments" },
+    h("summary", { text: `Chips: pot ${d.chips.pot}, ${d.chips.payments.length} payment${d.chips.payments.length === 1 ? "" : "s"}` }),
+    h("ul", {}, d.chips.payments.map((p) => h("li", { text: `${names[p.from]} pays ${names[p.to]} ${p.chips} chip${p.chips === 1 ? "" : "s"} (${p.what})` })))) : null;
+  return h("div", { class: "score-detail" }, notes, seatsBox, pay);
+}
+
+/** Running totals per seat after each round, as a small SVG line chart. */
+export function roundChart(state, lower) {
+  const rows = state.scores || [];
+  if (!rows.length) return null;
+  const n = state.table.seats.length;
+  const running = Array.from({ length: n }, () => [0]);
+  rows.forEach((row) => row.forEach((v, i) => running[i].push(running[i][running[i].length - 1] + v)));
+  const all = running.flat();
+  const lo = Math.min(...all), hi = Math.max(...all, lo + 1);
+  const W = 320, H = 150, P = 26;
+  const x = (k) => P + (k * (W - 2 * P)) / Math.max(1, rows.length);
+  const y = (v) => H - P - ((v - lo) * (H - 2 * P)) / (hi - lo);
+  const ns = "http://www.w3.org/2000/svg";
+  const el = (tag, attrs) => { const e = document.createElementNS(ns, tag); for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v); return e; };
+  const svg = el("svg", { viewBox: `0 0 ${W} ${H}`, class: "chart", role: "img",
+    "aria-label": `Running totals after each round (${lower ? "lower" : "higher"} is better)` });
+  svg.append(el("line", { x1: P, y1: H - P, x2: W - P, y2: H - P, class: "axis" }));
+  for (let k = 0; k <= rows.length; k++) {
+    const t = el("text", { x: x(k), y: H - 8, class: "tick" });
+    t.textContent = String(k);
+    svg.append(t);
+  }
+  running.forEach((pts, i) => {
+    svg.append(el("polyline", { points: pts.map((v, k) => `${x(k)},${y(v)}`).join(" "), class: `line c${i}` }));
+    const end = el("text", { x: x(rows.length) + 3, y: y(pts[pts.length - 1]) + 4, class: `end c${i}` });
+    end.textContent = String(pts[pts.length - 1]);
+    svg.append(end);
+  });
+  const legend = h("ul", { class: "legend" }, state.table.seats.map((s, i) => h("li", { class: `c${i}`, text: s.name })));
+  return h("figure", { class: "round-chart" }, svg, legend,
+    h("figcaption", { class: "muted", text: `Totals after each round; ${lower ? "lower" : "higher"} is better.` }));
+}

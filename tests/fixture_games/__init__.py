@@ -1,0 +1,1 @@
+"""Game packages that exist only for the tests (see ``gin_lite``)."""

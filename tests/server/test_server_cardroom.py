@@ -1,0 +1,257 @@
+"""The card room's server side (issue 12): rejoin links, re-opened seats, rematch
+offers, chat, public tables, FA-8 leftovers, the itemised score and replays. Every
+message here also passes the hidden-card oracle (conftest), chat and replay included."""
+
+from __future__ import annotations
+
+import pytest
+from server_kit import Seat, create, service
+
+from parlour import cards, record
+from parlour.server.cardroom import clean_text
+
+pytestmark = pytest.mark.timeout(120)
+
+
+def test_a_rejoin_link_returns_the_seat_and_the_old_token_lets_go(client):
+    j = create(client, "fantan", 3, ["person", "person", "easy"], rules={"rounds": 1})
+    assert j["rejoin_url"] and "#rejoin=" in j["rejoin_url"]
+    key = j["rejoin_url"].split("#rejoin=")[1]
+    row = service(client).load(j["table"]).seats[0]
+    assert row.rejoin_hash and key not in str(row.to_json())  # only the hash is kept
+    r = client.post(f"/api/tables/{j['table']}/rejoin", json={"key": key})
+    assert r.status_code == 200, r.text
+    back = r.json()
+    assert back["seat"] == 0 and back["token"] != j["token"]
+    old = Seat(client, j["table"], token=j["token"])
+    assert old.welcome()["code"] == "unauthorised"
+    new = Seat(client, j["table"], token=back["token"])
+    assert new.welcome()["state"]["you"] == 0
+    bad = client.post(f"/api/tables/{j['table']}/rejoin", json={"key": "x" * 43})
+    assert bad.status_code == 403 and "rejoin link" in bad.json()["message"]
+
+
+def test_the_host_reopens_a_never_connected_seat_and_a_newcomer_takes_it(client):
+    j = create(client, "fantan", 3, ["person", "person", "easy"], rules={"rounds": 1},
+               test={"seed": 4})
+    invite = j["invite_url"].split("#invite=")[1]
+    ben = client.post(f"/api/tables/{j['table']}/join", json={"key": invite, "name": "Ben"})
+    assert ben.status_code == 200 and ben.json()["rejoin_url"]
+    host = Seat(client, j["table"], token=j["token"])
+    host.welcome()
+    host.send({"type": "start"})
+    host.until(lambda m: m.get("state", {}).get("commit"))
+    assert host.state["table"]["seats"][1]["never_connected"] is True
+    # Not the host: refused in plain words.
+    late = client.post(f"/api/tables/{j['table']}/join", json={"key": invite, "name": "Cleo"})
+    assert late.status_code == 409
+    host.send({"type": "reopen", "seat": 1})
+    host.until(lambda m: m.get("event", {}).get("kind") == "reopen")
+    assert host.state["table"]["seats"][1]["open"] is True
+    cleo = client.post(f"/api/tables/{j['table']}/join", json={"key": invite, "name": "Cleo"})
+    assert cleo.status_code == 200, cleo.text
+    assert cleo.json()["seat"] == 1
+    old = Seat(client, j["table"], token=ben.json()["token"])
+    assert old.welcome()["code"] == "unauthorised"
+    seat = Seat(client, j["table"], token=cleo.json()["token"])
+    w = seat.welcome()
+    assert w["state"]["you"] == 1 and w["state"]["table"]["seats"][1]["name"] == "Cleo"
+
+
+def test_only_the_host_reopens_and_only_absent_seats(client):
+    j = create(client, "fantan", 3, ["person", "person", "easy"], rules={"rounds": 1})
+    invite = j["invite_url"].split("#invite=")[1]
+    ben = client.post(f"/api/tables/{j['table']}/join", json={"key": invite, "name": "Ben"}).json()
+    host = Seat(client, j["table"], token=j["token"])
+    host.welcome()
+    guest = Seat(client, j["table"], token=ben["token"])
+    guest.welcome()
+    host.send({"type": "start"})
+    guest.send({"type": "reopen", "seat": 0})
+    assert guest.error()["code"] == "unauthorised"
+    host.send({"type": "reopen", "seat": 1})  # Ben is connected
+    assert host.error()["code"] == "bad_seat"
+
+
+def finish(client, j, seats_tokens):
+    players = [Seat(client, j["table"], token=t) for t in seats_tokens]
+    for p in players:
+        p.welcome()
+    players[0].send({"type": "start"})
+    from server_kit import threaded
+    threaded([p.play_to_end for p in players])
+    return players
+
+
+def test_a_rematch_is_an_offer_that_each_person_answers(client):
+    j = create(client, "fantan", 3, ["person", "person", "easy"], rules={"rounds": 1},
+               test={"seed": 8})
+    invite = j["invite_url"].split("#invite=")[1]
+    ben = client.post(f"/api/tables/{j['table']}/join", json={"key": invite, "name": "Ben"}).json()
+    anna, bob = finish(client, j, [j["token"], ben["token"]])
+    watcher = Seat(client, j["table"], watch=j["watch"] if "watch" in j and j["watch"] else
+                   j["watch_url"].split("#watch=")[1])
+    watcher.welcome()
+    anna.send({"type": "rematch"})
+    m = bob.until(lambda m: (m.get("state") or {}).get("rematch_offer") is not None)
+    offer = m["state"]["rematch_offer"]
+    assert offer["by"] == 0 and offer["answers"] == ["yes", None, "bot"]
+    assert service(client).load(j["table"]).rematch is None  # nothing starts yet
+    watcher.send({"type": "rematch_answer", "accept": True})
+    assert watcher.error()["code"] == "unauthorised"
+    bob.send({"type": "rematch_answer", "accept": True})
+    moved_a = anna.until(lambda m: m["type"] == "rematch")
+    moved_b = bob.until(lambda m: m["type"] == "rematch")
+    stay = watcher.until(lambda m: m["type"] == "rematch")
+    assert moved_a["move"] and moved_b["move"] and not stay["move"]
+    assert "#watch=" in stay["url"]
+    new = service(client).load(moved_a["table"])
+    assert new.status == "playing"  # every seat accepted: dealt at once
+    again = Seat(client, new.id, token=ben["token"])  # the same token holds the seat
+    assert again.welcome()["state"]["you"] == 1
+
+
+def test_a_declined_rematch_waits_for_the_host_to_fill_the_seat(client):
+    j = create(client, "fantan", 3, ["person", "person", "easy"], rules={"rounds": 1},
+               test={"seed": 9})
+    invite = j["invite_url"].split("#invite=")[1]
+    ben = client.post(f"/api/tables/{j['table']}/join", json={"key": invite, "name": "Ben"}).json()
+    anna, bob = finish(client, j, [j["token"], ben["token"]])
+    anna.send({"type": "rematch"})
+    bob.until(lambda m: (m.get("state") or {}).get("rematch_offer") is not None)
+    bob.send({"type": "rematch_answer", "accept": False})
+    m = anna.until(lambda m: ((m.get("state") or {}).get("rematch_offer") or {}).get(
+        "answers", [None, None])[1] == "no")
+    assert m["state"]["rematch_offer"]["status"] == "open"
+    assert service(client).load(j["table"]).rematch is None
+    bob.send({"type": "rematch_fill", "with": "bot"})
+    assert bob.error()["code"] == "unauthorised"
+    anna.send({"type": "rematch_fill", "with": "bot"})
+    moved = anna.until(lambda m: m["type"] == "rematch")
+    declined = bob.until(lambda m: m["type"] == "rematch")
+    assert moved["move"] and not declined["move"]
+    new = service(client).load(moved["table"])
+    assert [s.kind for s in new.seats] == ["person", "bot", "bot"] and new.status == "playing"
+
+
+def test_chat_is_text_with_limits_channels_and_no_record(make_app):
+    client = make_app(chat_burst=3, chat_window=60.0, chat_max_length=20)
+    j = create(client, "fanti", 2, ["person", "person"], rules={"rounds": 1})
+    invite = j["invite_url"].split("#invite=")[1]
+    ben = client.post(f"/api/tables/{j['table']}/join", json={"key": invite, "name": "Ben"}).json()
+    anna = Seat(client, j["table"], token=j["token"])
+    anna.welcome()
+    bob = Seat(client, j["table"], token=ben["token"])
+    bob.welcome()
+    watcher = Seat(client, j["table"], watch=j["watch_url"].split("#watch=")[1])
+    watcher.welcome()
+    anna.send({"type": "chat", "text": "x" * 41})  # over twice the limit: refused
+    assert anna.until(lambda m: m["type"] == "error")["code"] == "chat_too_long"
+    anna.send({"type": "chat", "text": "<b>hi</b>\u202e\u0000 ben " + "x" * 10})
+    line = bob.until(lambda m: m["type"] == "chat")["line"]
+    assert line["text"] == "<b>hi</b> ben xxxxxx"[:20] and line["name"] == anna.state["table"]["seats"][0]["name"]
+    assert line["channel"] == "table"
+    assert watcher.until(lambda m: m["type"] == "chat")["line"]["id"] == line["id"]
+    watcher.send({"type": "chat", "text": "go Ben"})
+    assert watcher.until(lambda m: m["type"] == "chat")["line"]["channel"] == "watchers"
+    anna.send({"type": "chat", "text": "two"})
+    anna.send({"type": "chat", "text": "three"})  # the third within the window
+    anna.send({"type": "chat", "text": "four"})  # the fourth: refused
+    err = anna.until(lambda m: m["type"] == "error")
+    assert err["code"] == "chat_limit" and "3 chat lines" in err["message"]
+    # A new connection of a seat gets the table channel only; spectators get both.
+    again = Seat(client, j["table"], token=ben["token"])
+    texts = [ln["text"] for ln in again.welcome()["state"]["chat"]]
+    assert "go Ben" not in texts and "three" in texts
+    spect = Seat(client, j["table"], watch=j["watch_url"].split("#watch=")[1])
+    assert "go Ben" in [ln["text"] for ln in spect.welcome()["state"]["chat"]]
+    # Chat is not part of the game record.
+    anna.send({"type": "start"})
+    anna.until(lambda m: (m.get("state") or {}).get("commit"))
+    assert "three" not in str(record.dump(service(client).load(j["table"]).match))
+
+
+def test_clean_text_drops_controls_and_bidi():
+    assert clean_text("a\u202eb\u200bc\x00d\n e", 50) == "abc d e"
+    assert clean_text("  ", 50) == ""
+
+
+def test_public_tables_are_listed_and_taken_in_one_request(client):
+    j = create(client, "fanti", 2, ["person", "person"], rules={"rounds": 1}, public=True,
+               name="Host")
+    private = create(client, "fanti", 2, ["person", "person"], rules={"rounds": 1})
+    listed = client.get("/api/open-tables").json()
+    ids = [t["id"] for t in listed]
+    assert j["table"] in ids and private["table"] not in ids
+    entry = next(t for t in listed if t["id"] == j["table"])
+    assert entry["free"] == 1 and entry["host"] == "Host" and "invite" not in str(entry)
+    r = client.post(f"/api/tables/{j['table']}/sit", json={"name": "Zed"})
+    assert r.status_code == 200 and r.json()["seat"] == 1
+    assert j["table"] not in [t["id"] for t in client.get("/api/open-tables").json()]
+    refused = client.post(f"/api/tables/{private['table']}/sit", json={"name": "Zed"})
+    assert refused.status_code == 403
+    watch = create(client, "fanti", 2, ["random", "random"], rules={"rounds": 50}, public=True)
+    playing = [t for t in client.get("/api/open-tables").json() if t["id"] == watch["table"]]
+    assert playing and playing[0]["status"] == "playing" and "#watch=" in playing[0]["watch_url"]
+
+
+def test_fa8_leftovers_are_announced_and_the_score_is_itemised(client):
+    deck = list(cards.ALL_CODES)  # in order: this round ends with cards on the table
+    j = create(client, "fanti", 2, ["person", "easy"], rules={"rounds": 2},
+               test={"seed": 21, "decks": [deck]})
+    anna = Seat(client, j["table"], token=j["token"])
+    anna.welcome()
+    anna.send({"type": "start"})
+    m = None
+    sent = None
+    while True:
+        m = anna.recv()
+        s = anna.state
+        if s and s["finished"]:
+            break
+        if "state" in m and anna.my_turn() and sent != anna.seq:
+            sent = anna.seq
+            anna.send({"type": "move", "seq": anna.seq, "move": s["view"]["legal"][0]})
+    fin = anna.state["finished"]
+    t = service(client).load(j["table"])
+    r = t.match.rounds[0]
+    assert fin["round"] == 1 and fin["detail"] == r.score_detail()
+    assert [e["total"] for e in fin["detail"]["seats"]] == r.score()
+    left = r.leftovers()
+    entries = [e for e in anna.state["log"] if e["kind"] == "leftovers"]
+    if left:
+        assert entries and entries[0]["cards"] == cards.codes(left)
+        assert entries[0]["seat"] == (r.last_collector if r.last_collector >= 0 else None)
+    else:
+        assert not entries
+    assert left, "pick a deck whose round ends with cards on the table"
+    # After the next deal the finished round is no longer sent (its cards are dealt again).
+    anna.until(lambda m: (m.get("state") or {}).get("round") == 2 and m["state"]["commit"])
+    assert anna.state["finished"] is None
+    assert not [e for e in anna.state["log"] if e["kind"] == "leftovers"]
+
+
+def test_replays_only_of_finished_games_and_reviews_from_the_seats_view(client):
+    j = create(client, "fantan", 3, ["person", "easy", "easy"], rules={"rounds": 1},
+               test={"seed": 6})
+    early = client.get(f"/api/tables/{j['table']}/replay")
+    assert early.status_code == 409  # hands are shown only once the game is over
+    early = client.post("/api/review", json={"table": j["table"], "round": 1, "seat": 0})
+    assert early.status_code == 409
+    (anna,) = finish(client, j, [j["token"]])
+    data = client.get(f"/api/tables/{j['table']}/replay").json()
+    rd = data["rounds"][0]
+    assert sum(len(h) for h in rd["steps"][0]["hands"]) == 52
+    assert rd["steps"][-1]["event"]["kind"] == "move" and rd["detail"]["seats"]
+    rec = client.get(f"/api/tables/{j['table']}/record").json()
+    assert client.post("/api/replay", json=rec).json()["rounds"][0]["steps"] == rd["steps"]
+    bad = client.post("/api/replay", json={"format": "nope"})
+    assert bad.status_code == 400 and "not a valid game record" in bad.json()["message"]
+    rv = client.post("/api/review", json={"table": j["table"], "round": 1, "seat": 0}).json()
+    mine = [e for e in record.load(rec).rounds[0].history if e[0] == 0]
+    assert len(rv["moves"]) == len(mine)
+    for e in rv["moves"]:
+        if e["choices"] > 1:
+            assert 0 <= e["value"] <= e["best_value"] + 1e-9
+            assert e["dropped"] == (e["best_value"] - e["value"] >= rv["drop"])
+    assert client.post("/api/review", json={"table": j["table"], "round": 9, "seat": 0}).status_code == 400

@@ -1,0 +1,65 @@
+"""``parlour rules``: every ruling id the product cites can be looked up (issue 16, New)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+import parlour
+import parlour.cli.commands  # noqa: F401  (registers the commands)
+from parlour import rulebook
+from parlour.cli import app
+from parlour.games import GAMES
+
+runner = CliRunner()
+SRC = Path(parlour.__file__).parent
+CITED = sorted({m for p in SRC.rglob("*.py")
+                for m in re.findall(r"\b(F[AT]-\d+|C-\d)\b", p.read_text(encoding="utf-8"))})
+
+
+def test_the_product_cites_rulings():
+    assert {"FA-6", "FA-9", "FT-5", "FT-8", "C-1"} <= set(CITED)
+
+
+@pytest.mark.parametrize("ruling_id", CITED)
+def test_every_cited_ruling_has_a_text(ruling_id):
+    found = rulebook.find(ruling_id)
+    assert found is not None, f"{ruling_id} is cited in the code but has no text"
+    _game, key, r = found
+    assert key == ruling_id and r.title and len(r.text) > 40
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_every_game_has_a_summary_and_its_rulings_in_order(game):
+    assert rulebook.summary(game)
+    ids = [k for k in rulebook.rulings(game) if not k.startswith("C-")]
+    assert ids == sorted(ids, key=lambda k: int(k.split("-")[1]))
+
+
+@pytest.mark.parametrize(("args", "expect"), [
+    (["rules", "FT-8"], "FT-8 Fines for holding back"),
+    (["rules", "ft8"], "FT-8 Fines for holding back"),
+    (["rules", "fantan", "FT-5"], "FT-5 Passing"),
+    (["rules", "fanti", "fa-6"], "FA-6 Collecting is compulsory"),
+    (["rules", "fanti"], "Options (--rule KEY=VALUE)"),
+    (["rules"], "parlour rules fantan"),
+    (["rules", "C-3"], "C-3 Shuffling"),
+])
+def test_rules_command_shows_rulings(args, expect):
+    res = runner.invoke(app, args)
+    assert res.exit_code == 0, res.output
+    assert expect in res.stdout
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["rules", "chess"], "neither a game"),
+    (["rules", "fanti", "FT-8"], "no ruling 'FT-8' in Fanti"),
+    (["rules", "fantan", "FT-99"], "no ruling 'FT-99'"),
+])
+def test_unknown_rulings_are_one_line_errors(args, message):
+    res = runner.invoke(app, args)
+    assert res.exit_code == 2 and message in res.stderr
+    assert "Traceback" not in res.output
