@@ -192,13 +192,18 @@ def test_connects_send_a_small_presence_message_and_spectators_nothing(make_app)
     assert second.welcome()["code"] == "spectators_full"
     g = Seat(client, j["table"], token=guest["token"])
     g.welcome()
-    m = host.until(lambda m: m["type"] != "welcome")
-    assert m == {"type": "presence", "seq": 0, "connected": [True, True],
-                 "standin_left": [None, None]}
+    first = host.until(lambda m: m["type"] != "welcome")
+    assert first["type"] == "state"  # a first connect: "never connected" changes too
+    assert first["state"]["table"]["seats"][1]["never_connected"] is False
     g.close()
     m = host.until(lambda m: True)
     assert m == {"type": "presence", "seq": 0, "connected": [True, False],
                  "standin_left": [None, None]}  # not started: no stand-in to come
+    g = Seat(client, j["table"], token=guest["token"])
+    g.welcome()
+    m = host.until(lambda m: True)
+    assert m == {"type": "presence", "seq": 0, "connected": [True, True],
+                 "standin_left": [None, None]}
     host.send({"type": "ping"})
     assert host.until(lambda m: True)["type"] == "pong"  # nothing else came (no full state)
 
