@@ -139,7 +139,7 @@ def test_a_job_over_the_budget_is_stopped_and_the_pool_recovers():
 
 def test_a_bot_over_its_budget_is_replaced_by_a_quick_move(make_app):
     client = make_app(bot_move_seconds=0.05)
-    j = create(client, "fanti", 2, ["person", "expert"], rules={"rounds": 1}, test={"seed": 2})
+    j = create(client, "fanti", 2, ["person", "expert"], rules={"rounds": 1})  # unseeded: pool
     from server_kit import Seat
 
     me = Seat(client, j["table"], token=j["token"])

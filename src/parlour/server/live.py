@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from parlour import cards, record
+from parlour.bots import make_bot
+from parlour.bots.base import Bot
 from parlour.game import PASS, Game, Move
 from parlour.games import get_game
 from parlour.match import Commit, Match, Shuffler, commitment
@@ -129,6 +131,8 @@ class LiveTable:
     """Recent chat lines (memory only, never in the record: server/cardroom.py)."""
     grace_until: dict[int, float] = field(default_factory=dict, repr=False)
     """When the stand-in takes over each disconnected seat (absolute time)."""
+    bots: dict[int, Bot] = field(default_factory=dict, repr=False)
+    """Seeded (test) tables only: one bot per seat for the whole game."""
     updated: float = 0.0
     committed: dict[str, Any] = field(default_factory=dict, repr=False)
     """The row as last read or written: what a failed write goes back to."""
@@ -273,6 +277,20 @@ class LiveTable:
         if a is not None and self.deadline is not None:
             a.at = self.deadline
         return a
+
+    @property
+    def seeded(self) -> bool:
+        """A test table with a fixed seed (only on a server started for testing)."""
+        return (self.config.get("test") or {}).get("seed") is not None
+
+    def bot_for(self, seat: int) -> Bot:
+        """A seeded table's bot for ``seat``, kept for the whole game, so its random
+        stream -- and so the game -- is the same in every run (tests)."""
+        if seat not in self.bots:
+            name, _ = self.bot_spec(seat)
+            seed = self.config["test"]["seed"] * 100 + seat
+            self.bots[seat] = make_bot(name, self.game.name, seed)
+        return self.bots[seat]
 
     def bot_spec(self, seat: int) -> tuple[str, int]:
         """The bot that plays ``seat`` now (its level, or the table's stand-in) and a seed

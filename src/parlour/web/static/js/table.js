@@ -187,12 +187,11 @@ class TablePage {
     } else if (m.type === "presence") {
       if (this.state && m.connected) {
         m.connected.forEach((c, i) => { const seat = this.state.table.seats[i]; if (seat) seat.connected = c; });
-        // counted down from the last state's arrival (tick), so add the time since then
-        const since = (performance.now() - this.receivedAt) / 1000;
-        (m.standin_left || []).forEach((left, i) => {
-          const seat = this.state.table.seats[i];
-          if (seat) seat.standin_left = typeof left === "number" ? left + since : left;
-        });
+        // every countdown now counts from this message (tick): the turn clock too
+        const now = performance.now();
+        if (this.state.deadline) this.state.deadline.left = Math.max(0, this.state.deadline.left - (now - this.receivedAt) / 1000);
+        this.receivedAt = now;
+        (m.standin_left || []).forEach((left, i) => { const seat = this.state.table.seats[i]; if (seat) seat.standin_left = left; });
         this.render();
       }
     } else if (m.type === "bye") {
