@@ -209,7 +209,7 @@ class Intents:
         t = svc.load(tid)
         t.creator = addr
         if host is not None:
-            t.claims[addr] = 1
+            t.claimed_by[host] = addr
         if host is None:  # bots only: nothing to wait for
             async with t.lock:
                 await svc.writer.start(t)
@@ -254,7 +254,7 @@ class Intents:
                     raise ServiceError(409, "started", "the game has already started and no "
                                        "seat is open")
                 raise ServiceError(409, "full", "every seat at this table is taken")
-            if t.claims.get(addr, 0) >= svc.settings.max_seats_per_address:
+            if t.claims(addr) >= svc.settings.max_seats_per_address:
                 raise ServiceError(409, "seat_limit", "you already hold as many seats at "
                                    "this table as one address may: leave one to others")
             others = [names.key(s.name) for i, s in enumerate(t.seats)
@@ -272,7 +272,7 @@ class Intents:
                 seat.name = chosen
             elif names.key(seat.name) in others:
                 seat.name = _free_name(t.seats, f"Player {free + 1}")
-            t.claims[addr] = t.claims.get(addr, 0) + 1
+            t.claimed_by[free] = addr
             entry = {"kind": "join", "seat": free, "name": seat.name}
             t.log.append(entry)
             svc.writer.save(t, config=t.config_json(), log=t.log)

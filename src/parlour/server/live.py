@@ -150,8 +150,14 @@ class LiveTable:
     """The address that created the table (for per-address limits; not stored)."""
     hints_used: dict[tuple[int, int], int] = field(default_factory=dict, repr=False)
     """Hints asked for, per (round, seat)."""
-    claims: dict[str, int] = field(default_factory=dict, repr=False)
-    """Seats claimed per client address (for the per-address cap; not stored)."""
+    claimed_by: dict[int, str] = field(default_factory=dict, repr=False)
+    """The client address that claimed each seat (for the per-address cap; not stored):
+    a seat freed, re-opened or left no longer counts."""
+
+    def claims(self, addr: str) -> int:
+        """Seats of this table the address holds now."""
+        return sum(1 for seat, a in self.claimed_by.items()
+                   if a == addr and self.seats[seat].token_hash is not None)
 
     # --- persistence -------------------------------------------------------------
 
