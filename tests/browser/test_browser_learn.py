@@ -26,6 +26,7 @@ def test_quick_play_is_one_click_and_remembers_the_level(new_page, live_url, gam
     page.wait_for_selector(".hand .card")  # dealt: no waiting room, no start button
     assert page.query_selector("[data-action=start]") is None
     assert "Easy" in page.inner_text(".seats-ring")
+    assert not re.search(r"[0-9a-f]{8}", page.inner_text(".status-line"))  # no hash shown
     page.goto(live_url + "/")
     assert page.input_value(f"#level-{game}") == "easy"
     assert page.errors == []

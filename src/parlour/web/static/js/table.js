@@ -243,7 +243,6 @@ class TablePage {
         : focus.dataset.chatInput !== undefined ? "[data-chat-input]" : null);
     const inHand = focus && focus.closest && focus.closest(".hand");
     const chatSel = focus && focus.dataset && focus.dataset.chatInput !== undefined ? [focus.selectionStart, focus.selectionEnd] : null;
-    if (document.querySelector("dialog[open]")) this.app.inert = false;
     clear(this.app);
     if (!this.state) {
       this.app.append(h("p", { class: "loading", text: this.connStatus === "refused" ? "This page cannot open the table: the link may be old or the table gone." : "Connecting to the table…" }));
