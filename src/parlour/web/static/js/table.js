@@ -185,7 +185,7 @@ class TablePage {
       this.conn.stop();
       location.assign(m.url);
     } else if (m.type === "bye") {
-      this.toast = "The server is restarting: reconnecting…";
+      this.toast = m.reconnect === false ? `You left this table here: ${m.reason}.` : "The server is restarting: reconnecting…";
       this.render();
     }
   }
