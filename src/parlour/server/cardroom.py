@@ -20,6 +20,7 @@ table chat, and the list of public tables.
 from __future__ import annotations
 
 import asyncio
+import secrets
 import time
 import unicodedata
 from collections import deque
@@ -74,7 +75,8 @@ class CardRoom:
             raise ServiceError(410, "expired", "this table has expired")
         h = hash_token(key)
         seat = next((i for i, s in enumerate(t.seats)
-                     if s.rejoin_hash is not None and s.rejoin_hash == h), None)
+                     if s.rejoin_hash is not None and secrets.compare_digest(s.rejoin_hash, h)),
+                    None)
         if seat is None:
             raise ServiceError(403, "unauthorised",
                                "this rejoin link does not hold a seat at this table")

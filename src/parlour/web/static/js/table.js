@@ -185,7 +185,7 @@ class TablePage {
       this.conn.stop();
       location.assign(m.url);
     } else if (m.type === "bye") {
-      this.toast = "The server is restarting: reconnecting…";
+      this.toast = m.reconnect === false ? `You left this table here: ${m.reason}.` : "The server is restarting: reconnecting…";
       this.render();
     }
   }
@@ -243,7 +243,6 @@ class TablePage {
         : focus.dataset.chatInput !== undefined ? "[data-chat-input]" : null);
     const inHand = focus && focus.closest && focus.closest(".hand");
     const chatSel = focus && focus.dataset && focus.dataset.chatInput !== undefined ? [focus.selectionStart, focus.selectionEnd] : null;
-    if (document.querySelector("dialog[open]")) this.app.inert = false;
     clear(this.app);
     if (!this.state) {
       this.app.append(h("p", { class: "loading", text: this.connStatus === "refused" ? "This page cannot open the table: the link may be old or the table gone." : "Connecting to the table…" }));
