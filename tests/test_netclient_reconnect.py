@@ -82,3 +82,24 @@ def test_a_server_that_stays_away_ends_cleanly(monkeypatch):
                         lambda prompt: "q", out.append, hints=False, colour=False, retries=2)
     assert table.run(connect) == 1
     assert out[-1] == "parlour: the server cannot be reached (connection refused)"
+
+
+def test_round_results_use_the_servers_itemised_score():
+    """The state's ``finished`` (the server's ``score_detail()``) is what the terminal
+    shows at a round's end; without it, the round is rebuilt from the revealed deck."""
+    from parlour import cards
+    from parlour.games.fanti.rules import FANTI
+    from playout import random_playout
+
+    m = random_playout("fanti", 2, 3, {"rounds": 1})
+    detail = m.rounds[0].score_detail()
+    state = {"table": {"game": "fanti", "rules": m.rules, "players": 2}, "log": [],
+             "finished": {"round": 1, "detail": detail}}
+    assert netclient.round_detail(state, {"kind": "round_end", "round": 1}) == detail
+    r = m.rounds[0]
+    rebuilt = {"table": state["table"], "finished": None,
+               "revealed": [{"round": 1, "dealer": r.dealer,
+                             "deck": [cards.code(c) for c in r.deck]}],
+               "log": [{"kind": "move", "round": 1, "seat": s, "move": FANTI.move_to_json(mv)}
+                       for s, mv in r.history]}
+    assert netclient.round_detail(rebuilt, {"kind": "round_end", "round": 1}) == detail
