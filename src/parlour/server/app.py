@@ -15,8 +15,8 @@ from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from parlour import __version__
+from parlour.bots.registry import warm as warm_bots
 from parlour.games import KITS
-from parlour.games.fantan import search as fast_fantan
 from parlour.server.api import router
 from parlour.server.db import Store, unavailable
 from parlour.server.room import router as room_router
@@ -45,9 +45,9 @@ def create_app(settings: Settings | None = None, *, testing: bool | None = None)
         store.start_checkpoints()
         service = TableService(settings, store)
         app.state.service = service
-        # Load the compiled search kernels in the background, so the first `hard`
-        # move does not pay for it (bots/fast_fantan.py: warm).
-        threading.Thread(target=fast_fantan.warm, name="warm-kernels", daemon=True).start()
+        # Load every game's compiled search kernels in the background, so the first
+        # `hard` move does not pay for it (each kit's model.warm).
+        threading.Thread(target=warm_bots, name="warm-kernels", daemon=True).start()
         await service.startup()
         # Everything loaded so far (modules, the engine's tables, the bots) lives as long
         # as the process: keep it out of the garbage collector's full passes, whose
