@@ -10,9 +10,9 @@ part            required    what it provides
 ==============  ==========  ===============================================================
 ``rules``       yes         ``GAME``: the :class:`~parlour.game.Game` (the rules engine)
 ``present``     no          ``PRESENTER``: a :class:`~parlour.present.Presenter` -- card
-                            names, typed-move parsing, the terminal picture of a view
-                            and of a round's result, a view rebuilt from its JSON (the
-                            remote client); without it the base ``Presenter`` is used
+                            names, typed-move parsing, the terminal picture of a view,
+                            a view rebuilt from its JSON (the remote client); without it
+                            the base ``Presenter`` is used
 ``bots``        no          ``BOTS``: ``{name: factory(game, seed) -> Bot}``, the game's
                             own bots (``greedy`` and ``heuristic`` also give the
                             ``easy`` and ``medium`` levels); ``random`` is generic

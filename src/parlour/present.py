@@ -15,8 +15,9 @@ What a game overrides, as it needs:
   (what may follow the card), :meth:`card_words` (the game's own marks),
   :meth:`help_line`;
 * drawing: :meth:`hand_text`, :meth:`move_text`, :meth:`option_text`,
-  :meth:`move_notes`, :meth:`table`, :meth:`pass_note`, :meth:`score_caption`,
-  :meth:`round_summary`;
+  :meth:`move_notes`, :meth:`table`, :meth:`pass_note`, :meth:`score_caption`
+  (a round's result is drawn generically from ``Round.score_detail()``, by
+  :func:`parlour.render.round_result`);
 * the remote client: :meth:`view_from_json` (a server view back into the game's view
   object, so a remote game is drawn by the same code as a local one).
 
@@ -193,16 +194,6 @@ class Presenter:
     def score_caption(self, rules: dict[str, Any]) -> str:
         return ("penalty points: lowest total wins" if self.game.lower_wins(rules)
                 else "points: highest total wins")
-
-    def round_summary(self, view: Any, names: Sequence[str]) -> RenderableType:
-        """How a finished round scored, from a view at its end: points per seat."""
-        t = Table(title="Round result", box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
-        t.add_column("player")
-        t.add_column("points", justify="right")
-        for s in range(view.players):
-            t.add_row(names[s], str(view.score[s]))
-        return t
-
 
 # --- pieces the games' presenters share ---------------------------------------------
 

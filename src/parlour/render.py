@@ -28,7 +28,7 @@ from parlour.present import SUIT_STYLES, presenter
 
 __all__ = ["SUIT_STYLES", "card_text", "cards_text", "hand_text", "move_text", "move_notes",
            "option_text", "moves_table", "table_view", "hands_table", "score_caption",
-           "score_sheet", "round_summary", "round_result", "with_names", "winners_text",
+           "score_sheet", "round_result", "with_names", "winners_text",
            "WINNER_MARK"]
 
 
@@ -186,12 +186,6 @@ def round_result(game: str, detail: dict[str, Any], names: Sequence[str]) -> Ren
 
 def _signed(points: int, unit: str) -> str:
     return f"{points:+d}" if unit == "chips" and points else str(points)
-
-
-def round_summary(game: str, view: Any, names: Sequence[str]) -> RenderableType:
-    """The game's short table of a finished round from a view at its end (kept for
-    callers without the round; the itemised :func:`round_result` is what commands show)."""
-    return presenter(game).round_summary(view, names)
 
 
 def winners_text(names: Sequence[str], winners: Sequence[int], totals: Sequence[int]) -> Text:

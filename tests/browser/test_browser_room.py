@@ -190,17 +190,17 @@ def test_join_a_public_table_from_the_front_page_list(new_page, live_url):
         "seats": [{"kind": "bot", "bot": "random"}] * 3}).json()["table"]
     ben = new_page()
     ben.goto(live_url + "/")
-    ben.wait_for_selector(f"[data-open-table={table}]")
+    ben.wait_for_selector(f"[data-open-table='{table}']")
     assert "Anna" in ben.inner_text(".open-tables")
-    ben.click(f"[data-open-table={table}]")
+    ben.click(f"[data-open-table='{table}']")
     ben.wait_for_selector(".waiting")
     assert "(you)" in ben.inner_text(".waiting")
     anna.wait_for_selector("[data-action=start]:not([disabled])")
     eve = new_page()
     eve.goto(live_url + "/")
-    eve.wait_for_selector(f"[data-watch-table={watched}]")
-    assert eve.query_selector(f"[data-open-table={table}]") is None  # full now
-    eve.click(f"[data-watch-table={watched}]")
+    eve.wait_for_selector(f"[data-watch-table='{watched}']")
+    assert eve.query_selector(f"[data-open-table='{table}']") is None  # full now
+    eve.click(f"[data-watch-table='{watched}']")
     eve.wait_for_selector(".spectating")
     assert eve.query_selector(".hand") is None
     assert anna.errors == [] and ben.errors == [] and eve.errors == []

@@ -235,6 +235,8 @@ def test_replays_only_of_finished_games_and_reviews_from_the_seats_view(client):
     j = create(client, "fantan", 3, ["person", "easy", "easy"], rules={"rounds": 1},
                test={"seed": 6})
     early = client.get(f"/api/tables/{j['table']}/replay")
+    assert early.status_code == 409  # hands are shown only once the game is over
+    early = client.post("/api/review", json={"table": j["table"], "round": 1, "seat": 0})
     assert early.status_code == 409
     (anna,) = finish(client, j, [j["token"]])
     data = client.get(f"/api/tables/{j['table']}/replay").json()

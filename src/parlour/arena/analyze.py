@@ -243,12 +243,14 @@ def write_charts(report: dict[str, Any], out: Path) -> list[Path]:
     lo = min(min(v["score_values"]) for v in vs)
     hi = max(max(v["score_values"]) for v in vs)
     bins = np.arange(lo - 0.5, hi + 1.5, max(1, (hi - lo + 1) // 30))
-    for v in vs:
+    lower = {game.lower_wins(v["rules"]) for v in vs}
+    better = {True: "lower is better", False: "higher is better"}
+    for v in vs:  # variants that score differently (points, chips) say so each
+        tail = f" ({better[game.lower_wins(v['rules'])]})" if len(lower) > 1 else ""
         ax.hist(v["score_values"], bins=bins, histtype="step", linewidth=1.5,
-                density=True, label=v["label"])
-    lower = game.lower_wins(vs[0]["rules"])
-    ax.set_xlabel("round score per seat" + (" (lower is better)" if lower
-                                            else " (higher is better)"))
+                density=True, label=v["label"] + tail)
+    ax.set_xlabel("round score per seat" + (f" ({better[lower.pop()]})" if len(lower) == 1
+                                            else ""))
     ax.set_ylabel("share of seat-rounds")
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.yaxis.set_major_formatter(PercentFormatter(1.0))

@@ -1,5 +1,5 @@
 """Fan Tan in the terminal: the four rows, seats with cards and passes, what a pass
-costs, and the round's result (RULINGS FT-2, FT-5, FT-7, FT-8, FT-10).
+costs, and the pot under chips (RULINGS FT-2, FT-5, FT-7, FT-8, FT-10).
 
 Cards are the standard ``7♦``; a move is a card or ``p`` (pass), as the base
 :class:`~parlour.present.Presenter` reads them.
@@ -10,9 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from rich import box
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
-from rich.table import Table
 from rich.text import Text
 
 from parlour import cards
@@ -84,18 +82,6 @@ class FanTanPresenter(Presenter):
         if rules.get("stakes") == "chips":
             return "net chips: highest total wins"
         return "penalty points: lowest total wins"
-
-    def round_summary(self, view: Any, names: Sequence[str]) -> RenderableType:
-        """Cards left, passes and the round's score per seat (FT-7)."""
-        t = Table(title="Round result", box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
-        t.add_column("player")
-        unit = "chips" if view.rules["stakes"] == "chips" else "points"
-        for col in ("cards left", "passes", unit):
-            t.add_column(col, justify="right")
-        for s in range(view.players):
-            label = names[s] + (" (out first)" if s == view.winner else "")
-            t.add_row(label, str(view.hand_counts[s]), str(view.passes[s]), str(view.score[s]))
-        return t
 
     def view_from_json(self, data: dict[str, Any]) -> FanTanView:
         """A server view (``FanTanView.to_json()``) as a view again."""

@@ -60,6 +60,9 @@ THIN = 1.0
 """Swap proposals between two worlds of a chain, per unseen card."""
 BETA = 0.5
 """Tempering of the opponent-model likelihood (1 = the model taken at its word)."""
+READ_BETA = 1.0
+"""Tempering with each seat read as its own mixture of models (``full``): the
+mixture is the hedge against a wrong model, so it is taken at its word."""
 MODEL_EPSILON = 0.1
 """The opponent model's chance of not making the heuristic's play."""
 READ_WORLDS = 24
@@ -218,6 +221,11 @@ class FastFanTan:
         out.sort(key=lambda e: -e.reward)
         return out
 
+    def _beta(self) -> float:
+        """The tempering: :data:`READ_BETA` when each seat is read on its own (its
+        mixture already allows for a wrong model), else :data:`BETA`."""
+        return READ_BETA if self.inference == "full" else BETA
+
     def _models(self, view: FanTanView, su: _Setup,
                 rng: random.Random) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Each seat's opponent model as kernel tables: ``hit[s, k]`` / ``miss[s, k]``,
@@ -270,7 +278,7 @@ class FastFanTan:
         nu = len(su.unseen)
         out = np.empty((self.worlds if count is None else count, su.n), np.uint64)
         args = (su.unseen, su.seats, su.sizes, su.voids, int(BURN * nu),
-                max(2, int(THIN * nu)), BETA, full, d.lo, d.hi, d.playable, d.chosen,
+                max(2, int(THIN * nu)), self._beta(), full, d.lo, d.hi, d.playable, d.chosen,
                 d.later, su.af, hit, math.log(eps), miss, *_TABLES)
         fresh = not chains.started
         chains.started = True

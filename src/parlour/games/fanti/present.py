@@ -1,5 +1,5 @@
 """Fanti in the terminal: its card names, reading a card and what it takes, the table
-with every collected pile, and the round's result (RULINGS FA-1, FA-3, FA-5 .. FA-9).
+with every collected pile, and the notes a move brings (RULINGS FA-1, FA-3, FA-5 .. FA-8).
 
 Cards show their Fanti names (Guardian, Mystic, Scout for J, Q, K; Leaf and Star for
 clubs and diamonds) and, where the player reads what to type, the standard code in grey.
@@ -13,9 +13,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from rich import box
 from rich.console import Group, RenderableType
-from rich.table import Table
 from rich.text import Text
 
 from parlour import cards
@@ -127,19 +125,6 @@ class FantiPresenter(Presenter):
                           str((pile & LEAVES).bit_count()), special)
         deck = Text(f"Deck: {view.deck_left} cards left", style="dim")
         return Group(top, Text(), seats, deck)
-
-    def round_summary(self, view: Any, names: Sequence[str]) -> RenderableType:
-        """Collected cards, Leaf cards, Leaf 2, Star 10 and points per seat (FA-9)."""
-        t = Table(title="Round result", box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
-        t.add_column("player")
-        for col in ("collected", "Leaf 🍃", "2🍃", "10★", "points"):
-            t.add_column(col, justify="right")
-        for s in range(view.players):
-            pile = view.piles[s]
-            t.add_row(names[s], str(pile.bit_count()), str((pile & LEAVES).bit_count()),
-                      "✓" if pile >> TWO_OF_CLUBS & 1 else "",
-                      "✓" if pile >> TEN_OF_DIAMONDS & 1 else "", str(view.score[s]))
-        return t
 
     def view_from_json(self, data: dict[str, Any]) -> FantiView:
         """A server view (``FantiView.to_json()``) as a view again."""

@@ -250,6 +250,8 @@ export async function showLobby(app) {
     open, history(), details,
     h("p", { class: "muted" }, h("a", { href: "/verify", text: "Check a game record" }), " · ",
       h("a", { href: "/replay", text: "Replay a record file" }))]);
+  // Quick play goes straight to a table: have its modules in the cache before the click.
+  setTimeout(() => { import("./table.js").catch(() => {}); }, 0);
   try {
     open.append(openTables(await api("/api/open-tables"), modules));
   } catch { /* an older server without the list: nothing to show */ }

@@ -113,11 +113,11 @@ class Replay {
       type: "button", "data-action": "round", "data-round": k + 1, "aria-current": k === this.round ? "true" : null,
       class: k === this.round ? "primary" : "", onclick: () => { this.round = k; this.step = 0; this.render(); } }, `Round ${k + 1}`)));
     const controls = h("div", { class: "replay-controls" },
-      h("button", { type: "button", "data-action": "start-of-round", onclick: () => { this.step = 0; this.render(); } }, "⏮"),
+      h("button", { type: "button", "data-action": "start-of-round", onclick: () => { this.step = 0; this.render(); } }, "Round start"),
       h("button", { type: "button", "data-action": "prev", "aria-label": "Step back", onclick: () => this.go(-1) }, "◀ Back"),
       h("span", { class: "step", "data-step": this.step, text: `Step ${this.step} of ${rd.steps.length - 1}` }),
       h("button", { type: "button", "data-action": "next", "aria-label": "Step forward", class: "primary", onclick: () => this.go(1) }, "Forward ▶"),
-      h("button", { type: "button", "data-action": "end-of-round", onclick: () => { this.step = rd.steps.length - 1; this.render(); } }, "⏭"));
+      h("button", { type: "button", "data-action": "end-of-round", onclick: () => { this.step = rd.steps.length - 1; this.render(); } }, "Round end"));
     const hands = h("div", { class: "replay-hands" }, st.hands.map((hand, i) => h("section", {
       class: `replay-seat${st.current === i ? " turn" : ""}${st.event && st.event.seat === i ? " moved" : ""}`, "data-seat": i },
       h("h3", { text: `${names[i]} · ${hand.length} card${hand.length === 1 ? "" : "s"}` }),
