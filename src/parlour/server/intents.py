@@ -1,4 +1,4 @@
-"""What people ask of a table: create it, join it, start it, move, hint, rematch, back.
+"""What people ask of a table: create, join or sit, start, move, hint, back, release, leave.
 
 Each intent is checked under the table's lock (who asks, the table's state, the
 sequence number it answers, the engine's ``why_illegal``) and refused with a code and

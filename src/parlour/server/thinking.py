@@ -246,7 +246,3 @@ class ThinkPool:
     def pids(self) -> list[int]:
         return [w.process.pid for w in self._workers if w.process.pid]
 
-
-def default_workers() -> int:
-    """One worker per core beyond the first, at least one (the event loop keeps one)."""
-    return max(1, (os.cpu_count() or 2) - 1)
