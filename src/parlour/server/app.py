@@ -15,8 +15,8 @@ from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from parlour import __version__
+from parlour.bots.registry import warm as warm_search
 from parlour.games import KITS
-from parlour.games.fantan import search as fast_fantan
 from parlour.server.api import router
 from parlour.server.db import Store, unavailable
 from parlour.server.room import router as room_router
@@ -46,8 +46,8 @@ def create_app(settings: Settings | None = None, *, testing: bool | None = None)
         service = TableService(settings, store)
         app.state.service = service
         # Load the compiled search kernels in the background, so the first `hard`
-        # move does not pay for it (bots/fast_fantan.py: warm).
-        threading.Thread(target=fast_fantan.warm, name="warm-kernels", daemon=True).start()
+        # move does not pay for it (every game kit's model.warm, parlour.bots.registry).
+        threading.Thread(target=warm_search, name="warm-kernels", daemon=True).start()
         await service.startup()
         # Everything loaded so far (modules, the engine's tables, the bots) lives as long
         # as the process: keep it out of the garbage collector's full passes, whose
