@@ -94,7 +94,7 @@ def main() -> None:
         front.wait_for_selector(".rules-page .example")
         front.screenshot(path=str(OUT / "web-rules-fanti.png"))
 
-        page, _ = seat_page(browser, base, game="fanti", players=3, rules={"rounds": 2}, name="You",
+        page, _ = seat_page(browser, base, game="fanti", players=3, rules={"rounds": 2}, name="Ann",
                             seats=[{"kind": "person"}] + [{"kind": "bot", "bot": "medium"}] * 2,
                             test={"seed": 21, "decks": [list(cards.ALL_CODES)]})
         page.click("[data-action=start]")
@@ -112,7 +112,7 @@ def main() -> None:
         page.wait_for_selector("[data-score-detail]")
         shot(page, ".round-over", "web-round-score.png")
 
-        page, j = seat_page(browser, base, game="fantan", players=4, rules={"rounds": 3}, name="You",
+        page, j = seat_page(browser, base, game="fantan", players=4, rules={"rounds": 3}, name="Ann",
                             seats=[{"kind": "person"}] + [{"kind": "bot", "bot": "easy"}] * 3,
                             test={"seed": 7})
         page.click("[data-action=start]")

@@ -168,6 +168,9 @@ def round_detail(state: dict[str, Any], e: dict[str, Any]) -> dict[str, Any] | N
     if e.get("detail"):
         return e["detail"]
     k = e.get("round")
+    done = state.get("finished")  # the server's Round.score_detail() of the last round
+    if isinstance(done, dict) and done.get("round") == k and done.get("detail"):
+        return done["detail"]
     deal = next((d for d in state.get("revealed") or [] if d.get("round") == k), None)
     if deal is None:
         return None

@@ -26,6 +26,7 @@ def test_quick_play_is_one_click_and_remembers_the_level(new_page, live_url, gam
     page.wait_for_selector(".hand .card")  # dealt: no waiting room, no start button
     assert page.query_selector("[data-action=start]") is None
     assert "Easy" in page.inner_text(".seats-ring")
+    assert not re.search(r"[0-9a-f]{8}", page.inner_text(".status-line"))  # no hash shown
     page.goto(live_url + "/")
     assert page.input_value(f"#level-{game}") == "easy"
     assert page.errors == []
@@ -161,4 +162,46 @@ def test_double_click_is_not_an_error_and_verify_shows_no_null(new_page, live_ur
     page.goto(f"{live_url}/verify#table={table}")
     page.wait_for_selector(".verdict.ok")
     assert "null" not in page.inner_text("main")
+    assert page.errors == []
+
+
+RECORD_ANIMATIONS = """
+  window.__anims = [];
+  const animate = Element.prototype.animate;
+  Element.prototype.animate = function (...args) {
+    window.__anims.push({ cls: String(this.className), card: this.dataset ? this.dataset.card || null : null,
+                          hand: !!(this.closest && this.closest('.hand')) });
+    return animate.apply(this, args);
+  };"""
+
+
+def sweep_deck() -> list[str]:
+    """Fanti, dealer 1: the table is 2C 4H 6D 9S and seat 0 opens with the Guardian JH,
+    which sweeps all four (FA-5)."""
+    table = ["2C", "4H", "6D", "9S"]
+    seat0 = ["JH", "KC", "QD", "8S"]
+    seat1 = ["KD", "QS", "3C", "4C"]
+    head = table + [c for pair in zip(seat0, seat1, strict=True) for c in pair]
+    return head + [c for c in cards.ALL_CODES if c not in head]
+
+
+def test_the_deal_plays_and_a_guardian_sweep_are_animated(new_page, live_url):
+    page = new_page()
+    page.add_init_script(RECORD_ANIMATIONS)
+    create_by_api(page, live_url, game="fanti", players=2, rules={"rounds": 1}, name="Anna",
+                  seats=[{"kind": "person"}, {"kind": "bot", "bot": "easy"}],
+                  test={"seed": 3, "decks": [sweep_deck()], "dealer": 1})
+    start(page)
+    page.wait_for_selector(TURN)
+    anims = page.evaluate("window.__anims")
+    assert sum(a["hand"] for a in anims) >= 4  # the deal slides into the hand
+    page.click(".hand [data-card=JH]")
+    page.click("[data-action=confirm]")  # one way only: preselected
+    page.wait_for_selector(".fanti-table [data-card='9S']", state="detached")
+    page.wait_for_selector(".ghost.sweep", state="attached")
+    anims = page.evaluate("window.__anims")
+    swept = [a for a in anims if "ghost" in a["cls"] and "sweep" in a["cls"]]
+    assert len(swept) == 4  # the four table cards fly to Anna together
+    page.wait_for_selector("[data-card='KD'], [data-card='QS'], [data-card='3C'], [data-card='4C']")
+    assert any(a["card"] in ("KD", "QS", "3C", "4C") for a in page.evaluate("window.__anims"))
     assert page.errors == []

@@ -137,7 +137,7 @@ def random_round(game: Game, players: int, rules: dict[str, Any], seed: int,
         legal = r.legal_moves()
         assert legal, "a seat to move has no legal move"
         assert all(r.why_illegal(mv) is None for mv in legal)
-        assert r.view(r.current_player).legal == tuple(legal)
+        assert tuple(r.view(r.current_player).legal) == tuple(legal)
         if check:
             before = r.copy()
             for bad in (-1, 1 << 60, "7D"):

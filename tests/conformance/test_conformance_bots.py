@@ -3,7 +3,8 @@ decision is unchanged when the cards its seat cannot see are dealt differently.
 
 Bots come from ``parlour.bots.bot_names(game)``. A search level that stops on a clock
 (``hard``, ``expert``) is run with a fixed iteration budget (``NAME:8``) so the same
-seed gives the same move; a name that takes no budget is run as it is.
+seed gives the same move; a name that takes no budget is run as it is. Bots play at the
+game's usual table (``Game.default_players``): some (``learned``) play only there.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import pytest
 from conformance_kit import random_round, twin
 
 from parlour.bots import bot_names, make_bot
+from parlour.game import Game
 from parlour.games import KITS
 from parlour.match import Match, Shuffler
 
@@ -29,6 +31,11 @@ def reproducible(name: str, game: str) -> str:
     return f"{name}:{BUDGET}"
 
 
+def table_size(game: Game) -> int:
+    """The game's usual table (``default_players``), where every bot of it must play."""
+    return game.default_players or game.min_players
+
+
 CASES = [(game, name) for game in sorted(KITS) for name in bot_names(game)]
 
 
@@ -40,7 +47,7 @@ def test_every_game_has_the_random_bot():
 @pytest.mark.parametrize(("game", "name"), CASES, ids=[f"{g}-{n}" for g, n in CASES])
 def test_every_bot_plays_a_whole_round_legally(game, name):
     g = KITS[game].game
-    players = g.min_players + 1 if g.max_players > g.min_players else g.min_players
+    players = table_size(g)
     bot_name = reproducible(name, game)
     m = Match.new(g, players, {"rounds": 1}, shuffler=Shuffler(11))
     bots = [make_bot(bot_name, game, 5 + s) for s in range(players)]
@@ -60,8 +67,7 @@ def test_no_bot_can_peek(game, name):
     bot_name = reproducible(name, game)
     checked = 0
     for seed in range(6):
-        full = random_round(g, g.min_players + (seed % 2 if g.max_players > g.min_players
-                                                 else 0), {}, seed, check=False).rounds[0]
+        full = random_round(g, table_size(g), {}, seed, check=False).rounds[0]
         rng = random.Random(seed)
         cut = rng.randrange(len(full.history) // 4, len(full.history) // 2 + 1)
         r = g.new_round(full.rules, full.players, full.dealer, full.deck)

@@ -134,6 +134,23 @@ def test_a_declined_rematch_waits_for_the_host_to_fill_the_seat(client):
     assert [s.kind for s in new.seats] == ["person", "bot", "bot"] and new.status == "playing"
 
 
+def test_the_host_need_not_wait_for_a_player_who_left(client):
+    j = create(client, "fantan", 3, ["person", "person", "easy"], rules={"rounds": 1},
+               test={"seed": 10})
+    invite = j["invite_url"].split("#invite=")[1]
+    ben = client.post(f"/api/tables/{j['table']}/join", json={"key": invite, "name": "Ben"}).json()
+    anna, bob = finish(client, j, [j["token"], ben["token"]])
+    bob.close()  # Ben leaves without answering
+    anna.send({"type": "rematch"})
+    anna.until(lambda m: (m.get("state") or {}).get("rematch_offer") is not None)
+    assert anna.state["rematch_offer"]["answers"] == ["yes", None, "bot"]
+    anna.send({"type": "rematch_fill", "with": "open"})
+    moved = anna.until(lambda m: m["type"] == "rematch")
+    new = service(client).load(moved["table"])
+    assert new.seats[1].kind == "person" and not new.seats[1].claimed  # not counted as seated
+    assert new.status == "waiting"  # the host starts once someone takes the open seat
+
+
 def test_chat_is_text_with_limits_channels_and_no_record(make_app):
     client = make_app(chat_burst=3, chat_window=60.0, chat_max_length=20)
     j = create(client, "fanti", 2, ["person", "person"], rules={"rounds": 1})

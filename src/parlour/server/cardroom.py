@@ -20,6 +20,7 @@ table chat, and the list of public tables.
 from __future__ import annotations
 
 import asyncio
+import secrets
 import time
 import unicodedata
 from collections import deque
@@ -74,7 +75,8 @@ class CardRoom:
             raise ServiceError(410, "expired", "this table has expired")
         h = hash_token(key)
         seat = next((i for i, s in enumerate(t.seats)
-                     if s.rejoin_hash is not None and s.rejoin_hash == h), None)
+                     if s.rejoin_hash is not None and secrets.compare_digest(s.rejoin_hash, h)),
+                    None)
         if seat is None:
             raise ServiceError(403, "unauthorised",
                                "this rejoin link does not hold a seat at this table")
@@ -215,7 +217,8 @@ class CardRoom:
             await self._answer(t, conn.seat, accept)
 
     async def fill(self, conn: Connection, how: str) -> None:
-        """The host fills the declined seats with the computer or open seats."""
+        """The host fills the seats that declined (or have not answered: a player who
+        left) with the computer or open seats."""
         t = conn.table
         assert t is not None
         async with t.lock:
@@ -227,7 +230,7 @@ class CardRoom:
                 await self.svc.hub.error(conn, "no_offer", "there is no rematch offer to fill")
                 return
             for i, a in enumerate(offer["answers"]):
-                if a == "no":
+                if a in ("no", None):
                     offer["fill"][str(i)] = how
             await self._settle(t)
 
@@ -245,7 +248,7 @@ class CardRoom:
         svc = self.svc
         offer = t.config["rematch_offer"]
         ready = offer["status"] == "open" and all(
-            a in ("yes", "bot") or (a == "no" and str(i) in offer["fill"])
+            a in ("yes", "bot") or (a in ("no", None) and str(i) in offer["fill"])
             for i, a in enumerate(offer["answers"]))
         if not ready:
             svc.writer.save(t, config=t.config_json(), log=t.log)
@@ -269,7 +272,7 @@ class CardRoom:
             s["auto"] = None
             s["open"] = False
             s["connected_once"] = False
-            if s["kind"] == "person" and offer["answers"][i] == "no":
+            if s["kind"] == "person" and offer["answers"][i] in ("no", None):
                 if offer["fill"].get(str(i)) == "bot":
                     s.update(kind="bot", bot=cfg.get("standin") or "medium",
                              name=f"Computer {i + 1}", token_hash=None, rejoin_hash=None)

@@ -137,7 +137,8 @@ class TableService:
         t = self.load(table_id)
         return {"id": t.id, "game": t.game.name, "title": t.game.title, "status": t.status,
                 "players": t.players, "rules": t.rules, "timer": t.timer,
-                "seats": [{"name": s.name, "kind": s.kind, "bot": s.bot, "claimed": s.claimed}
+                "seats": [{"name": s.name, "kind": s.kind, "bot": s.bot, "claimed": s.claimed,
+                           "open": s.open}
                           for s in t.seats]}
 
     def record(self, table_id: str) -> dict[str, Any]:

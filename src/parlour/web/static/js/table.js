@@ -185,7 +185,7 @@ class TablePage {
       this.conn.stop();
       location.assign(m.url);
     } else if (m.type === "bye") {
-      this.toast = "The server is restarting: reconnecting…";
+      this.toast = m.reconnect === false ? `You left this table here: ${m.reason}.` : "The server is restarting: reconnecting…";
       this.render();
     }
   }
@@ -243,7 +243,6 @@ class TablePage {
         : focus.dataset.chatInput !== undefined ? "[data-chat-input]" : null);
     const inHand = focus && focus.closest && focus.closest(".hand");
     const chatSel = focus && focus.dataset && focus.dataset.chatInput !== undefined ? [focus.selectionStart, focus.selectionEnd] : null;
-    if (document.querySelector("dialog[open]")) this.app.inert = false;
     clear(this.app);
     if (!this.state) {
       this.app.append(h("p", { class: "loading", text: this.connStatus === "refused" ? "This page cannot open the table: the link may be old or the table gone." : "Connecting to the table…" }));
@@ -480,8 +479,8 @@ class TablePage {
       offer.status === "open" && s.you !== null && !mine ? h("div", { class: "end-buttons" },
         h("button", { type: "button", class: "primary", "data-action": "rematch-accept", onclick: () => this.send({ type: "rematch_answer", accept: true }) }, "Accept"),
         h("button", { type: "button", "data-action": "rematch-decline", onclick: () => this.send({ type: "rematch_answer", accept: false }) }, "Decline")) : null,
-      offer.status === "open" && host && offer.answers.some((a) => a === "no") ? h("div", { class: "end-buttons" },
-        h("span", { text: "Fill the declined seats with: " }),
+      offer.status === "open" && host && mine === "yes" && offer.answers.some((a) => a === "no" || a === null) ? h("div", { class: "end-buttons" },
+        h("span", { text: "Don't wait: give the seats that declined or have not answered to " }),
         h("button", { type: "button", "data-action": "rematch-fill-bot", onclick: () => this.send({ type: "rematch_fill", with: "bot" }) }, "the computer"),
         h("button", { type: "button", "data-action": "rematch-fill-open", onclick: () => this.send({ type: "rematch_fill", with: "open" }) }, "an open seat (invite link)")) : null,
       offer.status === "declined" ? h("p", { text: "Not everyone wants a rematch." }) : null);

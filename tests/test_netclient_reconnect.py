@@ -1,0 +1,105 @@
+"""``parlour play --connect`` keeps going through connection errors (issue 16, defect 1):
+a refused connection and a connection that drops mid-game (as a failed keepalive ping
+does) are reconnected with backoff and a plain message, never a traceback."""
+
+from __future__ import annotations
+
+import json
+import queue
+
+from websockets.exceptions import ConnectionClosedError
+from websockets.frames import Close
+
+from parlour import netclient
+from parlour.netclient import Link, RemoteTable
+
+
+def over_state() -> dict:
+    return {"table": {"game": "fanti", "status": "over", "players": 2, "rules": {},
+                      "seats": [{"name": "Ann", "claimed": True}, {"name": "Term",
+                                                                  "claimed": True}]},
+            "you": 1, "view": None, "winners": [1], "totals": [2, 5]}
+
+
+class FakeSocket:
+    """Replays scripted frames; an exception in the script is raised by ``recv``."""
+
+    def __init__(self, script: list) -> None:
+        self.script = queue.Queue()
+        for item in script:
+            self.script.put(item)
+        self.sent: list[dict] = []
+
+    def __enter__(self) -> FakeSocket:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+    def send(self, text: str) -> None:
+        self.sent.append(json.loads(text))
+
+    def recv(self, timeout: float | None = None) -> str:
+        item = self.script.get(timeout=5)
+        if isinstance(item, BaseException):
+            raise item
+        return json.dumps(item)
+
+
+def test_refused_and_dropped_connections_are_reconnected(monkeypatch):
+    monkeypatch.setattr(netclient.time, "sleep", lambda s: None)
+    keepalive = ConnectionClosedError(Close(1011, "keepalive ping timeout"), None)
+    sockets = [OSError("connection refused"),
+               FakeSocket([keepalive]),
+               FakeSocket([{"type": "welcome", "seq": 9, "state": over_state()}])]
+    used: list[FakeSocket] = []
+
+    def connect(url: str, **kw: object) -> FakeSocket:
+        item = sockets.pop(0)
+        if isinstance(item, BaseException):
+            raise item
+        used.append(item)
+        return item
+
+    out: list[str] = []
+    table = RemoteTable(Link("http://127.0.0.1:1", "T", invite="k"), {"token": "t"},
+                        lambda prompt: "q", out.append, hints=False, colour=False, retries=5)
+    assert table.run(connect) == 0
+    assert sum("reconnecting" in line for line in out) == 2
+    assert all(s.sent[0] == {"type": "hello", "table": "T", "token": "t"} for s in used)
+    assert out[-1].startswith("Game over: You win")
+    assert not any("Traceback" in line or "keepalive" in line for line in out)
+
+
+def test_a_server_that_stays_away_ends_cleanly(monkeypatch):
+    monkeypatch.setattr(netclient.time, "sleep", lambda s: None)
+
+    def connect(url: str, **kw: object) -> FakeSocket:
+        raise OSError("connection refused")
+
+    out: list[str] = []
+    table = RemoteTable(Link("http://127.0.0.1:1", "T", invite="k"), {"token": "t"},
+                        lambda prompt: "q", out.append, hints=False, colour=False, retries=2)
+    assert table.run(connect) == 1
+    assert out[-1] == "parlour: the server cannot be reached (connection refused)"
+
+
+def test_round_results_use_the_servers_itemised_score():
+    """The state's ``finished`` (the server's ``score_detail()``) is what the terminal
+    shows at a round's end; without it, the round is rebuilt from the revealed deck."""
+    from parlour import cards
+    from parlour.games.fanti.rules import FANTI
+    from playout import random_playout
+
+    m = random_playout("fanti", 2, 3, {"rounds": 1})
+    detail = m.rounds[0].score_detail()
+    state = {"table": {"game": "fanti", "rules": m.rules, "players": 2}, "log": [],
+             "finished": {"round": 1, "detail": detail}}
+    assert netclient.round_detail(state, {"kind": "round_end", "round": 1}) == detail
+    r = m.rounds[0]
+    rebuilt = {"table": state["table"], "finished": None,
+               "revealed": [{"round": 1, "dealer": r.dealer,
+                             "deck": [cards.code(c) for c in r.deck]}],
+               "log": [{"kind": "move", "round": 1, "seat": s, "move": FANTI.move_to_json(mv)}
+                       for s, mv in r.history]}
+    assert netclient.round_detail(rebuilt, {"kind": "round_end", "round": 1}) == detail
