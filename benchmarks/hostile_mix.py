@@ -30,6 +30,7 @@ import json
 import random
 import subprocess
 import sys
+import tempfile
 import time
 from collections import Counter
 from pathlib import Path
@@ -234,17 +235,32 @@ async def hint_flood(mix: Mix) -> None:
         t.cancel()
 
 
+async def attack(a: argparse.Namespace, base: str) -> dict[str, Any]:
+    """The strangers that need no honest table: bodies, creation floods, idle sockets,
+    tables of bots (run in a process of their own, so their work does not slow the
+    honest clients' event loop)."""
+    mix = Mix(base, time.monotonic() + a.duration)
+    tasks = [asyncio.create_task(mix.bodies(a.body_mb)) for _ in range(a.bodies)]
+    tasks += [asyncio.create_task(mix.creator(a.creator_addresses)) for _ in range(a.creators)]
+    tasks += [asyncio.create_task(mix.idle_socket()) for _ in range(a.idle)]
+    tasks += [asyncio.create_task(mix.bot_table(a.max_rounds)) for _ in range(a.bot_tables)]
+    await asyncio.sleep(a.duration)
+    mix.deadline = 0.0
+    for t in tasks:
+        t.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    return {k: dict(v) for k, v in mix.got.items()}
+
+
 async def main_async(a: argparse.Namespace, server: ServerProcess) -> dict[str, Any]:
     deadline = time.monotonic() + a.duration
     mix = Mix(server.base, deadline)
     strangers = [asyncio.create_task(mix.health(server.pid))]
     probe_file = server.workdir / "healthz.jsonl"
     prober = probe(server.base + "/healthz", a.duration, probe_file)
-    strangers += [asyncio.create_task(mix.bodies(a.body_mb)) for _ in range(a.bodies)]
-    strangers += [asyncio.create_task(mix.creator(a.creator_addresses))
-                  for _ in range(a.creators)]
-    strangers += [asyncio.create_task(mix.idle_socket()) for _ in range(a.idle)]
-    strangers += [asyncio.create_task(mix.bot_table(a.max_rounds)) for _ in range(a.bot_tables)]
+    attack_file = Path(tempfile.mkdtemp(prefix="parlour-mix-")) / "attack.json"
+    attacker = subprocess.Popen([sys.executable, __file__, *sys.argv[1:], "--attack-only",
+                                 server.base, "--json", str(attack_file)])
     await asyncio.sleep(3.0)  # the strangers are at it before the honest tables arrive
 
     def seen(runs: list[Any], _stats: Any) -> None:
@@ -261,6 +277,10 @@ async def main_async(a: argparse.Namespace, server: ServerProcess) -> dict[str, 
         t.cancel()
     await asyncio.gather(*strangers, return_exceptions=True)
     hints = mix.hints
+    attacker.wait(a.duration + 60)  # it stops by itself at the end of the duration
+    if attack_file.exists():
+        for k, v in json.loads(attack_file.read_text()).items():
+            mix.got[k].update(v)
     prober.terminate()
     prober.wait(10)
     for line in probe_file.read_text().splitlines():
@@ -302,7 +322,12 @@ def main() -> int:
     p.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
                    help="a server setting (parlour serve --set), repeatable")
     p.add_argument("--json", type=Path)
-    a = p.parse_args()
+    p.add_argument("--attack-only", metavar="URL", help=argparse.SUPPRESS)
+    a, _ = p.parse_known_args()
+    if a.attack_only:
+        got = asyncio.run(attack(a, a.attack_only))
+        a.json.write_text(json.dumps(got))
+        return 0
     extra = [x for item in a.set for x in ("--set", item)]
     server = ServerProcess(bot_delay=a.bot_delay, round_pause=1.0, extra=extra,
                            env={"PARLOUR_TESTING": "0"}).start()
