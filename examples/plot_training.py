@@ -22,10 +22,10 @@ import matplotlib.pyplot as plt  # noqa: E402
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("logs", nargs="+")
-    ap.add_argument("--titles", default="", help="comma separated, one per log")
+    ap.add_argument("--titles", default="", help="separated by semicolons, one per log")
     ap.add_argument("--out", default="learning-curve.png")
     args = ap.parse_args()
-    titles = args.titles.split(",") if args.titles else [Path(p).stem for p in args.logs]
+    titles = args.titles.split(";") if args.titles else [Path(p).stem for p in args.logs]
     fig, axes = plt.subplots(1, len(args.logs), figsize=(5.5 * len(args.logs), 3.8),
                              squeeze=False)
     for ax, path, title in zip(axes[0], args.logs, titles, strict=True):

@@ -11,12 +11,16 @@ import pytest
 # Helper modules that tests in several folders import by name.
 sys.path.insert(0, str(Path(__file__).parent / "bots"))
 
-# The fixture game (tests/fixture_games/gin_lite) is importable as
-# ``fixture_games.gin_lite``; subprocesses register it with PARLOUR_GAMES (see
-# tests/conformance/test_fixture_game_cli.py).
+# The fixture game (tests/fixture_games/gin_lite), a third game registered for the whole
+# run: every test that goes over the registry checks it too. Subprocesses register it
+# with PARLOUR_GAMES (see tests/conformance/test_fixture_game_cli.py).
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from parlour.games import KITS, register  # noqa: E402
 from playout import random_playout  # noqa: E402, F401  (re-exported for older imports)
+
+if "ginlite" not in KITS:
+    register("fixture_games.gin_lite")
 
 
 @pytest.fixture

@@ -245,6 +245,12 @@ class Step:
     run: Callable[[], None]
 
 
+def offered(game: str, engines: Sequence[str]) -> list[str]:
+    """The engines of ``engines`` that ``game`` has: ``batch`` only with a kernel part."""
+    kernel = get_kit(game).attr("kernel", "BATCH") is not None
+    return [e for e in engines if e != "batch" or kernel]
+
+
 def plan(games: Sequence[str], players: dict[str, int], seconds: float,
          engines: Sequence[str] = ENGINES, batch: int = DEFAULT_BATCH,
          yardstick: bool = False, search: bool = False, scale: bool = False,
@@ -252,7 +258,9 @@ def plan(games: Sequence[str], players: dict[str, int], seconds: float,
     """The report object (filled in as the steps run) and the steps, in order.
 
     ``players`` gives each game's player count for the playouts and search sections;
-    the scaling section runs every player count. Run every step's ``run()`` in order,
+    the scaling section runs every player count. A game whose kit has no ``kernel`` part
+    gets no batch figures, one without a ``model`` part no search figure. Run every
+    step's ``run()`` in order,
     then the report is complete (or call :func:`report`).
     """
     out: dict[str, Any] = {
@@ -271,13 +279,13 @@ def plan(games: Sequence[str], players: dict[str, int], seconds: float,
         steps.append(Step("OpenSpiel hearts and crazy_eights (before)",
                           4 * seconds, measure_yard))
     for game in games:
-        for engine in engines:
+        for engine in offered(game, engines):
             steps.append(Step(f"{game}, {players[game]} players, {engine} engine", seconds,
                               lambda g=game, e=engine: out["playouts"].append(
                                   playouts(g, players[g], seconds, e, batch))))
     if search:
         out["search"] = []
-        for game in games:
+        for game in (g for g in games if get_kit(g).attr("model", "MODEL") is not None):
             steps.append(Step(f"{game}, {players[game]} players, {SEARCH_BOT} search", seconds,
                               lambda g=game: out["search"].append(
                                   search_speed(g, players[g], seconds))))
@@ -286,7 +294,7 @@ def plan(games: Sequence[str], players: dict[str, int], seconds: float,
         part = seconds / SCALING_PASSES
         for p in range(SCALING_PASSES):
             for game in games:
-                for engine in engines:
+                for engine in offered(game, engines):
                     for n in player_counts(game):
                         steps.append(Step(
                             f"scaling: {game}, {n} players, {engine} engine "

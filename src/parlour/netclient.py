@@ -188,6 +188,14 @@ def round_detail(state: dict[str, Any], e: dict[str, Any]) -> dict[str, Any] | N
 
 # --- playing ----------------------------------------------------------------------
 
+def apply_presence(state: dict[str, Any], msg: dict[str, Any]) -> None:
+    """A ``presence`` message: who is connected, and the stand-in countdowns."""
+    seats = state["table"]["seats"]
+    for key in ("connected", "standin_left"):
+        for seat, value in zip(seats, msg.get(key) or [], strict=False):
+            seat[key] = value
+
+
 Event = tuple[str, Any]
 
 
@@ -287,7 +295,12 @@ class RemoteTable:
                 return 1
             self.answered = -1  # nothing changed: the same turn may be answered again
         elif kind == "bye":
+            if msg.get("reconnect", True) is False:
+                self.out(f"You are no longer seated here: {msg.get('reason', '')}.")
+                return 0
             self.out("The server is restarting; reconnecting...")
+        elif kind == "presence" and self.state is not None:
+            apply_presence(self.state, msg)
         elif kind == "hint" and self.state is not None:
             game = self.state["table"]["game"]
             for m in msg.get("moves", []):
@@ -360,8 +373,8 @@ class RemoteTable:
         if not self._my_turn() or self.answered == self.seq:
             return
         legal = self.state["view"]["legal"]
-        if legal == [{"pass": True}]:
-            return  # the server passes for the person (forced)
+        if (self.state.get("pass") or {}).get("auto"):
+            return  # the server passes for the person (forced, announced)
         left = self._time_left()
         timer = f" ({left:.0f} s left)" if left is not None else ""
         prompt = (f"Your move{timer} (number or card"

@@ -41,7 +41,7 @@ from typing import Any
 
 from parlour import record
 from parlour.bots import make_bot
-from parlour.games import get_game
+from parlour.games import get_game, get_kit
 from parlour.match import Match, Shuffler
 
 
@@ -61,17 +61,21 @@ DEFAULT_BATCH = 4096
 """Games per kernel call of the batch engine (speed and memory only, never results)."""
 
 
-def choose_engine(engine: str, bots: Sequence[str]) -> str:
+def choose_engine(engine: str, bots: Sequence[str], game: str | None = None) -> str:
     """``step`` or ``batch`` for ``engine`` (``step``, ``batch`` or ``auto``) and these bots.
 
-    ``auto`` is ``batch`` when every seat is ``random``; ``batch`` with any other bot is
-    a :class:`ValueError` that names the seats.
+    ``auto`` is ``batch`` when every seat is ``random`` and ``game`` (when given) has a
+    batch kernel in its kit; ``batch`` with any other bot, or for a game without one, is
+    a :class:`ValueError` that says why.
     """
     if engine not in ENGINES:
         raise ValueError(f"unknown engine {engine!r}; choose one of: {', '.join(ENGINES)}")
     all_random = bool(bots) and all(b == BATCH_BOT for b in bots)
+    kernel = game is None or get_kit(game).attr("kernel", "BATCH") is not None
     if engine == "auto":
-        return "batch" if all_random else "step"
+        return "batch" if all_random and kernel else "step"
+    if engine == "batch" and not kernel:
+        raise ValueError(f"{get_kit(game).game.title} has no batch engine; use --engine step")
     if engine == "batch" and not all_random:
         others = [f"{b} (seat {s})" for s, b in enumerate(bots) if b != BATCH_BOT]
         raise ValueError("the batch engine plays uniformly random moves only: every seat must "
@@ -106,7 +110,7 @@ class SimConfig:
 
     def resolved_engine(self) -> str:
         """``step`` or ``batch``: what ``engine`` means for these bots."""
-        return choose_engine(self.engine, self.bots)
+        return choose_engine(self.engine, self.bots, self.game)
 
 
 @dataclass(frozen=True)

@@ -30,8 +30,9 @@ FAST = settings(max_examples=25, deadline=None, suppress_health_check=[HealthChe
 
 
 def test_the_suite_runs_over_every_registered_game():
-    """Every registered game and every variant of it is in the suite's list."""
-    assert {"fantan", "fanti"} <= set(KITS)
+    """Every registered game -- the products and the fixture game -- and every variant
+    of it is in the suite's list."""
+    assert {"fantan", "fanti", "ginlite"} <= set(KITS)
     for name, kit in KITS.items():
         assert kit.game.name == name and kit.part("rules") is not None
         assert {v[0] for v in VARIANTS} >= {name}

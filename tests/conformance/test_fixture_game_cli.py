@@ -96,3 +96,15 @@ def test_the_fixture_game_passes_the_conformance_suite(tmp_path):
     passed = int(summary.split(" passed")[0].split()[-1])
     # 12 variants, the copy test, 2 bots x (legal, no peek), the game's own 5 rules tests
     assert passed >= 12 + 1 + 2 * 2 + 5, summary
+
+
+def test_simulate_random_bots_use_the_step_engine_without_a_kernel(tmp_path):
+    """``auto`` picks the batch engine only for a game whose kit has a kernel; asking for
+    it for one without is a one-line error."""
+    res = parlour("simulate", "ginlite", "-n", "3", "-g", "2", "-b", "random", cwd=tmp_path)
+    assert res.returncode == 0, res.stderr
+    assert "step engine" in res.stdout
+    res = parlour("simulate", "ginlite", "-n", "2", "-g", "2", "-b", "random",
+                  "--engine", "batch", cwd=tmp_path)
+    assert res.returncode == 2 and "Traceback" not in res.stderr
+    assert res.stderr.startswith("error: Gin Lite has no batch engine; use --engine step")

@@ -53,8 +53,10 @@ def test_a_policy_that_breaks_the_rules_is_refused() -> None:
 
 
 def test_learned_is_a_bot_wherever_weights_are_shipped() -> None:
-    assert 4 in shipped("fantan")
-    assert "learned" in bot_names("fantan")
+    assert 4 in shipped("fantan") and 2 in shipped("fanti")
+    assert "learned" in bot_names("fantan") and "learned" in bot_names("fanti")
+    fanti = [make_bot("learned", "fanti", 0), make_bot("random", "fanti", 1)]
+    assert _play("fanti", 2, fanti, 3).is_over  # card then collection, from the shipped net
     bot = make_bot("learned", "fantan", 0)
     assert _play("fantan", 4, [bot] + [make_bot("random", "fantan", s) for s in (1, 2, 3)],
                  5).is_over

@@ -11,6 +11,7 @@ from __future__ import annotations
 import itertools
 import json
 import random
+import re
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
@@ -61,7 +62,8 @@ def test_items_add_up_to_the_score_of_every_seat(variant, seed):
         for item in entry["items"]:
             assert set(item) == {"what", "detail", "points", "rule"}
             assert item["what"] and "_" not in item["what"]
-            assert item["rule"] == "" or item["rule"][:3] in ("FA-", "FT-", "C-")
+            # a ruling id (FA-n, FT-n, C-n; a third game's own, e.g. GL-n) or none
+            assert item["rule"] == "" or re.fullmatch(r"[A-Z]{1,3}-\d+", item["rule"])
     assert [e["total"] for e in detail["seats"]] == r.score()
     for note in detail["notes"]:
         assert note["text"] and note["rule"] and all(0 <= s < players for s in note["seats"])

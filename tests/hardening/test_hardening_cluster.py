@@ -51,18 +51,39 @@ def test_two_processes_share_tables_and_one_takes_over_when_the_other_dies(tmp_p
         store = Store(pg.sqlalchemy_url)
         seen: dict[str, object] = {}
 
+        async def until(pred, what, timeout=90.0):
+            """Wait for a condition (events, not fixed sleeps: the machine may be busy)."""
+            deadline = time.monotonic() + timeout
+            while not await asyncio.to_thread(pred):
+                assert time.monotonic() < deadline, f"never: {what}"
+                await asyncio.sleep(0.1)
+
         async def scenario():
             urls = [a.base, b.base]  # seat i connects to urls[i % 2] first
+            seen_runs: dict[str, list] = {}
+
+            def watch(name):
+                return lambda runs, stats: seen_runs.__setitem__(name, (runs, stats))
+
             people = asyncio.create_task(run_tables(
-                urls, 6, duration=150, speed=(0.05, 0.15), seed=11, ramp=0.3, compression=None))
+                urls, 6, duration=150, speed=(0.05, 0.15), seed=11, ramp=0.3, compression=None,
+                on_tick=watch("people")))
             with_bots = asyncio.create_task(run_tables(
                 urls, 3, duration=150, speed=(0.05, 0.15), seed=12, ramp=0.3, compression=None,
-                bots=2))
-            await asyncio.sleep(2.5)
+                bots=2, on_tick=watch("bots")))
+
+            def every_table_plays():
+                got = list(seen_runs.values())
+                return len(got) == 2 and all(
+                    all(r.id for r in runs) and stats.moves_acked >= 3 * len(runs)
+                    for runs, stats in got)
+
+            await until(every_table_plays, "every table created and playing on A")
             seen["before"] = await asyncio.to_thread(owners, store)
             await asyncio.to_thread(a.kill)
             seen["killed_at"] = time.time()
-            await asyncio.sleep(LEASE + 2.0)
+            await until(lambda: set(owners(store).values()) <= {"B"},
+                        "B holds every table still in play")
             seen["after"] = await asyncio.to_thread(owners, store)
             r1, s1 = await people
             r2, s2 = await with_bots

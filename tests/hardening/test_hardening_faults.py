@@ -57,7 +57,9 @@ async def play_with(server, tables, *, speed=QUICK, duration=150, seed=1, fault=
 
     async def go():
         return await run_tables([server.base], tables, duration=duration, speed=speed,
-                                seed=seed, ramp=0.5, compression=None)
+                                seed=seed, ramp=0.5, compression=None,
+                                on_tick=lambda runs, stats: stats_box.update(runs=runs,
+                                                                             stats=stats))
 
     main = asyncio.create_task(go())
     if fault is not None:
@@ -107,10 +109,17 @@ def test_sigterm_says_reconnect_and_loses_nothing(tmp_path):
     server = ServerProcess(tmp_path / "tables.sqlite3", bot_delay=0.05, workdir=tmp_path).start()
     codes = []
 
-    async def term(server, _box):
-        # mid-game (a game here lasts ~8 s) and after every seat has surely connected,
-        # even on a loaded CI machine: a seat still connecting cannot be told "bye"
-        await asyncio.sleep(4.0)
+    async def term(server, box):
+        # mid-game, once every seat has connected (a seat still connecting cannot be told
+        # "bye") and every table has moved: waits on what the clients saw, not a clock
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            runs = box.get("runs") or []
+            if (len(runs) == 8 and all(len(r.seats) == 4 and all(
+                    seat.state is not None for seat in r.seats) for r in runs)
+                    and all(r.seats[0].seq >= 3 for r in runs)):
+                break
+            await asyncio.sleep(0.05)
         codes.append(await asyncio.to_thread(server.terminate))
         await asyncio.to_thread(server.start)
 
@@ -310,7 +319,8 @@ def test_moves_between_snapshots_are_replayed_exactly(tmp_path):
     from parlour.server.live import LiveTable
 
     app = create_app(Settings(db_url=f"sqlite:///{tmp_path}/snap.sqlite3", bot_delay=0.0,
-                              round_pause=0.0, testing=True))
+                              round_pause=0.0, testing=True, allowed_hosts=["testserver"],
+                              max_seats_per_address=8, create_burst=1000, bot_workers=0))
     with TestClient(app) as client:
         svc = app.state.service
         tails = 0

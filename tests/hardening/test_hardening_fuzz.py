@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import string
+import time
 import warnings
 from collections import Counter
 from pathlib import Path
@@ -71,7 +72,9 @@ class Arena:
     def __init__(self, tmp: Path) -> None:
         app = create_app(Settings(db_url=f"sqlite:///{tmp}/fuzz.sqlite3", bot_delay=0.0,
                                   round_pause=0.0, grace=3600, hello_timeout=3600,
-                                  testing=True, rate_per_second=1e9, rate_burst=10 ** 9))
+                                  testing=True, rate_per_second=1e9, rate_burst=10 ** 9,
+                                  allowed_hosts=["testserver"], max_seats_per_address=8,
+                                  bot_workers=0))
         self.client = TestClient(app)
         self.client.__enter__()
         self.service = app.state.service
@@ -93,6 +96,11 @@ class Arena:
         self.seats[0].ws.send_json({"type": "start"})
         self.spectator = Conn(self.client, {"type": "hello", "table": self.table,
                                             "watch": self.watch}, None)
+        for c in (*self.seats, self.spectator):
+            c.barrier()
+        deadline = time.monotonic() + 30  # the coalesced presence message, then quiet
+        while self.service.hub.presence_pending(self.table) and time.monotonic() < deadline:
+            time.sleep(0.01)
         for c in (*self.seats, self.spectator):
             c.barrier()
         self.stranger = Conn(self.client, None, None)  # never says hello

@@ -33,7 +33,8 @@ schema = schemathesis.openapi.from_dict(
 
 @pytest.fixture(scope="module")
 def api(tmp_path_factory):
-    app = create_app(Settings(db_url=f"sqlite:///{tmp_path_factory.mktemp('api')}/api.sqlite3"))
+    app = create_app(Settings(db_url=f"sqlite:///{tmp_path_factory.mktemp('api')}/api.sqlite3",
+                              allowed_hosts=["testserver"], create_burst=10_000, bot_workers=0))
     with TestClient(app, raise_server_exceptions=False) as client:
         yield client
 

@@ -93,8 +93,7 @@ def test_files_of_any_bytes_are_reported_not_raised(tmp_path_factory, blob):
     path = tmp_path_factory.mktemp("fuzz") / "records.jsonl"
     path.write_bytes(blob)
     findings = list(check_file(path))
-    # every file gets a verdict, but for a JSON list of no records (reported as none)
-    assert findings or json.loads(blob) == [], "every file gets a verdict"
+    assert findings, "every file gets a verdict"
     try:
         blob.decode("utf-8")
     except UnicodeDecodeError:

@@ -19,12 +19,16 @@ from parlour.server import Settings, create_app  # noqa: E402
 @pytest.fixture
 def make_app(tmp_path) -> Iterator[Callable[..., TestClient]]:
     """``make_app(**settings)``: a running app (lifespan entered) on its own SQLite file,
-    whose every message is checked by the hidden-card oracle."""
+    whose every message is checked by the hidden-card oracle. Bots think in a thread
+    here (``bot_workers=0``: quick to start); the worker pool has its own tests, and
+    the browser and hardening servers use it."""
     clients: list[TestClient] = []
 
     def make(**kw: Any) -> TestClient:
         base = dict(db_url=f"sqlite:///{tmp_path}/db{len(clients)}.sqlite3", bot_delay=0.0,
-                    round_pause=0.0, grace=30.0, testing=True, rate_per_second=500.0,
+                    round_pause=0.0, grace=30.0, testing=True, rate_per_second=500.0, allowed_hosts=["testserver"],
+                    max_seats_per_address=8, create_per_minute=6000.0, create_burst=1000,
+                    bot_workers=0,
                     rate_burst=500)  # bots move instantly here: no human pace
         base.update(kw)
         client = TestClient(create_app(Settings(**base)))

@@ -78,9 +78,11 @@ class Server:
 class WsSeat:
     """A seat over a real WebSocket."""
 
-    def __init__(self, server: Server, table: str, token: str) -> None:
+    def __init__(self, server: Server, table: str, token: str | None = None,
+                 watch: str | None = None) -> None:
         self.ws = connect(f"ws://127.0.0.1:{server.port}/ws", open_timeout=10).__enter__()
-        self.ws.send(json.dumps({"type": "hello", "table": table, "token": token}))
+        auth = {"token": token} if token is not None else {"watch": watch}
+        self.ws.send(json.dumps({"type": "hello", "table": table, **auth}))
         self.state: dict[str, Any] | None = None
         self.seq = -1
 
@@ -94,7 +96,7 @@ class WsSeat:
         s = self.state
         return bool(s and s["view"] and s["table"]["status"] == "playing" and s["commit"]
                     and s["view"]["current_player"] == s["you"]
-                    and s["view"]["legal"] != [{"pass": True}])
+                    and not (s.get("pass") or {}).get("auto"))
 
     def send(self, msg: dict[str, Any]) -> None:
         self.ws.send(json.dumps(msg))

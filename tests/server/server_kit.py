@@ -162,7 +162,7 @@ class Seat:
                 return s
             if "state" in m and self.my_turn() and sent_for != self.seq:
                 legal = s["view"]["legal"]
-                if legal == [{"pass": True}]:
+                if (s.get("pass") or {}).get("auto"):
                     continue  # the server passes by itself (announced)
                 move = choose(s) if choose else legal[0]
                 sent_for = self.seq

@@ -59,6 +59,9 @@ class Stats:
     """Error messages the server sent, by code (retries and races included)."""
     failures: list[str] = field(default_factory=list)
     """Client-side failures: a table that could not be created, a seat that gave up."""
+    bot_replies: list[float] = field(default_factory=list)
+    """Seconds from the update that gave a bot seat the turn to the bot's move (the bot
+    delay included), seen by each table's first seat."""
     moves_sent: int = 0
     moves_acked: int = 0
     messages: int = 0
@@ -94,8 +97,12 @@ class SeatClient:
         self.answered: int | None = None
         self.pending: tuple[int, dict[str, Any], float] | None = None
         self.due: float | None = None
+        self.last_update: float | None = None
         self.url_index = seat % len(table.urls)
         self.rng = random.Random(table.rng.random())
+        self.addr = table.address(seat)
+        """The address this seat seems to come from (``X-Forwarded-For``: servers that
+        trust this machine as a proxy apply their per-address limits to it)."""
 
     # --- the decisions ------------------------------------------------------------
 
@@ -103,7 +110,7 @@ class SeatClient:
         s = self.state
         return bool(s and s["view"] and s["table"]["status"] == "playing" and s["commit"]
                     and s["view"]["current_player"] == s["you"]
-                    and s["view"]["legal"] != [{"pass": True}])
+                    and not (s.get("pass") or {}).get("auto"))
 
     def choose(self) -> dict[str, Any]:
         legal = self.state["view"]["legal"]  # type: ignore[index]
@@ -126,6 +133,7 @@ class SeatClient:
             url = ws_url(self.table.urls[self.url_index % len(self.table.urls)])
             try:
                 async with connect(url, open_timeout=10, max_size=2 ** 22,
+                                   additional_headers={"X-Forwarded-For": self.addr},
                                    compression=self.table.compression,
                                    ping_interval=None, close_timeout=2) as ws:
                     failures = 0
@@ -172,6 +180,11 @@ class SeatClient:
                 self.on_error(msg)
             elif kind == "bye":
                 stats.byes += 1
+            if kind == "presence" and self.state is not None:
+                for seat, connected in zip(self.state["table"]["seats"], msg["connected"],
+                                           strict=False):
+                    seat["connected"] = connected  # (the stand-in countdowns are not used)
+                await self.after_state(ws)
             if "state" in msg:
                 self.on_state(msg, now)
                 if self.state["table"]["status"] in ("over", "expired"):  # type: ignore[index]
@@ -192,6 +205,11 @@ class SeatClient:
     def on_state(self, msg: dict[str, Any], now: float) -> None:
         self.state, self.seq = msg["state"], msg["seq"]
         ev = msg.get("event")
+        if msg["type"] == "update" and self.seat == 0:
+            if (ev and ev.get("kind") == "move" and self.last_update is not None
+                    and self.state["table"]["seats"][ev["seat"]]["kind"] == "bot"):
+                self.table.stats.bot_replies.append(now - self.last_update)
+            self.last_update = now
         if (ev and ev.get("kind") == "move" and ev.get("seat") == self.seat
                 and self.pending is not None and msg["seq"] == self.pending[0] + 1):
             seq, move, sent_at = self.pending
@@ -239,9 +257,11 @@ class TableRun:
     def __init__(self, urls: list[str], stats: Stats, *, game: str = "fantan", players: int = 4,
                  rules: dict[str, Any] | None = None, speed: str | tuple[float, float] = "human",
                  deadline: float, capture: bool = False, compression: str | None = "deflate",
-                 rng: random.Random | None = None, bots: int = 0) -> None:
+                 rng: random.Random | None = None, bots: int = 0, bot: str = "random") -> None:
         self.urls = urls
         self.bots = bots
+        self.bot = bot
+        """The level of those bots."""
         """Seats played by the server's own bots (the last ``bots`` seats)."""
         self.stats = stats
         self.game, self.players = game, players
@@ -259,14 +279,20 @@ class TableRun:
         self.watch: str | None = None
         self.record_data: dict[str, Any] | None = None
         """The finished game's record, once fetched."""
+        self.net = f"10.{self.rng.randrange(256)}.{self.rng.randrange(256)}"
+
+    def address(self, seat: int) -> str:
+        """Seat ``seat``'s address: every seat of every table seems its own client."""
+        return f"{self.net}.{seat + 1}"
 
     async def create(self, http: httpx.AsyncClient) -> None:
         base = self.urls[0]
         people = self.players - self.bots
         body = {"game": self.game, "players": self.players, "rules": self.rules,
                 "name": "Load 1", "seats": [{"kind": "person"}] * people
-                + [{"kind": "bot", "bot": "random"}] * self.bots}
-        r = await http.post(base + "/api/tables", json=body)
+                + [{"kind": "bot", "bot": self.bot}] * self.bots}
+        r = await http.post(base + "/api/tables", json=body,
+                            headers={"X-Forwarded-For": self.address(0)})
         r.raise_for_status()
         j = r.json()
         self.id = j["table"]
@@ -275,7 +301,8 @@ class TableRun:
         invite = j["invite_url"].split("#invite=")[1]
         for i in range(1, people):
             r = await http.post(f"{base}/api/tables/{self.id}/join",
-                                json={"key": invite, "name": f"Load {i + 1}"})
+                                json={"key": invite, "name": f"Load {i + 1}"},
+                                headers={"X-Forwarded-For": self.address(i)})
             r.raise_for_status()
             tokens.append(r.json()["token"])
         self.seats = [SeatClient(self, i, tok) for i, tok in enumerate(tokens)]
@@ -322,7 +349,7 @@ async def run_tables(urls: list[str], tables: int, *, duration: float,
                      rules: dict[str, Any] | None = None, ramp: float = 0.0,
                      capture: bool = False, compression: str | None = "deflate",
                      seed: int | None = None, on_tick: Any = None,
-                     bots: int = 0) -> tuple[list[TableRun], Stats]:
+                     bots: int = 0, bot: str = "random") -> tuple[list[TableRun], Stats]:
     """Play ``tables`` concurrent games against ``urls`` for at most ``duration`` seconds."""
     import gc
 
@@ -338,7 +365,8 @@ async def run_tables(urls: list[str], tables: int, *, duration: float,
     deadline = time.monotonic() + duration
     runs = [TableRun(urls, stats, game=game, players=players, rules=rules, speed=speed,
                      deadline=deadline, capture=capture, compression=compression,
-                     rng=random.Random(rng.random()), bots=bots) for _ in range(tables)]
+                     rng=random.Random(rng.random()), bots=bots, bot=bot)
+            for _ in range(tables)]
     limits = httpx.Limits(max_connections=50, max_keepalive_connections=50)
     async with httpx.AsyncClient(timeout=30, limits=limits) as http:
 

@@ -140,7 +140,8 @@ class ServerProcess:
         env = {**os.environ, "PARLOUR_TESTING": "1", **self.env}
         cmd = [sys.executable, "-c", "from parlour.cli import main; main()", "serve",
                "--port", str(self.port), "--db", self.db, "--bot-delay", str(self.bot_delay),
-               "--round-pause", str(self.round_pause), "--grace", str(self.grace), *self.extra]
+               "--round-pause", str(self.round_pause), "--grace", str(self.grace),
+               "--trusted-proxy", "127.0.0.1", *self.extra]
         log = open(self.log_path, "ab")  # noqa: SIM115 -- the child keeps it
         try:
             self.proc = subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT,

@@ -9,11 +9,10 @@ from fastapi import APIRouter, Body, Request
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel
 
-from parlour.bots import bot_names
 from parlour.games import GAMES
+from parlour.server.guard import client_address, public_base
 from parlour.server.protocol import CreateTable, Joined, JoinTable
 from parlour.server.service import TableService, default_bot
-from parlour.server.verify import verify
 
 
 class ErrorBody(BaseModel):
@@ -30,8 +29,10 @@ def _errors(*codes: int) -> dict[int | str, dict[str, Any]]:
              403: "This key does not open a seat or a view at this table",
              404: "There is no such table", 409: "The table is not in a state that allows this",
              410: "The table has expired",
+             413: "The request body is larger than the server's limit",
+             429: "Too many requests from this address: wait for Retry-After seconds",
              503: "The database is busy or unreachable: nothing changed, try again"}
-    return {c: {"model": ErrorBody, "description": words[c]} for c in (*codes, 503)}
+    return {c: {"model": ErrorBody, "description": words[c]} for c in (*codes, 413, 503)}
 
 
 router = APIRouter(prefix="/api")
@@ -45,7 +46,7 @@ def _service(request: Request) -> TableService:
 
 def _absolute(request: Request, joined: Joined) -> Joined:
     """Links with this server's address in front, ready to share."""
-    base = str(request.base_url).rstrip("/")
+    base = public_base(request.app.state.settings, request.scope)
     data = joined.model_dump()
     for key in ("invite_url", "watch_url", "table_url", "rejoin_url"):
         if data[key]:
@@ -54,7 +55,8 @@ def _absolute(request: Request, joined: Joined) -> Joined:
 
 
 @router.get("/games", summary="The games, their rule options and bot levels")
-def games() -> list[dict[str, Any]]:
+def games(request: Request) -> list[dict[str, Any]]:
+    offered = _service(request).intents.offered_bots
     out = []
     for g in GAMES.values():
         options = []
@@ -67,14 +69,15 @@ def games() -> list[dict[str, Any]]:
             })
         out.append({"name": g.name, "title": g.title, "min_players": g.min_players,
                     "max_players": g.max_players, "options": options,
-                    "bots": bot_names(g.name), "default_bot": default_bot(g.name)})
+                    "bots": offered(g.name), "default_bot": default_bot(g.name)})
     return out
 
 
-@router.post("/tables", status_code=201, response_model=Joined, responses=_errors(400),
+@router.post("/tables", status_code=201, response_model=Joined, responses=_errors(400, 429),
              summary="Create a table; the creator gets the first person seat and its token")
 async def create_table(request: Request, body: CreateTable) -> Joined:
-    return _absolute(request, await _service(request).create(body))
+    addr = client_address(request.scope, request.app.state.settings)
+    return _absolute(request, await _service(request).create(body, addr))
 
 
 @router.get("/tables/{table_id}", responses=_errors(404), summary="A table's public facts (no secrets, no cards)")
@@ -86,7 +89,8 @@ async def table_info(request: Request, table_id: str) -> dict[str, Any]:
              responses=_errors(400, 403, 404, 409, 410),
              summary="Take a seat with the invite key, or get a spectator pass")
 async def join_table(request: Request, table_id: str, body: JoinTable) -> Joined:
-    joined = await _service(request).join(table_id, body.key, body.name)
+    addr = client_address(request.scope, request.app.state.settings)
+    joined = await _service(request).join(table_id, body.key, body.name, addr)
     return _absolute(request, joined)
 
 
@@ -100,5 +104,5 @@ async def table_record(request: Request, table_id: str) -> Response:
 
 
 @router.post("/verify", responses=_errors(400), summary="Check every deal commitment of a record, per round")
-def verify_record(data: Annotated[Any, Body()]) -> JSONResponse:
-    return JSONResponse(verify(data).to_json())
+async def verify_record(request: Request, data: Annotated[Any, Body()]) -> JSONResponse:
+    return JSONResponse(await _service(request).verify(data))

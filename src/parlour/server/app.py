@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import logging
 import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -15,22 +16,20 @@ from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from parlour import __version__
-from parlour.bots.registry import warm as warm_search
 from parlour.games import KITS
 from parlour.server.api import router
 from parlour.server.db import Store, unavailable
+from parlour.server.guard import Guard
 from parlour.server.room import router as room_router
 from parlour.server.service import ServiceError, TableService
 from parlour.server.settings import Settings
+from parlour.server.work import warm
 from parlour.server.ws import table_socket
 
+log = logging.getLogger("parlour.server")
 STATIC = Path(__file__).resolve().parent.parent / "web" / "static"
-PAGE_HEADERS = {
-    "Content-Security-Policy": "default-src 'self'; connect-src 'self' ws: wss:; "
-                               "img-src 'self' data:; style-src 'self'; script-src 'self'",
-    "Referrer-Policy": "no-referrer",
-    "X-Content-Type-Options": "nosniff",
-}
+HTTP_CODES = {400: "bad_request", 404: "not_found", 405: "method_not_allowed",
+              413: "too_large", 429: "rate_limited"}
 
 
 def create_app(settings: Settings | None = None, *, testing: bool | None = None) -> FastAPI:
@@ -41,13 +40,14 @@ def create_app(settings: Settings | None = None, *, testing: bool | None = None)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        store = Store(settings.db_url, settings.db_timeout)
+        store = Store(settings.db_url, settings.db_timeout, settings.sqlite_synchronous)
         store.start_checkpoints()
         service = TableService(settings, store)
         app.state.service = service
-        # Load the compiled search kernels in the background, so the first `hard`
-        # move does not pay for it (every game kit's model.warm, parlour.bots.registry).
-        threading.Thread(target=warm_search, name="warm-kernels", daemon=True).start()
+        if settings.bot_workers <= 0:
+            # Bots think in this process: load the compiled search kernels in the
+            # background, so the first `hard` move does not pay for it.
+            threading.Thread(target=warm, name="warm-kernels", daemon=True).start()
         await service.startup()
         # Everything loaded so far (modules, the engine's tables, the bots) lives as long
         # as the process: keep it out of the garbage collector's full passes, whose
@@ -64,18 +64,25 @@ def create_app(settings: Settings | None = None, *, testing: bool | None = None)
                               "WebSocket at /ws: see docs/protocol.md.")
     app.state.settings = settings
     app.include_router(router)
+    app.add_middleware(Guard, settings=settings)
     app.include_router(room_router)
 
     @app.exception_handler(ServiceError)
     async def _service_error(_request: Request, exc: ServiceError) -> JSONResponse:
-        return JSONResponse({"error": exc.code, "message": exc.message}, status_code=exc.status)
+        return JSONResponse({"error": exc.code, "message": exc.message}, status_code=exc.status,
+                            headers=exc.headers)
+
+    @app.exception_handler(Exception)
+    async def _unexpected(_request: Request, exc: Exception) -> JSONResponse:
+        log.error("request failed", exc_info=exc)
+        return JSONResponse({"error": "server_error", "message": "the server could not "
+                             "handle this request; nothing was changed"}, status_code=500)
 
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
         # Framework refusals (a body that is not JSON, an unknown path) in the API's
         # own error shape; "detail" is kept for FastAPI-style clients.
-        code = {400: "bad_request", 404: "not_found", 405: "method_not_allowed"}.get(
-            exc.status_code, f"http_{exc.status_code}")
+        code = HTTP_CODES.get(exc.status_code, f"http_{exc.status_code}")
         return JSONResponse({"error": code, "message": str(exc.detail), "detail": exc.detail},
                             status_code=exc.status_code, headers=exc.headers)
 
@@ -85,7 +92,7 @@ def create_app(settings: Settings | None = None, *, testing: bool | None = None)
             return JSONResponse({"error": "unavailable", "message": "the database is busy or "
                                  "unreachable; nothing was changed: please try again"},
                                 status_code=503, headers={"Retry-After": "1"})
-        raise exc
+        return await _unexpected(_request, exc)
 
     app.add_api_websocket_route("/ws", table_socket)
 
@@ -95,13 +102,12 @@ def create_app(settings: Settings | None = None, *, testing: bool | None = None)
         kit = KITS.get(name)
         if kit is None or kit.web_module is None:
             raise HTTPException(404, f"no page module for game {name!r}")
-        return FileResponse(kit.web_module, media_type="text/javascript",
-                            headers=PAGE_HEADERS)
+        return FileResponse(kit.web_module, media_type="text/javascript")
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     def page() -> FileResponse:
-        return FileResponse(STATIC / "index.html", headers=PAGE_HEADERS)
+        return FileResponse(STATIC / "index.html")
 
     @app.get("/", include_in_schema=False)
     def home() -> FileResponse:

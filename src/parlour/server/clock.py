@@ -14,15 +14,20 @@ import logging
 import time
 from typing import TYPE_CHECKING
 
-from parlour.game import PASS
+from parlour.bots import make_bot
+from parlour.game import PASS, Move
 from parlour.server.db import unavailable
 from parlour.server.errors import RETRY_AFTER
 from parlour.server.live import Action, LiveTable
+from parlour.server.thinking import BOTS_ONLY, PEOPLE, WorkFailed
 
 if TYPE_CHECKING:
     from parlour.server.service import TableService
 
 log = logging.getLogger("parlour.server")
+
+FALLBACK_BOT = "random"
+"""Plays when a bot's decision fails or runs over the budget (every game has it)."""
 
 
 class TableClock:
@@ -57,6 +62,11 @@ class TableClock:
         t.timer_task = None
         if action is not None and self.svc.owns(t) and not self.svc.closing:
             t.timer_task = asyncio.create_task(self._fire_at(t, action, t.seq))
+        r = t.match.current if t.match is not None and t.status == "playing" else None
+        if r is not None and not r.is_over:
+            p = r.current_player
+            if t.controller(p) == "person" and not t.connected(p) and p not in t.grace_tasks:
+                self.svc.coord.turn_of_absent(t, p)  # a seat that never came, or left
 
     def cancel(self, t: LiveTable) -> None:
         """Stop every timer of a table (it expired, or the process is stopping)."""
@@ -67,11 +77,20 @@ class TableClock:
         t.grace_tasks.clear()
 
     async def _fire_at(self, t: LiveTable, action: Action, seq: int) -> None:
+        """Wait for the action's time, then do it. A bot thinks *before* the time (in the
+        pool) and moves at it, so a quick decision, a slow one and a pass all arrive
+        ``bot_delay`` after the last move (FT-5: nothing tells a forced pass apart)."""
         try:
+            if t.bots_only and not t.watched:
+                self.pause(t)
+                return
+            move = None
+            if action.kind == "bot" and action.seat is not None:
+                move = await self._think(t, action.seat, seq)
             delay = action.at - time.time()
             if delay > 0:
                 await asyncio.sleep(delay)
-            await self.act(t, seq)
+            await self.act(t, seq, move)
         except asyncio.CancelledError:
             pass
         except Exception as e:
@@ -87,8 +106,39 @@ class TableClock:
                     action.at = max(action.at, time.time() + RETRY_AFTER)
                     t.timer_task = asyncio.create_task(self._fire_at(t, action, t.seq))
 
-    async def act(self, t: LiveTable, seq: int) -> None:
-        """Do the table's due action, if the table is still where it was planned."""
+    async def _think(self, t: LiveTable, seat: int, seq: int) -> Move | None:
+        """The move the seat's bot makes now, from the worker pool; a quick bot's move
+        if the pool fails or runs over the budget; None if the table moved on."""
+        async with t.lock:
+            r = t.match.current if t.match else None
+            if t.seq != seq or r is None or r.current_player != seat:
+                return None
+            view = r.view(seat)
+            name, seed = t.bot_spec(seat)
+        priority = BOTS_ONLY if t.bots_only else PEOPLE
+        if t.seeded:  # a test table: one random stream per seat, in this process
+            bot = t.bot_for(seat)
+            return await asyncio.to_thread(bot.choose, view)
+        try:
+            return await self.svc.pool.run(priority, "choose", t.game.name, name, seed, view)
+        except (TimeoutError, WorkFailed) as e:
+            log.warning("bot %s at table %s: %s; a quick bot moves instead", name, t.id, e)
+            return make_bot(FALLBACK_BOT, t.game.name, seed).choose(view)
+
+    def pause(self, t: LiveTable) -> None:
+        """A table of bots only that nobody watches stops until someone does."""
+        if t.paused is None:
+            t.paused = time.time()
+
+    def resume(self, t: LiveTable) -> None:
+        """Someone watches a paused table: its bots go on."""
+        if t.paused is not None:
+            t.paused = None
+            self.arm(t, self.plan(t))
+
+    async def act(self, t: LiveTable, seq: int, move: Move | None = None) -> None:
+        """Do the table's due action, if the table is still where it was planned
+        (``move``: the bot's decision, if it was made ahead)."""
         svc = self.svc
         async with t.lock:
             if t.seq != seq or not svc.owns(t):
@@ -111,10 +161,12 @@ class TableClock:
                 t.deadline = None
                 svc.writer.save(t, config=t.config_json(), log=t.log, deadline=None)
                 await svc.hub.broadcast(t, "state", event=entry)
-            view = t.match.current.view(seat)  # type: ignore[union-attr]
-            bot = t.bot_for(seat)
+                move = None
             by = t.controller(seat)
-        move = await asyncio.to_thread(bot.choose, view)
+        if move is None:
+            move = await self._think(t, seat, seq)
+            if move is None:
+                return
         async with t.lock:
             r = t.match.current if t.match else None
             if (t.seq != seq or r is None or r.current_player != seat
@@ -123,7 +175,7 @@ class TableClock:
                     self.arm(t, self.plan(t))
                 return
             if r.why_illegal(move) is not None:
-                log.error("bot %s chose an illegal move at table %s", bot, t.id)
+                log.error("bot at table %s chose an illegal move", t.id)
                 move = r.legal_moves()[0]
             await svc.writer.commit_move(t, seat, move, by)
 
@@ -135,6 +187,7 @@ class TableClock:
             old.cancel()
         t.grace_until[seat] = time.time() + self.svc.settings.grace
         t.grace_tasks[seat] = asyncio.create_task(self._grace(t, seat))
+        self.svc.hub.presence(t)  # every page counts the same stand-in time down
 
     def end_grace(self, t: LiveTable, seat: int) -> None:
         t.grace_until.pop(seat, None)
@@ -178,21 +231,37 @@ class TableClock:
                 log.exception("sweep failed")
 
     async def sweep(self, now: float | None = None) -> list[str]:
-        """Expire open tables idle for longer than ``idle_expiry`` with nobody connected."""
+        """Expire open tables idle for longer than ``idle_expiry`` (``waiting_expiry``
+        for tables whose game has not started) with nobody connected, and tables of bots only unwatched for longer than ``unwatched_expiry``; delete
+        finished and expired tables older than ``retention``. Returns the expired ids."""
         svc = self.svc
+        settings = svc.settings
         now = time.time() if now is None else now
         expired = []
-        for tid in svc.store.idle(now - svc.settings.idle_expiry):
+        stale = set(svc.store.idle(now - settings.idle_expiry))
+        stale |= set(svc.store.idle(now - settings.waiting_expiry, ("waiting",)))
+        for tid in sorted(stale):
             t = svc.tables.get(tid)
             if t is not None and t.conns:
                 continue
-            svc.store.set(tid, status="expired", deadline=None)
+            self._expire(tid, t)
             expired.append(tid)
-            if t is not None:
-                self.cancel(t)
-                t.status = "expired"
-                svc.tables.pop(tid, None)
+        for tid, t in list(svc.tables.items()):
+            if (t.status == "playing" and t.paused is not None and not t.watched
+                    and now - t.paused >= settings.unwatched_expiry and svc.owns(t)):
+                self._expire(tid, t)
+                expired.append(tid)
         for tid, t in list(svc.tables.items()):
             if t.status == "over" and not t.conns:
                 svc.tables.pop(tid, None)
+        gone = svc.store.delete_finished(now - settings.retention)
+        for tid in gone:
+            svc.tables.pop(tid, None)
         return expired
+
+    def _expire(self, tid: str, t: LiveTable | None) -> None:
+        self.svc.store.set(tid, status="expired", deadline=None)
+        if t is not None:
+            self.cancel(t)
+            t.status = "expired"
+            self.svc.tables.pop(tid, None)

@@ -24,6 +24,10 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("parlour.server")
 
+WATCHERS = -1
+"""The presence row's seat number that says "spectators are connected here": a table of
+bots only runs while someone, on any process, watches it."""
+
 
 class Coordination(Protocol):
     """What the service asks about ownership and presence."""
@@ -42,6 +46,15 @@ class Coordination(Protocol):
 
     def seat_disconnected(self, t: LiveTable, seat: int) -> None:
         """The last connection of a seat here closed."""
+
+    def watcher_connected(self, t: LiveTable) -> None:
+        """A spectator said hello here (after joining ``t.conns``)."""
+
+    def watcher_disconnected(self, t: LiveTable) -> None:
+        """A spectator's connection here closed (after leaving ``t.conns``)."""
+
+    def turn_of_absent(self, t: LiveTable, seat: int) -> None:
+        """It is the turn of a person seat connected nowhere (under the table's lock)."""
 
     def claim(self, t: LiveTable) -> None:
         """The table starts: this process runs it."""
@@ -86,6 +99,16 @@ class SingleProcess:
         if not t.connected(seat) and t.status == "playing":
             self.svc.clock.start_grace(t, seat)
 
+    def watcher_connected(self, t: LiveTable) -> None:
+        pass
+
+    def watcher_disconnected(self, t: LiveTable) -> None:
+        pass
+
+    def turn_of_absent(self, t: LiveTable, seat: int) -> None:
+        if t.seats[seat].auto is None:
+            self.svc.clock.start_grace(t, seat)
+
     def claim(self, t: LiveTable) -> None:
         pass
 
@@ -128,6 +151,19 @@ class Leases:
         if not t.connected_here(seat):
             with contextlib.suppress(Exception):
                 self.svc.store.present(t.id, seat, self.instance, None)
+
+    def watcher_connected(self, t: LiveTable) -> None:
+        if sum(1 for c in t.conns if c.seat is None) == 1:  # the first one here
+            self.svc.store.present(t.id, WATCHERS, self.instance,
+                                   time.time() + self.svc.settings.lease)
+
+    def watcher_disconnected(self, t: LiveTable) -> None:
+        if not any(c.seat is None for c in t.conns):
+            with contextlib.suppress(Exception):
+                self.svc.store.present(t.id, WATCHERS, self.instance, None)
+
+    def turn_of_absent(self, t: LiveTable, seat: int) -> None:
+        pass  # the presence check stands in for any seat connected nowhere
 
     def claim(self, t: LiveTable) -> None:
         now = time.time()
@@ -241,8 +277,8 @@ class Leases:
             remote = present.get(tid, set())
             if remote != t.remote:
                 t.remote = remote
-                async with t.lock:
-                    await svc.hub.broadcast(t, "state")
+                svc.hub.presence(t)
+                svc.clock.resume(t)
             if t.status != "playing" or not self.owns(t):
                 continue
             for seat, s in enumerate(t.seats):

@@ -121,7 +121,7 @@ def _json(value: Any) -> str:
     return orjson.dumps(value).decode("utf-8")
 
 
-def make_engine(url: str, busy_timeout: float = 0.5) -> Engine:
+def make_engine(url: str, busy_timeout: float = 0.5, synchronous: str = "NORMAL") -> Engine:
     """An engine for ``url``; SQLite gets WAL and a short busy timeout.
 
     The timeout is short on purpose: a write that finds the database locked fails
@@ -137,7 +137,7 @@ def make_engine(url: str, busy_timeout: float = 0.5) -> Engine:
         def _pragmas(dbapi_conn: Any, _record: Any) -> None:
             cur = dbapi_conn.cursor()
             cur.execute("PRAGMA journal_mode=WAL")
-            cur.execute("PRAGMA synchronous=NORMAL")
+            cur.execute(f"PRAGMA synchronous={synchronous}")
             # No checkpoint inside a commit (it copies pages and syncs the file, which
             # would stall the event loop): Store.start_checkpoints does it in a thread.
             cur.execute("PRAGMA wal_autocheckpoint=0")
@@ -175,9 +175,12 @@ def _update_for(columns: frozenset[str]) -> Any:
 class Store:
     """Reads and writes tables; every write is one short transaction."""
 
-    def __init__(self, url: str, busy_timeout: float = 0.5) -> None:
+    def __init__(self, url: str, busy_timeout: float = 0.5, synchronous: str = "NORMAL") -> None:
+        if synchronous.upper() not in ("FULL", "NORMAL", "EXTRA"):
+            raise ValueError(f"sqlite_synchronous must be FULL, NORMAL or EXTRA, "
+                             f"not {synchronous!r}")
         self.url = url
-        self.engine = make_engine(url, busy_timeout)
+        self.engine = make_engine(url, busy_timeout, synchronous.upper())
         for attempt in range(20):  # a database that is still starting up
             try:
                 Base.metadata.create_all(self.engine)
@@ -257,12 +260,35 @@ class Store:
         with self.sessions() as s:
             return list(s.scalars(select(TableRow.id).where(TableRow.status.in_(statuses))))
 
-    def idle(self, before: float) -> list[str]:
-        """Open tables untouched since ``before``."""
+    def idle(self, before: float, statuses: tuple[str, ...] = ("waiting", "playing")
+             ) -> list[str]:
+        """Tables of these statuses (open ones by default) untouched since ``before``."""
         with self.sessions() as s:
-            q = select(TableRow.id).where(TableRow.status.in_(("waiting", "playing")),
+            q = select(TableRow.id).where(TableRow.status.in_(statuses),
                                           TableRow.updated < before)
             return list(s.scalars(q))
+
+    def delete_finished(self, before: float, limit: int = 500) -> list[str]:
+        """Delete finished and expired tables untouched since ``before`` with their
+        events, leases and presence rows (at most ``limit`` a call); returns their ids."""
+        with self.engine.begin() as c:
+            q = (select(TABLES.c.id).where(TABLES.c.status.in_(("over", "expired")),
+                                           TABLES.c.updated < before).limit(limit))
+            ids = list(c.scalars(q))
+            if ids:
+                for t in (EVENTS, LEASES, PRESENCE):
+                    c.execute(delete(t).where(t.c.table_id.in_(ids)))
+                c.execute(delete(TABLES).where(TABLES.c.id.in_(ids)))
+        return ids
+
+    def count_open(self) -> int:
+        """Tables waiting or in play."""
+        from sqlalchemy import func
+
+        with self.engine.connect() as c:
+            q = select(func.count()).select_from(TABLES).where(
+                TABLES.c.status.in_(("waiting", "playing")))
+            return int(c.scalar(q) or 0)
 
     def set(self, table_id: str, **values: Any) -> float:
         """Change table fields that are not game events (seats, status, rematch);

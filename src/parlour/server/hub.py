@@ -48,8 +48,11 @@ class Connection:
     would hold up everyone at the table).
     """
 
-    def __init__(self, ws: Any, settings: Settings) -> None:
+    def __init__(self, ws: Any, settings: Settings, addr: str = "local") -> None:
         self.ws = ws
+        self.addr = addr
+        self.counted = False
+        self.greeted = False
         self.table: LiveTable | None = None
         self.seat: int | None = None
         self.role: str | None = None
@@ -119,8 +122,33 @@ class Connection:
 class Hub:
     """Renders and sends messages; the observers see exactly what is sent."""
 
-    def __init__(self) -> None:
+    def __init__(self, presence_every: float = 0.25) -> None:
         self.observers: list[Observer] = []
+        self.presence_every = presence_every
+        self._presence_due: set[str] = set()
+        self._tasks: set[asyncio.Task] = set()
+
+    def presence_pending(self, table_id: str) -> bool:
+        """Whether a presence message for the table is still to be queued."""
+        return table_id in self._presence_due
+
+    def presence(self, t: LiveTable) -> None:
+        """Tell the table who is connected, once per ``presence_every`` at most: the
+        connects and disconnects of that time go out as one small message."""
+        if t.id in self._presence_due:
+            return
+        self._presence_due.add(t.id)
+
+        async def later() -> None:
+            try:
+                await asyncio.sleep(self.presence_every)
+                await self.broadcast(t, "presence")
+            finally:
+                self._presence_due.discard(t.id)
+
+        task = asyncio.get_running_loop().create_task(later())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     async def send(self, t: LiveTable | None, conn: Connection, kind: str,
                    cache: dict[Any, Any] | None = None, **data: Any) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import time
 from typing import TYPE_CHECKING, Any
 
@@ -16,11 +17,20 @@ from parlour import cards
 from parlour.bots import bot_names
 from parlour.games import get_game
 from parlour.options import OptionError
+from parlour.server import names
 from parlour.server.db import TableRow
 from parlour.server.errors import ServiceError
 from parlour.server.hub import Connection
 from parlour.server.live import LiveTable, SeatInfo
-from parlour.server.protocol import CreateTable, HintMsg, Joined, MoveMsg, TestOptions
+from parlour.server.protocol import (
+    CreateTable,
+    HintMsg,
+    Joined,
+    MoveMsg,
+    ReleaseMsg,
+    TestOptions,
+)
+from parlour.server.thinking import ASKED, WorkFailed
 from parlour.server.tokens import hash_token, new_key, new_table_id, new_token, same
 
 if TYPE_CHECKING:
@@ -35,6 +45,43 @@ def default_bot(game: str) -> str:
         if pick in names:
             return pick
     return names[0]
+
+
+INTERNAL_BOTS = frozenset({"pimc", "ismcts"})
+"""Research engines: strong only with budgets that cost far more than a level's."""
+SAFE_INT = 2**53
+"""Rule option numbers beyond this are refused (JSON and databases hold them exactly
+up to here)."""
+
+
+def _too_big(value: Any) -> bool:
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, int):
+        return abs(value) > SAFE_INT
+    if isinstance(value, float):
+        return not math.isfinite(value) or abs(value) > SAFE_INT
+    if isinstance(value, dict):
+        return any(_too_big(v) for v in value.values())
+    if isinstance(value, list):
+        return any(_too_big(v) for v in value)
+    return False
+
+
+def _name(raw: str) -> str:
+    try:
+        return names.clean(raw)
+    except names.BadName as e:
+        raise ServiceError(400, "bad_name", str(e)) from None
+
+
+def _free_name(seats: list[SeatInfo], base: str) -> str:
+    """``base``, or ``base (2)``... whichever no other seat is called."""
+    taken = {names.key(s.name) for s in seats if s.name}
+    name, n = base, 2
+    while names.key(name) in taken:
+        name, n = f"{base} ({n})", n + 1
+    return name
 
 
 def joined(t: LiveTable, seat: int | None, token: str | None,
@@ -59,15 +106,52 @@ class Intents:
 
     # --- creating and joining (HTTP) ---------------------------------------------------
 
-    async def create(self, req: CreateTable) -> Joined:
+    def offered_bots(self, game: str) -> list[str]:
+        """The bots table creators may choose: the research engines only when the
+        operator allows them (``internal_bots``)."""
+        names = bot_names(game)
+        if self.svc.settings.internal_bots:
+            return names
+        return [n for n in names if n not in INTERNAL_BOTS]
+
+    def _admit(self, addr: str, bots_only: bool) -> None:
+        """The per-address and overall limits on new tables (429 / 503)."""
         svc = self.svc
+        settings = svc.settings
+        wait = svc.create_limit.allow(addr)
+        if wait > 0:
+            raise ServiceError(429, "rate_limited", "too many new tables from your address: "
+                               f"try again in {math.ceil(wait)} s",
+                               {"Retry-After": str(math.ceil(wait))})
+        if svc.store.count_open() >= settings.max_open_tables:
+            raise ServiceError(503, "busy", "the server has as many open tables as it can "
+                               "hold: try again later", {"Retry-After": "60"})
+        if bots_only:
+            running = [t for t in svc.tables.values() if t.bots_only and t.status == "playing"]
+            mine = sum(1 for t in running if t.creator == addr)
+            if (len(running) >= settings.max_bot_tables
+                    or mine >= settings.max_bot_tables_per_address):
+                raise ServiceError(429, "too_many_bot_tables", "too many tables of computer "
+                                   "players only are running: try again later",
+                                   {"Retry-After": "60"})
+
+    async def create(self, req: CreateTable, addr: str = "local") -> Joined:
+        svc = self.svc
+        settings = svc.settings
+        if _too_big(req.rules):
+            raise ServiceError(400, "bad_table", "a rule option holds a number too large "
+                               "to play with")
         try:
             game = get_game(req.game)
             game.check_players(req.players)
             rules = game.rules(req.players, req.rules)
         except (ValueError, OptionError) as e:
             raise ServiceError(400, "bad_table", str(e)) from None
-        available = bot_names(game.name)
+        rounds = rules.get("rounds")
+        if isinstance(rounds, int) and rounds > settings.max_rounds:
+            raise ServiceError(400, "bad_table", f"at most {settings.max_rounds} rounds "
+                               "a game on this server")
+        available = self.offered_bots(game.name)
         specs = req.seats
         if specs is None:
             specs_list: list[Any] = [{"kind": "person"}] + [
@@ -81,7 +165,7 @@ class Intents:
         standin = req.standin or default_bot(game.name)
         seats: list[SeatInfo] = []
         for i, spec in enumerate(specs_list):
-            name = (spec.get("name") or "").strip()
+            name = _name(spec.get("name") or "")
             if spec["kind"] == "bot":
                 level = spec.get("bot") or default_bot(game.name)
                 if level not in available:
@@ -99,10 +183,15 @@ class Intents:
         if host is not None:
             token = new_token()
             seats[host].token_hash = hash_token(token)
-            seats[host].name = req.name.strip() or seats[host].name or f"Player {host + 1}"
+            seats[host].name = _name(req.name) or seats[host].name
+        taken = [names.key(s.name) for s in seats if s.name]
+        if len(taken) != len(set(taken)):
+            raise ServiceError(400, "bad_table", "two seats have the same name: "
+                               "give each player a name of their own")
         for i, s in enumerate(seats):
             if s.kind == "person" and not s.name:
-                s.name = f"Player {i + 1}"
+                s.name = _free_name(seats, f"Player {i + 1}")
+        self._admit(addr, host is None)
         now = time.time()
         tid = new_table_id()
         rejoin = None
@@ -110,13 +199,17 @@ class Intents:
             rejoin = new_key()
             seats[host].rejoin_hash = hash_token(rejoin)
         config = {"players": req.players, "rules": rules, "timer": req.timer,
-                  "standin": standin, "host": host, "test": test, "public": req.public,
+                  "standin": standin, "host": host, "test": test, "hints": req.hints,
+                  "public": req.public,
                   "seats": [s.to_json() for s in seats]}
         row = TableRow(id=tid, game=game.name, status="waiting", created=now, updated=now,
                        config=config, record=None, seq=0, deadline=None, salt=None,
                        log=[], invite_key=new_key(), watch_key=new_key(), rematch=None)
         svc.store.add(row)
         t = svc.load(tid)
+        t.creator = addr
+        if host is not None:
+            t.claimed_by[host] = addr
         if host is None:  # bots only: nothing to wait for
             async with t.lock:
                 await svc.writer.start(t)
@@ -137,7 +230,7 @@ class Intents:
                 raise ServiceError(400, "bad_table", f"test deck {k + 1} is not 52 cards")
         return test.model_dump()
 
-    async def join(self, table_id: str, key: str, name: str) -> Joined:
+    async def join(self, table_id: str, key: str, name: str, addr: str = "local") -> Joined:
         svc = self.svc
         t = svc.load(table_id)
         if t.status == "expired":
@@ -146,12 +239,13 @@ class Intents:
             return joined(t, None, None)
         if not same(key, t.invite_key):
             raise ServiceError(403, "unauthorised", "this link does not open a seat at this table")
-        return await self.sit(t, name)
+        return await self.sit(t, name, addr)
 
-    async def sit(self, t: LiveTable, name: str) -> Joined:
+    async def sit(self, t: LiveTable, name: str, addr: str = "local") -> Joined:
         """Give a free person seat to a newcomer: before the start, or during play a
         seat the host re-opened (the stand-in plays it until they connect)."""
         svc = self.svc
+        chosen = _name(name)
         async with t.lock:
             free = next((i for i, s in enumerate(t.seats) if s.kind == "person"
                          and s.token_hash is None and (t.status == "waiting" or s.open)), None)
@@ -160,13 +254,25 @@ class Intents:
                     raise ServiceError(409, "started", "the game has already started and no "
                                        "seat is open")
                 raise ServiceError(409, "full", "every seat at this table is taken")
+            if t.claims(addr) >= svc.settings.max_seats_per_address:
+                raise ServiceError(409, "seat_limit", "you already hold as many seats at "
+                                   "this table as one address may: leave one to others")
+            others = [names.key(s.name) for i, s in enumerate(t.seats)
+                      if i != free and (s.claimed or s.kind == "bot")]
+            if chosen and names.key(chosen) in others:
+                raise ServiceError(409, "name_taken", f"someone at this table is already "
+                                   f"called {chosen}: choose another name")
             token = new_token()
             seat = t.seats[free]
             seat.token_hash = hash_token(token)
             seat.open = seat.connected_once = False
             rejoin = new_key()
             seat.rejoin_hash = hash_token(rejoin)
-            seat.name = name.strip() or seat.name
+            if chosen:
+                seat.name = chosen
+            elif names.key(seat.name) in others:
+                seat.name = _free_name(t.seats, f"Player {free + 1}")
+            t.claimed_by[free] = addr
             entry = {"kind": "join", "seat": free, "name": seat.name}
             t.log.append(entry)
             svc.writer.save(t, config=t.config_json(), log=t.log)
@@ -270,18 +376,98 @@ class Intents:
             if problem:
                 await svc.hub.error(conn, *problem)
                 return
+            if t.config.get("hints") is False:
+                await svc.hub.error(conn, "hints_off", "the host has switched hints off "
+                                    "at this table")
+                return
+            used = (t.round_number, conn.seat)
+            if t.hints_used.get(used, 0) >= svc.settings.hints_per_round:
+                await svc.hub.error(conn, "hint_limit", f"you have had your "
+                                    f"{svc.settings.hints_per_round} hints this round")
+                return
+            t.hints_used = {k: v for k, v in t.hints_used.items() if k[0] == used[0]}
+            t.hints_used[used] = t.hints_used.get(used, 0) + 1
             view = t.match.current.view(conn.seat)  # type: ignore[union-attr]
         try:
-            from parlour.bots.hints import hints
-        except ImportError:
-            await svc.hub.error(conn, "unavailable", "hints are not available on this server")
-            return
-        try:
-            ranked = await asyncio.to_thread(hints, t.game.name, view, "hard", 0)
-        except Exception as e:  # a failing hint must not take the table down
-            log.exception("hint failed")
-            await svc.hub.error(conn, "unavailable", f"no hint this time: {e}")
+            ranked = await svc.pool.run(ASKED, "rank", t.game.name, view, "hard", 0)
+        except (TimeoutError, WorkFailed) as e:  # a failing hint must not take the table down
+            log.warning("hint failed at table %s: %s", t.id, e)
+            await svc.hub.error(conn, "unavailable", "no hint this time: the server is busy")
             return
         moves = [{"move": t.game.move_to_json(m), "value": round(float(v), 3)}
                  for m, v in list(ranked)[:3]]
         await svc.hub.send(t, conn, "hint", moves=moves)
+
+    async def release(self, conn: Connection, msg: ReleaseMsg) -> None:
+        """The host frees a claimed seat before the start."""
+        svc = self.svc
+        t = conn.table
+        assert t is not None
+        async with t.lock:
+            host = t.config.get("host")
+            if conn.seat is None or conn.seat != host:
+                await svc.hub.error(conn, "unauthorised", "only the table's host can free a seat")
+                return
+            if t.status != "waiting":
+                await svc.hub.error(conn, "started", "the game has already started")
+                return
+            if (msg.seat >= t.players or msg.seat == host
+                    or t.seats[msg.seat].kind != "person"
+                    or t.seats[msg.seat].token_hash is None):
+                await svc.hub.error(conn, "bad_seat", "that seat holds no other player")
+                return
+            await self._free(t, msg.seat, "the host gave your seat to someone else")
+
+    async def leave(self, conn: Connection) -> None:
+        """A player leaves: before the start the seat is freed; during the game a
+        stand-in bot plays it to the end and the seat's token no longer opens it."""
+        svc = self.svc
+        t = conn.table
+        assert t is not None
+        if conn.seat is None:
+            await svc.hub.error(conn, "unauthorised", "spectators have no seat to leave")
+            return
+        seat = conn.seat
+        async with t.lock:
+            if t.status == "waiting":
+                if seat == t.config.get("host"):
+                    await svc.hub.error(conn, "host_stays", "the host cannot leave before the "
+                                        "start: close the page, and the table expires")
+                    return
+                await self._free(t, seat, "you left the table")
+                return
+            if t.status != "playing":
+                await svc.hub.error(conn, "not_playing", f"the table is {t.status}")
+                return
+            s = t.seats[seat]
+            s.auto, s.token_hash = "left", None
+            entry = {"kind": "standin", "seat": seat, "reason": "left"}
+            t.log.append(entry)
+            action = svc.clock.plan(t)
+            svc.writer.save(t, config=t.config_json(), log=t.log, deadline=t.deadline)
+            svc.clock.end_grace(t, seat)
+            await self._send_away(t, seat, "you left the table")
+            await svc.hub.broadcast(t, "state", event=entry)
+            svc.clock.arm(t, action)
+
+    async def _free(self, t: LiveTable, seat: int, why: str) -> None:
+        """An open seat again (before the start, under the lock)."""
+        svc = self.svc
+        s = t.seats[seat]
+        s.token_hash = None
+        s.name = _free_name([x for i, x in enumerate(t.seats) if i != seat],
+                            f"Player {seat + 1}")
+        entry = {"kind": "release", "seat": seat}
+        t.log.append(entry)
+        svc.writer.save(t, config=t.config_json(), log=t.log)
+        await self._send_away(t, seat, why)
+        await svc.hub.broadcast(t, "state", event=entry)
+
+    async def _send_away(self, t: LiveTable, seat: int, why: str) -> None:
+        """Close the connections of a seat that is no longer theirs."""
+        svc = self.svc
+        for c in [c for c in t.conns if c.seat == seat]:
+            t.conns.discard(c)
+            await svc.hub.send(t, c, "bye", reason=why, reconnect=False)
+            c.table = None
+            asyncio.get_running_loop().create_task(c.close(1000, "left the table"))

@@ -132,6 +132,7 @@ class LiveTable:
     grace_until: dict[int, float] = field(default_factory=dict, repr=False)
     """When the stand-in takes over each disconnected seat (absolute time)."""
     bots: dict[int, Bot] = field(default_factory=dict, repr=False)
+    """Seeded (test) tables only: one bot per seat for the whole game."""
     updated: float = 0.0
     committed: dict[str, Any] = field(default_factory=dict, repr=False)
     """The row as last read or written: what a failed write goes back to."""
@@ -143,6 +144,20 @@ class LiveTable:
     """Seats connected to another server process (cluster mode)."""
     absent: dict[int, float] = field(default_factory=dict, repr=False)
     """Since when each person seat has been connected nowhere (cluster mode)."""
+    paused: float | None = field(default=None, repr=False)
+    """Since when a table of bots only has waited for someone to watch it."""
+    creator: str | None = field(default=None, repr=False)
+    """The address that created the table (for per-address limits; not stored)."""
+    hints_used: dict[tuple[int, int], int] = field(default_factory=dict, repr=False)
+    """Hints asked for, per (round, seat)."""
+    claimed_by: dict[int, str] = field(default_factory=dict, repr=False)
+    """The client address that claimed each seat (for the per-address cap; not stored):
+    a seat freed, re-opened or left no longer counts."""
+
+    def claims(self, addr: str) -> int:
+        """Seats of this table the address holds now."""
+        return sum(1 for seat, a in self.claimed_by.items()
+                   if a == addr and self.seats[seat].token_hash is not None)
 
     # --- persistence -------------------------------------------------------------
 
@@ -247,13 +262,20 @@ class LiveTable:
         r = self.match.current
         assert r is not None
         p = r.current_player
-        if r.legal_moves() == [PASS]:  # nothing fits: the server passes, announced
+        if self.forced_pass(r):  # nothing fits and everyone may know it: announced
             return Action("pass", now + settings.bot_delay, p)
         if self.controller(p) != "person":
             return Action("bot", now + settings.bot_delay, p)
         if self.timer:
             return Action("timeout", now + self.timer, p)
         return None
+
+    def forced_pass(self, r: Any) -> bool:
+        """Whether the server passes for the player to move by itself, announced: only a
+        pass is legal and the rules make that public. Under ``strict: false`` (FT-5) a
+        pass may also withhold a card, so nobody may learn that it was the only move:
+        the player (or their bot) passes like any other move, on the same clock."""
+        return r.legal_moves() == [PASS] and self.rules.get("strict") is not False
 
     def resumed_action(self, settings: Settings) -> Action | None:
         """The next action, keeping the stored absolute deadline (after a restart)."""
@@ -262,16 +284,40 @@ class LiveTable:
             a.at = self.deadline
         return a
 
+    @property
+    def seeded(self) -> bool:
+        """A test table with a fixed seed (only on a server started for testing)."""
+        return (self.config.get("test") or {}).get("seed") is not None
+
     def bot_for(self, seat: int) -> Bot:
-        """The bot that plays ``seat`` (its level, or the table's stand-in)."""
+        """A seeded table's bot for ``seat``, kept for the whole game, so its random
+        stream -- and so the game -- is the same in every run (tests)."""
         if seat not in self.bots:
-            s = self.seats[seat]
-            name = s.bot if s.kind == "bot" else self.config.get("standin") or "greedy"
-            test = self.config.get("test") or {}
-            seed = (test["seed"] * 100 + seat) if test.get("seed") is not None \
-                else secrets.randbits(32)
+            name, _ = self.bot_spec(seat)
+            seed = self.config["test"]["seed"] * 100 + seat
             self.bots[seat] = make_bot(name, self.game.name, seed)
         return self.bots[seat]
+
+    def bot_spec(self, seat: int) -> tuple[str, int]:
+        """The bot that plays ``seat`` now (its level, or the table's stand-in) and a seed
+        for its next decision: derived from the test seed and the sequence number when
+        the table has one (reproducible), else fresh from ``secrets``."""
+        s = self.seats[seat]
+        name = s.bot if s.kind == "bot" else self.config.get("standin") or "greedy"
+        test = self.config.get("test") or {}
+        seed = ((test["seed"] * 100 + seat) * 100_003 + self.seq) % 2**63 \
+            if test.get("seed") is not None else secrets.randbits(32)
+        return name or "random", seed
+
+    @property
+    def bots_only(self) -> bool:
+        """No seat of the table is a person's."""
+        return all(s.kind == "bot" for s in self.seats)
+
+    @property
+    def watched(self) -> bool:
+        """Someone is connected to the table (here, or to another process)."""
+        return bool(self.conns) or bool(self.remote)
 
     # --- changes (the service persists and broadcasts them) -------------------------
 

@@ -51,6 +51,20 @@ class RematchMsg(_Msg):
     type: Literal["rematch"]
 
 
+class ReleaseMsg(_Msg):
+    """The host frees a claimed seat before the start (its holder is told and leaves)."""
+
+    type: Literal["release"]
+    seat: Annotated[int, Field(ge=0, le=7)]
+
+
+class LeaveMsg(_Msg):
+    """Leave the table: before the start the seat is freed; during the game a stand-in
+    bot plays it to the end."""
+
+    type: Literal["leave"]
+
+
 class PingMsg(_Msg):
     type: Literal["ping"]
 
@@ -90,8 +104,8 @@ class ChatMsg(_Msg):
 
 
 ClientMessage = Annotated[
-    Hello | MoveMsg | HintMsg | StartMsg | RematchMsg | PingMsg | BackMsg | RematchAnswerMsg
-    | RematchFillMsg | ReopenMsg | ChatMsg,
+    Hello | MoveMsg | HintMsg | StartMsg | RematchMsg | PingMsg | BackMsg | ReleaseMsg
+    | LeaveMsg | RematchAnswerMsg | RematchFillMsg | ReopenMsg | ChatMsg,
     Field(discriminator="type"),
 ]
 _client = TypeAdapter(ClientMessage)
@@ -148,6 +162,8 @@ class CreateTable(BaseModel):
     """Seconds per turn; ``null``: no turn timer (the default)."""
     standin: Annotated[str, Field(max_length=32)] | None = None
     """The bot that plays for a seat that timed out or left (default: a medium bot)."""
+    hints: bool = True
+    """Whether seated players may ask for hints (a few a round)."""
     test: TestOptions | None = None
     public: bool = False
     """List the table on the front page: anyone may take a free seat or watch."""

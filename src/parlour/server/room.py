@@ -20,6 +20,7 @@ from parlour.games import KITS
 from parlour.server import replay
 from parlour.server.api import _absolute, _errors
 from parlour.server.errors import ServiceError
+from parlour.server.guard import client_address
 from parlour.server.protocol import Joined, Name, Secret
 from parlour.server.service import TableService
 
@@ -33,9 +34,7 @@ def _service(request: Request) -> TableService:
 
 
 def _page(request: Request) -> FileResponse:
-    from parlour.server.app import PAGE_HEADERS
-
-    return FileResponse(STATIC / "index.html", headers=PAGE_HEADERS)
+    return FileResponse(STATIC / "index.html")  # headers: server/guard.py
 
 
 @router.get("/rules/{game}", include_in_schema=False)
@@ -95,7 +94,8 @@ async def sit(request: Request, table_id: str, body: Sit) -> Joined:
                            "ask its host for the invite link")
     if t.status == "expired":
         raise ServiceError(410, "expired", "this table has expired")
-    return _absolute(request, await svc.intents.sit(t, body.name))
+    addr = client_address(request.scope, request.app.state.settings)
+    return _absolute(request, await svc.intents.sit(t, body.name, addr))
 
 
 @router.post("/api/tables/{table_id}/rejoin", response_model=Joined,

@@ -27,9 +27,11 @@ from parlour.server.db import Store, unavailable
 from parlour.server.errors import RETRY_AFTER, UNAVAILABLE, ServiceError
 from parlour.server.hub import Connection, Hub
 from parlour.server.intents import Intents, default_bot
+from parlour.server.limits import PerAddress, Sockets
 from parlour.server.live import LiveTable
 from parlour.server.protocol import CreateTable, Hello, Joined
 from parlour.server.settings import Settings
+from parlour.server.thinking import ASKED, ThinkPool, WorkFailed
 from parlour.server.tokens import hash_token, same
 from parlour.server.writes import Writer
 
@@ -44,7 +46,7 @@ class TableService:
     def __init__(self, settings: Settings, store: Store) -> None:
         self.settings = settings
         self.store = store
-        self.hub = Hub()
+        self.hub = Hub(settings.presence_every)
         self.tables: dict[str, LiveTable] = {}
         self.closing = False
         self.instance = settings.instance or secrets.token_hex(8)
@@ -53,12 +55,16 @@ class TableService:
         self.intents = Intents(self)
         self.cardroom = CardRoom(self)
         self.coord: Coordination = coordination_for(self)
+        self.pool = ThinkPool(settings.bot_workers, settings.bot_move_seconds)
+        self.create_limit = PerAddress(settings.create_per_minute / 60.0, settings.create_burst)
+        self.sockets = Sockets(settings)
         self._gc_task: asyncio.Task | None = None
 
     # --- lifecycle ---------------------------------------------------------------------
 
     async def startup(self) -> None:
         """Resume every table in play: timers and bots from their stored deadlines."""
+        self.pool.start()
         await self.coord.startup()
         self.clock.start()
         self._gc_task = asyncio.create_task(self._gc_loop())
@@ -89,6 +95,7 @@ class TableService:
             self._gc_task.cancel()
         self.clock.stop()
         self.coord.stop()
+        self.pool.close()
         for t in list(self.tables.values()):
             async with t.lock:  # a move being handled is saved and sent first
                 conns = list(t.conns)
@@ -126,11 +133,19 @@ class TableService:
 
     # --- HTTP --------------------------------------------------------------------------
 
-    async def create(self, req: CreateTable) -> Joined:
-        return await self.intents.create(req)
+    async def create(self, req: CreateTable, addr: str = "local") -> Joined:
+        return await self.intents.create(req, addr)
 
-    async def join(self, table_id: str, key: str, name: str) -> Joined:
-        return await self.intents.join(table_id, key, name)
+    async def join(self, table_id: str, key: str, name: str, addr: str = "local") -> Joined:
+        return await self.intents.join(table_id, key, name, addr)
+
+    async def verify(self, data: Any) -> dict[str, Any]:
+        """Check an uploaded record in a worker (it may be large: never on the loop)."""
+        try:
+            return await self.pool.run(ASKED, "verify", data)
+        except (TimeoutError, WorkFailed):
+            raise ServiceError(503, "busy", "the record could not be checked now: try again",
+                               {"Retry-After": "5"}) from None
 
     def public_info(self, table_id: str) -> dict[str, Any]:
         """What anyone with the table id may know before joining (no secrets)."""
@@ -200,6 +215,10 @@ class TableService:
             await self.cardroom.chat(conn, msg.text)
         elif kind == "back":
             await self.intents.back(conn)
+        elif kind == "release":
+            await self.intents.release(conn, msg)
+        elif kind == "leave":
+            await self.intents.leave(conn)
 
     async def hello(self, conn: Connection, msg: Hello) -> None:
         if conn.table is not None:
@@ -224,21 +243,36 @@ class TableService:
         if t.status == "expired":
             await self.hub.error(conn, "expired", "this table has expired")
             return
+        if seat is None and sum(1 for c in t.conns if c.seat is None) >= \
+                self.settings.max_spectators:
+            await self.hub.error(conn, "spectators_full", "this table has as many spectators "
+                                 "as it can take: try again later")
+            return
         async with t.lock:
             if seat is not None:
                 self.coord.seat_connected(t, seat)
+            was = seat is not None and t.connected(seat)
+            first = seat is not None and not t.seats[seat].connected_once
             conn.table, conn.seat = t, seat
             conn.role = "seat" if seat is not None else "spectator"
             t.conns.add(conn)
+            self.sockets.said_hello(conn)
             if seat is not None:
                 t.seats[seat].connected_once = True
                 self.clock.end_grace(t, seat)
-                if t.seats[seat].auto:
+                if t.seats[seat].auto and t.seats[seat].auto != "left":
                     await self.intents.take_back(t, seat)
             await self.hub.send(t, conn, "welcome")
-            await self.hub.broadcast(t, "state", exclude=conn)
+            if seat is None:
+                self.coord.watcher_connected(t)
+            elif first:  # "never connected" no longer: the whole seat list changes
+                await self.hub.broadcast(t, "state", exclude=conn)
+            elif not was:
+                self.hub.presence(t)
+            self.clock.resume(t)
 
     async def disconnected(self, conn: Connection) -> None:
+        self.sockets.closed(conn)
         t = conn.table
         if t is None:
             return
@@ -246,7 +280,9 @@ class TableService:
         conn.stop()
         if self.closing:
             return
-        if conn.seat is not None:
+        if conn.seat is None:
+            self.coord.watcher_disconnected(t)
+        else:
             self.coord.seat_disconnected(t, conn.seat)
-        async with t.lock:
-            await self.hub.broadcast(t, "state")
+            if not t.connected(conn.seat):
+                self.hub.presence(t)

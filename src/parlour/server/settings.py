@@ -1,9 +1,17 @@
-"""Server settings: one dataclass, filled from the command line or the environment."""
+"""Server settings: one dataclass, filled from the command line or the environment.
+
+Every limit of the server is a field here with a safe default; docs/hardening.md lists
+each one with what a client receives when it hits it. Any field can be set from the
+environment as ``PARLOUR_<NAME>`` (lists comma-separated, booleans ``1``/``0``) or with
+``parlour serve --set NAME=VALUE``.
+"""
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from dataclasses import dataclass, field
+from typing import Any
 
 
 @dataclass
@@ -16,9 +24,13 @@ class Settings:
     round_pause: float = 3.0
     """Pause between the end of a round and the next deal."""
     grace: float = 30.0
-    """How long a disconnected player keeps the seat before a bot stands in."""
+    """How long an absent player keeps the seat before a bot stands in: after a
+    disconnect, or from the moment their turn comes if they never connected."""
     idle_expiry: float = 6 * 3600.0
     """A table with no activity for this long (and nobody connected) expires."""
+    waiting_expiry: float = 3600.0
+    """A table whose game has not started expires after this long without activity
+    (and nobody connected), so tables made and left bound the open-table cap."""
     sweep_every: float = 60.0
     hello_timeout: float = 10.0
     max_message_bytes: int = 4096
@@ -46,6 +58,67 @@ class Settings:
     gc_full_every: float = 600.0
     """Seconds between full garbage collections over everything (cyclic garbage)."""
 
+    # --- who is asking ---------------------------------------------------------------
+    trusted_proxies: list[str] = field(default_factory=list)
+    """Addresses of reverse proxies whose ``X-Forwarded-For`` names the client."""
+    public_url: str = ""
+    """The address people use (``https://tables.example``): links are built from it and
+    its host is the one allowed in ``Host`` and ``Origin``."""
+    allowed_hosts: list[str] = field(default_factory=list)
+    """Host names accepted in the ``Host`` header (DNS rebinding); empty: the public
+    URL's host, or else ``localhost``, ``127.0.0.1`` and ``::1``. ``*`` allows any."""
+
+    # --- HTTP ------------------------------------------------------------------------
+    max_body_bytes: int = 1_000_000
+    """Largest HTTP request body; a larger one is refused while it is read (413)."""
+    create_per_minute: float = 10.0
+    """Tables one address may create a minute (a burst of ``create_burst``); then 429."""
+    create_burst: int = 10
+    max_open_tables: int = 2000
+    """Tables waiting or in play at once, over all addresses; then 503."""
+    max_rounds: int = 100
+    """Largest ``rounds`` a table may ask for; more is refused (400)."""
+    retention: float = 30 * 86400.0
+    """Finished and expired tables are deleted (with their events) this long after
+    their last activity."""
+
+    # --- bots --------------------------------------------------------------------------
+    bot_workers: int = 2
+    """Worker processes that think for bots and hints (0: a thread in the server
+    process, for tests and debugging only)."""
+    bot_move_seconds: float = 5.0
+    """Most CPU time a bot move or hint may take; a worker over it is replaced and the
+    move falls back to a quick bot."""
+    internal_bots: bool = False
+    """Offer the research engines (``pimc``, ``ismcts``) to table creators."""
+    max_bot_tables: int = 8
+    """Tables of bots only, at once, over all addresses; then 429."""
+    max_bot_tables_per_address: int = 2
+    unwatched_expiry: float = 600.0
+    """A table of bots only pauses while nobody watches it and expires after this long
+    unwatched."""
+    hints_per_round: int = 5
+    """Hints one seat may ask for in one round (the host can switch hints off)."""
+
+    # --- connections -------------------------------------------------------------------
+    max_sockets: int = 4000
+    """Open WebSockets at once (kept below the process's descriptor limit)."""
+    max_sockets_per_address: int = 64
+    max_unhello_per_address: int = 8
+    """WebSockets of one address that have not said hello yet."""
+    max_spectators: int = 50
+    """Spectators at one table."""
+    max_seats_per_address: int = 2
+    """Seats of one table one address may claim (the host's included)."""
+    presence_every: float = 0.25
+    """Connects and disconnects at a table are sent at most this often (coalesced)."""
+    sqlite_synchronous: str = "NORMAL"
+    """SQLite ``synchronous`` for the table database: NORMAL (an acknowledged move
+    survives a crash of the server process, not necessarily a power loss or a crash of
+    the machine) or FULL (it survives those too, for an fsync on every commit: see
+    docs/hardening.md for the measured cost)."""
+
+    # --- the card room (server/cardroom.py) ---------------------------------------------
     chat_max_length: int = 200
     """Characters in one chat line; longer lines are cut (over twice this: refused)."""
     chat_burst: int = 5
@@ -67,28 +140,42 @@ class Settings:
         env = os.environ
         if "PARLOUR_DB" in env:
             s.db_url = env["PARLOUR_DB"]
-        for name in ("bot_delay", "round_pause", "grace", "idle_expiry", "sweep_every",
-                     "db_timeout", "lease", "poll_every", "chat_window"):
-            key = "PARLOUR_" + name.upper()
-            if key in env:
-                setattr(s, name, float(env[key]))
-        for name in ("chat_max_length", "chat_burst", "chat_keep", "open_tables_listed",
-                     "review_moves", "review_concurrency"):
-            key = "PARLOUR_" + name.upper()
-            if key in env:
-                setattr(s, name, int(env[key]))
         if env.get("PARLOUR_ORIGINS"):
             s.allowed_origins = [o.strip() for o in env["PARLOUR_ORIGINS"].split(",") if o.strip()]
-        if env.get("PARLOUR_TESTING") == "1":
-            s.testing = True
-        if env.get("PARLOUR_CLUSTER") == "1":
-            s.cluster = True
-        if env.get("PARLOUR_INSTANCE"):
-            s.instance = env["PARLOUR_INSTANCE"]
+        for f in dataclasses.fields(cls):
+            key = "PARLOUR_" + f.name.upper()
+            if key in env and env[key] != "":
+                s.set(f.name, env[key])
         for k, v in overrides.items():
             if v is not None:
                 setattr(s, k, v)
         return s
+
+    def set(self, name: str, text: str) -> None:
+        """Set a field from text (``--set NAME=VALUE`` or an environment variable)."""
+        fields = {f.name: f for f in dataclasses.fields(self)}
+        if name not in fields:
+            raise ValueError(f"no setting {name!r}; settings: {', '.join(sorted(fields))}")
+        current: Any = getattr(self, name)
+        value: Any
+        try:
+            if isinstance(current, bool):
+                if text.lower() not in ("1", "0", "true", "false", "yes", "no", "on", "off"):
+                    raise ValueError("expected 1 or 0")
+                value = text.lower() in ("1", "true", "yes", "on")
+            elif isinstance(current, int):
+                value = int(text)
+            elif isinstance(current, float):
+                value = float(text)
+            elif isinstance(current, list):
+                value = [p.strip() for p in text.split(",") if p.strip()]
+            else:
+                value = text
+        except ValueError as e:
+            raise ValueError(f"setting {name}: {text!r} is not a valid value ({e})") from None
+        if isinstance(value, int | float) and not isinstance(value, bool) and value < 0:
+            raise ValueError(f"setting {name}: must not be negative")
+        setattr(self, name, value)
 
 
 def db_url_for(value: str) -> str:

@@ -49,6 +49,11 @@ def render(t: LiveTable, audience: Audience, kind: str, cache: dict[Any, Any] | 
         return {"type": "bye", "reason": data["reason"], "reconnect": data.get("reconnect", True)}
     if kind == "pong":
         return {"type": "pong", "seq": t.seq}
+    if kind == "presence":
+        seats = seats_json(t)
+        return {"type": "presence", "seq": t.seq,
+                "connected": [s["connected"] for s in seats],
+                "standin_left": [s["standin_left"] for s in seats]}
     raise ValueError(f"no such message kind {kind!r}")
 
 
@@ -78,13 +83,15 @@ def reasons(r: Round, seat: int) -> dict[str, str]:
 
 
 def pass_info(t: LiveTable, r: Round, seat: int) -> dict[str, Any] | None:
-    """Whether the seat may pass now and what it costs (FT-5, FT-7, FT-8)."""
+    """Whether the seat may pass now, what it costs (FT-5, FT-7, FT-8), and whether the
+    server passes for it by itself (``auto``: only a pass fits and ``strict`` is on)."""
     if r.is_over or r.current_player != seat:
         return None
     legal = r.legal_moves()
     if PASS not in legal:
         return None
     withholding = len(legal) > 1
+    auto = t.forced_pass(r)
     chips = t.rules.get("stakes") == "chips"
     cost = "1 chip into the pot" if chips else "1 penalty point"
     text = f"Pass: costs {cost} (FT-7)"
@@ -92,7 +99,7 @@ def pass_info(t: LiveTable, r: Round, seat: int) -> dict[str, Any] | None:
         fine = ("3 chips into the pot, and 5 chips to each holder of the 6 and 8 "
                 "for a withheld 7" if chips else "3 penalty points")
         text += f"; you hold a playable card, so it is fined {fine} at the end of the round (FT-8)"
-    return {"withholding": withholding, "text": text}
+    return {"withholding": withholding, "auto": auto, "text": text}
 
 
 def log_entry(t: LiveTable, audience: Audience, e: dict[str, Any]) -> dict[str, Any]:
@@ -220,8 +227,7 @@ def snapshot(t: LiveTable, audience: Audience, cache: dict[Any, Any] | None = No
         if audience is not None:
             state["reasons"] = reasons(cur, audience)
             state["pass"] = pass_info(t, cur, audience)
-        if (t.timer and t.deadline and t.controller(p) == "person"
-                and cur.legal_moves() != [PASS]):
+        if t.timer and t.deadline and t.controller(p) == "person" and not t.forced_pass(cur):
             state["deadline"] = {"seat": p, "at": t.deadline,
                                  "left": round(max(0.0, t.deadline - time.time()), 2)}
     return state

@@ -198,6 +198,9 @@ def bench_command(
         if chosen is not None and chosen not in ENGINE_CHOICES:
             raise UsageError(f"unknown --engine {engine!r}; choose one of: "
                              f"{', '.join(ENGINE_CHOICES)}")
+        if game is not None and chosen == "batch" and not bench.offered(names[0], ["batch"]):
+            raise UsageError(f"{resolve_game(game).title} has no batch engine; "
+                             "use --engine step")
     is_report = yardstick or search or scaling or game is None or chosen == "both"
     if not is_report:
         _one_figure(names[0], counts[names[0]], seconds, chosen or "step", batch, as_json)

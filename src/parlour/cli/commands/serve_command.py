@@ -51,6 +51,15 @@ def serve(
              "(default 10, or PARLOUR_LEASE).")] = None,
     ws_deflate: Annotated[bool, typer.Option(
         help="Offer permessage-deflate on WebSockets (less traffic, more CPU).")] = False,
+    trusted_proxy: Annotated[list[str] | None, typer.Option(
+        help="Address of a reverse proxy whose X-Forwarded-For names the client "
+             "(repeatable); per-address limits then apply to that client.")] = None,
+    public_url: Annotated[str | None, typer.Option(
+        help="The address people use, e.g. https://tables.example: links are built "
+             "from it and only its host is answered (DNS rebinding).")] = None,
+    set_: Annotated[list[str] | None, typer.Option(
+        "--set", help="Any server setting as NAME=VALUE (repeatable; the limits are "
+                      "listed in docs/hardening.md).")] = None,
 ) -> None:
     """Serve the whole product: open the printed address in a browser."""
     with usage_errors():
@@ -67,6 +76,20 @@ def serve(
                                  allowed_origins=list(origin or []))
     if cluster:
         settings.cluster = True
+    if trusted_proxy:
+        settings.trusted_proxies = list(trusted_proxy)
+    if public_url:
+        if not public_url.startswith(("http://", "https://")):
+            raise typer.BadParameter("--public-url must start with http:// or https://")
+        settings.public_url = public_url.rstrip("/")
+    for item in set_ or []:
+        name, sep, value = item.partition("=")
+        if not sep:
+            raise typer.BadParameter(f"--set takes NAME=VALUE, not {item!r}")
+        try:
+            settings.set(name.strip(), value.strip())
+        except ValueError as e:
+            raise typer.BadParameter(str(e)) from None
     if lease is not None:
         settings.lease = lease
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host

@@ -100,7 +100,7 @@ def simulate_command(
         if batch < 1:
             raise UsageError(f"--batch must be at least 1, not {batch}")
         try:
-            used = choose_engine(engine.strip().lower(), names)
+            used = choose_engine(engine.strip().lower(), names, g.name)
         except ValueError as e:
             raise UsageError(str(e).replace("unknown engine", "unknown --engine")) from None
         if out is not None:

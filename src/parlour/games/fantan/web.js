@@ -68,7 +68,7 @@ export function actions(ctx) {
   const v = state.view;
   const out = [];
   const myTurn = v.current_player === state.you;
-  if (myTurn && v.legal.length === 1 && v.legal[0].pass) {
+  if (myTurn && v.legal.length === 1 && v.legal[0].pass && state.pass && state.pass.auto) {
     out.push(h("p", { class: "notice", text: "Nothing in your hand fits: the table passes for you." }));
     return out;
   }

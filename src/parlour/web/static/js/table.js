@@ -184,8 +184,19 @@ class TablePage {
       }
       this.conn.stop();
       location.assign(m.url);
+    } else if (m.type === "presence") {
+      if (this.state && m.connected) {
+        m.connected.forEach((c, i) => { const seat = this.state.table.seats[i]; if (seat) seat.connected = c; });
+        // every countdown now counts from this message (tick): the turn clock too
+        const now = performance.now();
+        if (this.state.deadline) this.state.deadline.left = Math.max(0, this.state.deadline.left - (now - this.receivedAt) / 1000);
+        this.receivedAt = now;
+        (m.standin_left || []).forEach((left, i) => { const seat = this.state.table.seats[i]; if (seat) seat.standin_left = left; });
+        this.render();
+      }
     } else if (m.type === "bye") {
-      this.toast = m.reconnect === false ? `You left this table here: ${m.reason}.` : "The server is restarting: reconnecting…";
+      if (m.reconnect === false) this.conn.stop();
+      this.toast = m.reconnect === false ? `You are no longer seated here: ${m.reason}.` : "The server is restarting: reconnecting…";
       this.render();
     }
   }

@@ -42,8 +42,10 @@ export async function showVerify(app) {
     h("div", { class: "field" }, h("label", { for: "record-file", text: "A record file (JSON)" }), file),
     out));
   const table = new URLSearchParams(location.hash.slice(1)).get("table");
-  if (table) {
-    try { await report(out, await api(`/api/tables/${table}/record`)); } catch (e) {
+  if (table !== null && !/^[A-Za-z0-9_-]{1,32}$/.test(table)) {
+    out.append(h("p", { class: "error", role: "alert", text: "That link does not name a table." }));
+  } else if (table) {
+    try { await report(out, await api(`/api/tables/${encodeURIComponent(table)}/record`)); } catch (e) {
       out.append(h("p", { class: "error", role: "alert", text: e.message }));
     }
   }

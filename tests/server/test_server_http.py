@@ -1,0 +1,148 @@
+"""Issue #13: headers on every response, allowed hosts (DNS rebinding), the public URL,
+the database's durability promise, and the worker pool that thinks for bots."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from server_kit import create, service
+from starlette.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+
+from parlour.games import get_game
+from parlour.match import Match, Shuffler
+from parlour.server import Settings, create_app
+from parlour.server.thinking import BOTS_ONLY, PEOPLE, ThinkPool
+
+pytestmark = pytest.mark.timeout(120)
+
+
+@pytest.mark.parametrize("path", ["/", "/t/abc", "/verify", "/static/js/table.js",
+                                  "/static/js/games/fanti.js", "/api/games", "/healthz",
+                                  "/api/tables/nothing", "/no/such/path"])
+def test_every_response_forbids_framing_and_sniffing_and_has_a_csp(client, path):
+    r = client.get(path)
+    assert r.headers["x-content-type-options"] == "nosniff"
+    assert r.headers["x-frame-options"] == "DENY"
+    csp = r.headers["content-security-policy"]
+    assert "frame-ancestors 'none'" in csp
+    assert "ws:" not in csp and "wss:" not in csp
+    if path in ("/", "/t/abc", "/verify"):
+        assert "connect-src 'self'" in csp and "script-src 'self'" in csp
+
+
+def test_only_allowed_hosts_are_answered(make_app):
+    client = make_app()
+    r = client.get("/api/games", headers={"host": "evil.example:8000"})
+    assert r.status_code == 400 and r.json()["error"] == "bad_host"
+    with pytest.raises(WebSocketDisconnect) as e, client.websocket_connect(
+            "/ws", headers={"host": "evil.example:8000", "origin": "http://evil.example:8000"}):
+        pass
+    assert e.value.code == 1008
+    default = TestClient(create_app(Settings(db_url="sqlite:///:memory:")),
+                         base_url="http://127.0.0.1:8000")
+    with default:
+        assert default.get("/healthz").status_code == 200
+        assert default.get("/healthz", headers={"host": "testserver"}).status_code == 400
+
+
+def test_links_and_origins_come_from_the_public_url(tmp_path):
+    settings = Settings(db_url=f"sqlite:///{tmp_path}/p.sqlite3", public_url="https://tables.example")
+    with TestClient(create_app(settings), base_url="https://tables.example") as client:
+        j = client.post("/api/tables", json={"game": "fanti", "players": 2}).json()
+        assert j["invite_url"].startswith("https://tables.example/t/")
+        assert j["watch_url"].startswith("https://tables.example/t/")
+        own = {"host": "tables.example"}  # the test client's sockets name no host by default
+        with client.websocket_connect("/ws", headers={**own,
+                                                      "origin": "https://tables.example"}) as ws:
+            ws.send_json({"type": "hello", "table": j["table"], "token": j["token"]})
+            assert ws.receive_json()["type"] == "welcome"
+        with pytest.raises(WebSocketDisconnect), client.websocket_connect(
+                "/ws", headers={**own, "origin": "http://tables.example:9"}):
+            pass
+
+
+def test_sqlite_durability_is_the_documented_setting(client, make_app):
+    """docs/hardening.md: NORMAL by default (a commit survives a crash of the process),
+    FULL on request (it survives a power loss too)."""
+    with service(client).store.engine.connect() as c:
+        assert c.exec_driver_sql("PRAGMA synchronous").scalar() == 1  # NORMAL
+        assert c.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+    full = make_app(sqlite_synchronous="FULL")
+    with service(full).store.engine.connect() as c:
+        assert c.exec_driver_sql("PRAGMA synchronous").scalar() == 2
+
+
+def test_a_database_error_on_create_is_json_not_a_traceback(client, monkeypatch):
+    def broken(_row):
+        raise RuntimeError("disk on fire")
+
+    monkeypatch.setattr(service(client).store, "add", broken)
+    quiet = TestClient(client.app, raise_server_exceptions=False)  # the same running app
+    r = quiet.post("/api/tables", json={"game": "fanti", "players": 2})
+    assert r.status_code == 500 and r.json()["error"] == "server_error"
+    assert "disk on fire" not in r.text
+
+
+# --- the worker pool ------------------------------------------------------------------
+
+def a_view(game="fanti"):
+    g = get_game(game)
+    m = Match.new(g, 4, g.rules(4, {}), ["a", "b", "c", "d"], Shuffler(7))
+    return m.current.view(m.current.current_player), m.current
+
+
+def test_the_pool_serves_tables_with_people_first():
+    view, r = a_view()
+
+    async def scenario():
+        pool = ThinkPool(1, 60)
+        try:
+            order = []
+
+            async def job(priority, tag):
+                await pool.run(priority, "choose", "fanti", "random", 1, view)
+                order.append(tag)
+
+            # all three wait for the first worker to start; people's job goes first
+            await asyncio.gather(job(BOTS_ONLY, "bots-1"), job(BOTS_ONLY, "bots-2"),
+                                 job(PEOPLE, "people"))
+            return order, pool.pids()
+        finally:
+            pool.close()
+
+    order, pids = asyncio.run(scenario())
+    assert order == ["people", "bots-1", "bots-2"]
+    assert len(pids) == 1 and all(p > 0 for p in pids)  # a process, not a thread
+
+
+def test_a_job_over_the_budget_is_stopped_and_the_pool_recovers():
+    view, r = a_view()
+
+    async def scenario():
+        pool = ThinkPool(1, 0.3)
+        try:
+            await pool.run(PEOPLE, "choose", "fanti", "random", 1, view)  # started, warm
+            first = pool.pids()
+            with pytest.raises(TimeoutError):
+                await pool.run(PEOPLE, "choose", "fanti", "expert", 1, view)
+            move = await pool.run(PEOPLE, "choose", "fanti", "random", 2, view)
+            return first, pool.pids(), move, pool.stats
+        finally:
+            pool.close()
+
+    first, after, move, stats = asyncio.run(scenario())
+    assert r.why_illegal(move) is None
+    assert first != after and stats["timeouts"] == 1  # the worker was replaced
+
+
+def test_a_bot_over_its_budget_is_replaced_by_a_quick_move(make_app):
+    client = make_app(bot_move_seconds=0.05)
+    j = create(client, "fanti", 2, ["person", "expert"], rules={"rounds": 1})  # unseeded: pool
+    from server_kit import Seat
+
+    me = Seat(client, j["table"], token=j["token"])
+    me.welcome()
+    me.send({"type": "start"})
+    assert me.play_to_end()["winners"] is not None
