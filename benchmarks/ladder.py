@@ -65,14 +65,17 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--out", default="benchmarks/ladder")
+    ap.add_argument("--tables", default=",".join(f"{g}:{n}" for g, n in TABLES),
+                    help="game:players, comma separated")
     a = ap.parse_args()
+    tables = [(t.split(":")[0], int(t.split(":")[1])) for t in a.tables.split(",")]
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
     field_deals = a.field_deals or max(1, a.deals // 4)
     lines = ["| game | upper | vs | win rate | 95% CI | fair share | CI low above fair |",
              "|---|---|---|---|---|---|---|"]
     skill_rows = []
-    for game, players in TABLES:
+    for game, players in tables:
         rated_games: list = []
         for upper, lower in LADDER:
             summary, rated = run(game, players, [upper, lower], a.deals, a.seed, a.workers)

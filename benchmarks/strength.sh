@@ -40,4 +40,13 @@ run fanti2-hard-vs-heuristic      fanti --players 2 --bots hard,heuristic
 run fantan6-hard-vs-heuristic     fantan --players 6 --bots hard,heuristic
 run fanti4-hard-vs-heuristic      fanti --players 4 --bots hard,heuristic
 
+# Issue #15: reading each opponent. Against players unlike the heuristic, a mixed field
+# (the first bot is the one measured; the line-up rotates through every seat), and the
+# next level up. `hard:3000:fixed` reads every seat as the heuristic (the old `hard`).
+run fantan4-hard-vs-random        fantan --players 4 --bots hard,random
+run fantan4-fixed-vs-random       fantan --players 4 --bots hard:3000:fixed,random
+run fantan4-mixed-field           fantan --players 4 --bots hard,heuristic,greedy,random
+run fantan4-expert-vs-hard        fantan --players 4 --bots expert,hard
+run fanti2-expert-vs-hard         fanti --players 2 --bots expert,hard
+
 .venv/bin/python benchmarks/strength_table.py "$OUT"

@@ -28,5 +28,5 @@ fi
 
 # Compile the search kernels into numba's on-disk cache now, so that no one's first
 # `hard` move (1 s at most) waits for a compile of several seconds.
-.venv/bin/python -c "from parlour.games.fantan.search import warm; warm()" \
+.venv/bin/python -c "from parlour.bots.registry import warm; warm()" \
   || echo "setup: could not pre-compile the search kernels (they compile on first use)"

@@ -35,13 +35,10 @@ def verify(data: Any) -> dict[str, Any]:
 def warm() -> None:
     """Load what the first real job would (bots, compiled kernels), so it is quick."""
     from parlour.bots import bot_names
-    from parlour.games import KITS
+    from parlour.bots.registry import warm as warm_search
 
     bot_names()
-    for kit in KITS.values():
-        warm_kit = kit.attr("search", "warm")
-        if warm_kit is not None:
-            warm_kit()
+    warm_search()
 
 
 JOBS = {"choose": choose, "rank": rank, "verify": verify, "warm": warm}

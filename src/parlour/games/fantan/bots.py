@@ -11,7 +11,7 @@ from parlour.bots.base import Bot, BotFactory
 from parlour.cards import Card, Mask
 from parlour.game import PASS, Move
 from parlour.games.fantan.heuristic import HeuristicFanTan
-from parlour.games.fantan.rules import SEVEN, UNLOCKS
+from parlour.games.fantan.rules import SEVEN, UNLOCKS, card_mask
 
 
 def greedy_card(hand: Mask, legal: Mask, ace_high: bool) -> Card:
@@ -40,10 +40,7 @@ class GreedyFanTan(Bot):
     name = "greedy"
 
     def choose(self, view: Any) -> Move:
-        legal = 0
-        for m in view.legal:
-            if m != PASS:
-                legal |= 1 << m
+        legal = card_mask(view.legal)
         if not legal:
             return PASS
         return greedy_card(view.hand, legal, view.rules["ace"] == "high")

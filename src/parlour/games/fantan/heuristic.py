@@ -25,6 +25,7 @@ from parlour.bots.base import Bot
 from parlour.cards import Card, Mask
 from parlour.game import PASS, Move
 from parlour.games.fantan.lanes import lane_features
+from parlour.games.fantan.rules import card_mask
 
 
 def card_key(card: Card, hand: Mask, ace_high: bool) -> tuple[int, int, int, int]:
@@ -63,10 +64,7 @@ class HeuristicFanTan(Bot):
     name = "heuristic"
 
     def choose(self, view: Any) -> Move:
-        legal = 0
-        for m in view.legal:
-            if m != PASS:
-                legal |= 1 << m
+        legal = card_mask(view.legal)
         if not legal:
             return PASS
         return best_card(view.hand, legal, view.rules["ace"] == "high")

@@ -23,7 +23,7 @@ Rule options (RULINGS FT-4, FT-5, FT-7, FT-9):
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -87,6 +87,15 @@ def _unlocks(ace_high: bool) -> list[Mask]:
 
 
 UNLOCKS = {False: _unlocks(False), True: _unlocks(True)}
+
+
+def card_mask(moves: Iterable[Move]) -> Mask:
+    """The cards among ``moves`` as a mask (a pass, FT-5, is not a card)."""
+    mask = 0
+    for m in moves:
+        if m != PASS:
+            mask |= 1 << m
+    return mask
 
 
 def deal_seat(players: int, dealer: int, position: int) -> int:

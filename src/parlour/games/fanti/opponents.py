@@ -20,7 +20,7 @@ from parlour.bots.opponents import EPSILON, Posterior, choice_probs
 from parlour.cards import Mask
 from parlour.game import Move
 from parlour.games.fanti.bots import greedy_move
-from parlour.games.fanti.rules import HAND_SIZE, TABLE_START, hand_moves
+from parlour.games.fanti.rules import HAND_SIZE, TABLE_START, hand_moves, tables_before
 
 
 @dataclass(frozen=True)
@@ -46,20 +46,7 @@ def round_plays(view: Any) -> list[Play]:
     n = view.players
     per_deal = HAND_SIZE * n
     history = view.history
-    table, piles = view.table, list(view.piles)
-    before: list[tuple[Mask, Mask]] = []
-    for seat, m in reversed(history):  # undo, newest first
-        c, take = m & 63, m >> 6
-        if take:
-            table |= take
-            piles[seat] &= ~(take | 1 << c)
-        else:
-            table &= ~(1 << c)
-        seen = table
-        for p in piles:
-            seen |= p
-        before.append((table, seen))
-    before.reverse()
+    before = tables_before(history, view.table, view.piles)
     deals = (len(history) + per_deal - 1) // per_deal
     out: list[Play] = []
     for d in range(deals):

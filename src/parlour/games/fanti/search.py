@@ -61,6 +61,7 @@ from parlour.games.fanti.rules import (
     leftovers,
     play_card,
     score_piles,
+    tables_before,
 )
 
 TWO_C: Mask = 1 << TWO_OF_CLUBS
@@ -119,20 +120,7 @@ class DealEvidence:
         n = view.players
         done = HAND_SIZE * n - sum(view.hand_counts)  # moves made in this deal
         moves = list(view.history[len(view.history) - done:]) if done > 0 else []
-        table, piles = view.table, list(view.piles)
-        before = []
-        for seat, m in reversed(moves):  # undo, newest first
-            c, take = m & 63, m >> 6
-            if take:
-                table |= take
-                piles[seat] &= ~(take | 1 << c)
-            else:
-                table &= ~(1 << c)
-            seen = table
-            for p in piles:
-                seen |= p
-            before.append((table, seen))
-        before.reverse()
+        before = tables_before(moves, view.table, view.piles)
         counts = list(view.hand_counts)  # hand sizes before each play, oldest first
         later = [0] * n  # cards each seat played from this play on
         plays = []
