@@ -4,6 +4,7 @@ plain words, reasons on tap, hints and focus, the verify page."""
 from __future__ import annotations
 
 import re
+import time
 
 import pytest
 from browser_kit import TURN, create_by_api, play_until_over, start
@@ -128,7 +129,12 @@ def test_hint_is_hidden_during_a_forced_pass(new_page, live_url):
                   seats=[{"kind": "person"}] + [{"kind": "bot", "bot": "easy"}] * 3,
                   test={"seed": 5, "decks": [blocked_deck()], "dealer": 3})
     start(page)
-    page.wait_for_function("window.__forced.length > 0", timeout=20000)
+    # Polled from here: Playwright's in-page polling of a string predicate needs eval,
+    # which the page's CSP (script-src 'self') rightly refuses.
+    deadline = time.monotonic() + 20
+    while not page.evaluate("window.__forced.length > 0"):
+        assert time.monotonic() < deadline, "no forced pass was announced"
+        page.wait_for_timeout(100)
     assert page.evaluate("window.__forced") and not any(page.evaluate("window.__forced"))
     assert page.errors == []
 
