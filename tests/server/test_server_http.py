@@ -146,3 +146,16 @@ def test_a_bot_over_its_budget_is_replaced_by_a_quick_move(make_app):
     me.welcome()
     me.send({"type": "start"})
     assert me.play_to_end()["winners"] is not None
+
+
+@pytest.mark.parametrize("body, where", [
+    ({"game": "fanti", "players": 9}, "players"),
+    ({"game": "fanti", "players": "two"}, "players"),
+    ([1, 2, 3], ""),
+])
+def test_a_body_of_the_wrong_shape_gets_the_documented_error_shape(client, body, where):
+    r = client.post("/api/tables", json=body)
+    assert r.status_code == 422
+    data = r.json()
+    assert data["error"] == "invalid" and data["detail"]
+    assert data["message"].startswith(f"{where}: ") if where else data["message"]

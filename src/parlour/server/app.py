@@ -10,6 +10,8 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 from fastapi import FastAPI, HTTPException, Request
+from fastapi.encoders import jsonable_encoder
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import DBAPIError
@@ -77,6 +79,18 @@ def create_app(settings: Settings | None = None, *, testing: bool | None = None)
         log.error("request failed", exc_info=exc)
         return JSONResponse({"error": "server_error", "message": "the server could not "
                              "handle this request; nothing was changed"}, status_code=500)
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid_body(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        # A body of the wrong shape, in the API's error shape too; the first problem in
+        # words, every problem (FastAPI's list) under "detail".
+        errors = jsonable_encoder(exc.errors())
+        first = errors[0] if errors else {}
+        where = ".".join(str(x) for x in first.get("loc", ()) if x != "body")
+        message = f"{where}: {first.get('msg', 'invalid')}" if where else first.get(
+            "msg", "the request body is not valid")
+        return JSONResponse({"error": "invalid", "message": message, "detail": errors},
+                            status_code=422)
 
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
