@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import socket
+import threading
 import time
+from collections.abc import Iterator
 from typing import Any
 
 import httpx
@@ -86,3 +89,25 @@ def play_until_over(pages: list[Any], limit: float = 90, after_turn: Any = None)
         if not acted:
             pages[0].wait_for_timeout(60)
     raise AssertionError("the game did not end in time")
+
+
+def serve_in_thread(settings: Any) -> Iterator[str]:
+    """Serve the app with ``settings`` by uvicorn in a thread on a free port; yields its
+    base URL, stops the server afterwards (for fixtures)."""
+    import uvicorn
+
+    from parlour.server import create_app
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(create_app(settings), host="127.0.0.1", port=port,
+                                           log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.time() + 20
+    while not server.started and time.time() < deadline:
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(10)

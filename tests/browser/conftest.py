@@ -7,14 +7,12 @@ clear reason when it is missing.
 from __future__ import annotations
 
 import shutil
-import socket
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from browser_kit import serve_in_thread
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -24,27 +22,13 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
 @pytest.fixture(scope="session")
 def live_url(tmp_path_factory) -> Iterator[str]:
     """A test-mode server on a free port (bots move after 50 ms)."""
-    import uvicorn
-
-    from parlour.server import Settings, create_app
+    from parlour.server import Settings
 
     db = tmp_path_factory.mktemp("browser") / "tables.sqlite3"
     settings = Settings(db_url=f"sqlite:///{db}", bot_delay=0.05, round_pause=0.3,
                         testing=True, rate_per_second=200, rate_burst=200,
                         create_per_minute=6000.0, create_burst=1000, max_seats_per_address=8)
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(create_app(settings), host="127.0.0.1", port=port,
-                                           log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.time() + 20
-    while not server.started and time.time() < deadline:
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(10)
+    yield from serve_in_thread(settings)
 
 
 @pytest.fixture(scope="session")

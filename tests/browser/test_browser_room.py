@@ -7,14 +7,12 @@ from __future__ import annotations
 
 import json
 import re
-import socket
-import threading
 import time
 from collections.abc import Iterator
 
 import httpx
 import pytest
-from browser_kit import OVER, create_by_api, play_until_over, start, take_turn
+from browser_kit import OVER, create_by_api, play_until_over, serve_in_thread, start, take_turn
 
 from parlour import cards, record
 
@@ -24,27 +22,13 @@ pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
 @pytest.fixture(scope="module")
 def quick_grace_url(tmp_path_factory) -> Iterator[str]:
     """A test server whose disconnected players get a stand-in after 2 s."""
-    import uvicorn
-
-    from parlour.server import Settings, create_app
+    from parlour.server import Settings
 
     db = tmp_path_factory.mktemp("grace") / "tables.sqlite3"
     settings = Settings(db_url=f"sqlite:///{db}", bot_delay=0.05, round_pause=0.3, grace=2.0,
                         testing=True, rate_per_second=200, rate_burst=200,
                         max_seats_per_address=8)  # every browser here is 127.0.0.1
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(create_app(settings), host="127.0.0.1", port=port,
-                                           log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.time() + 20
-    while not server.started and time.time() < deadline:
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(10)
+    yield from serve_in_thread(settings)
 
 
 def two_people(new_page, base, game="fantan", players=3, rounds=1, seed=3, **extra):

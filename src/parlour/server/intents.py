@@ -360,7 +360,8 @@ class Intents:
             missing = [s.name for s in t.seats if not s.claimed]
             if missing:
                 await svc.hub.error(conn, "seats_open",
-                                    f"{len(missing)} seat(s) still wait for a player")
+                                    (f"{len(missing)} seats still wait for a player" if len(missing) > 1
+                                     else "a seat still waits for a player"))
                 return
             await svc.writer.start(t, conn)
 
