@@ -35,6 +35,9 @@ MIN_CAPPED = 8
 capped (cut at the start as much as appended at the end): shorter ones are sent whole."""
 
 
+_ABSENT: Any = object()
+
+
 def diff(old: dict[str, Any], new: dict[str, Any],
          memo: dict[tuple[int, int], list[Op]] | None = None) -> list[Op]:
     """The operations that turn ``old`` into ``new`` (both objects; neither is changed).
@@ -45,14 +48,15 @@ def diff(old: dict[str, Any], new: dict[str, Any],
     parts of several audiences' states) compare them once.
     """
     ops: list[Op] = []
+    added = 0
     for k, v in new.items():
-        if k not in old:
-            ops.append(["=", [k], v])
-            continue
-        o = old[k]
+        o = old.get(k, _ABSENT)
         if o is v:
             continue
-        if memo is not None and type(v) in (dict, list):
+        if o is _ABSENT:
+            ops.append(["=", [k], v])
+            added += 1
+        elif memo is not None and type(v) in (dict, list):
             key = (id(o), id(v))
             done = memo.get(key)
             if done is None:
@@ -62,21 +66,20 @@ def diff(old: dict[str, Any], new: dict[str, Any],
             ops.extend(done)
         elif not (type(o) is type(v) and o == v):
             _value(o, v, [k], ops)
-    for k in old:
-        if k not in new:
-            ops.append(["-", [k]])
+    if len(old) != len(new) - added:  # some keys of old are gone
+        ops.extend(["-", [k]] for k in old if k not in new)
     return ops
 
 
 def _dict(old: dict[str, Any], new: dict[str, Any], path: list[Any], ops: list[Op]) -> None:
     for k, v in new.items():
-        if k not in old:
-            ops.append(["=", [*path, k], v])
-            continue
-        o = old[k]
+        o = old.get(k, _ABSENT)
         if o is v or (type(o) is type(v) and o == v):
             continue
-        _value(o, v, [*path, k], ops)
+        if o is _ABSENT:
+            ops.append(["=", [*path, k], v])
+        else:
+            _value(o, v, [*path, k], ops)
     for k in old:
         if k not in new:
             ops.append(["-", [*path, k]])

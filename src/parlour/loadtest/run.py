@@ -106,6 +106,8 @@ def summarise(cfg: LoadConfig, runs: list[TableRun], stats: Stats, elapsed: floa
         "error_codes": errors,
         "failures": stats.failures[:20],
         "reconnects": stats.reconnects,
+        "closes": {f"{code} {reason or ''}".strip(): n for (code, reason), n
+                   in stats.closes.most_common(5)},
         "records_checked": checked,
         "server_rss_mb": {k: _mb(v) for k, v in rss.items()},
     }
