@@ -68,6 +68,13 @@ class Settings:
     """Host names accepted in the ``Host`` header (DNS rebinding); empty: the public
     URL's host, or else ``localhost``, ``127.0.0.1`` and ``::1``. ``*`` allows any."""
 
+    key_secret: str = field(default="", repr=False)
+    """The secret that every table's invite and spectator keys are derived from
+    (HMAC). Empty: one is made at first start and kept in the database (table
+    ``server_secrets``), which every process of a cluster shares. Set it (the same in
+    every process) to keep it out of the database, so that a copy of the database opens
+    no table; the links given out under the stored one keep working."""
+
     # --- HTTP ------------------------------------------------------------------------
     max_body_bytes: int = 1_000_000
     """Largest HTTP request body; a larger one is refused while it is read (413)."""
