@@ -31,6 +31,7 @@ from sqlalchemy import (
     event,
     insert,
     select,
+    text,
     update,
 )
 from sqlalchemy.engine import Engine
@@ -169,6 +170,11 @@ SECRETS = SecretRow.__table__
 
 
 _INSERT_EVENT = insert(EVENTS)
+
+CHANNEL = "parlour_tables"
+"""PostgreSQL ``NOTIFY`` channel on which a cluster's processes announce the tables they
+changed (payload: ``"<instance> <table id>"``)."""
+_NOTIFY = text(f"SELECT pg_notify('{CHANNEL}', :payload)")
 _UPDATES: dict[frozenset[str], Any] = {}
 
 
@@ -204,6 +210,22 @@ class Store:
                     raise
                 time.sleep(0.5)
         self.sessions = sessionmaker(self.engine, expire_on_commit=False)
+        self.notify_as: str | None = None
+        """Cluster on PostgreSQL: the instance name sent with a ``NOTIFY`` in the same
+        transaction as every change of a table (delivered when it commits)."""
+
+    @property
+    def postgres(self) -> bool:
+        return self.engine.dialect.name == "postgresql"
+
+    def listen_conninfo(self) -> str:
+        """The database URL as psycopg takes it (for the ``LISTEN`` connection)."""
+        return self.engine.url.set(drivername="postgresql").render_as_string(
+            hide_password=False)
+
+    def _notify(self, c: Any, table_id: str) -> None:
+        if self.notify_as is not None:
+            c.execute(_NOTIFY, {"payload": f"{self.notify_as} {table_id}"})
 
     def start_checkpoints(self, every: float = 0.5) -> None:
         """SQLite file: copy the write-ahead log into the database in a thread of its
@@ -236,7 +258,7 @@ class Store:
         """Bring a database made by an earlier version up to date: add the columns it
         lacks, and replace the invite and spectator keys it stored in the clear by their
         hashes (the links given out keep working: ``tokens.KeyRing.opens``)."""
-        from sqlalchemy import inspect, text
+        from sqlalchemy import inspect
 
         from parlour.server.tokens import LEGACY, stored_form
 
@@ -344,6 +366,7 @@ class Store:
         values.setdefault("updated", time.time())
         with self.engine.begin() as c:
             c.execute(update(TABLES).where(TABLES.c.id == table_id).values(**values))
+            self._notify(c, table_id)
         return values["updated"]
 
     def versions(self, ids: list[str]) -> dict[str, tuple[int, float]]:
@@ -372,6 +395,7 @@ class Store:
                 res = c.execute(_update_for(frozenset(values)), params)
                 if res.rowcount != 1:
                     raise Conflict(f"table {table_id} is no longer at seq {expected_seq}")
+                self._notify(c, table_id)
         except IntegrityError:
             raise Conflict(f"event {new_seq} of table {table_id} already exists") from None
         return new_seq

@@ -52,7 +52,15 @@ class Settings:
     """Seconds a table's owner holds it without renewing; a dead owner's tables are
     taken over after this long."""
     poll_every: float = 0.1
-    """Seconds between looks at the database for other processes' events (cluster)."""
+    """Seconds between looks at the database for other processes' events (cluster),
+    when they are not announced (SQLite, or the ``LISTEN`` connection is lost)."""
+    notify: bool = True
+    """Cluster on PostgreSQL: processes announce every change of a table with
+    ``NOTIFY`` and hear the others' on a ``LISTEN`` connection, so events reach every
+    process's clients at once; polling stays as the fallback."""
+    poll_listening: float = 2.0
+    """Seconds between looks at the database while the ``LISTEN`` connection is up (a
+    safety net: announced changes do not wait for it)."""
     gc_freeze_every: float = 20.0
     """Seconds between moving live objects out of the garbage collector's full passes."""
     gc_full_every: float = 600.0
