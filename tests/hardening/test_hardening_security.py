@@ -26,8 +26,9 @@ from starlette.websockets import WebSocketDisconnect  # noqa: E402
 from parlour.loadtest import ServerProcess, run_sync  # noqa: E402
 from parlour.server import Settings, create_app, tokens  # noqa: E402
 
-# method="thread": a test stuck in a blocking call is stopped (its stacks are printed and
-# the run fails) instead of hanging; the signal method cannot interrupt every such call.
+# Every receive has its own timeout (``receive``), so a server that stops answering fails
+# one test; method="thread" is the last resort for anything else that blocks (its stacks
+# are printed and the run fails) instead of hanging.
 pytestmark = [pytest.mark.timeout(120, method="thread")]
 
 
@@ -76,18 +77,39 @@ def table(client, players=2, persons=2, game="fanti"):
     return j, toks
 
 
+RECEIVE_TIMEOUT = 30.0
+
+
+def receive(ws, timeout=RECEIVE_TIMEOUT):
+    """``ws.receive_json()`` that fails the test after ``timeout`` seconds instead of
+    waiting for ever (a server that stopped answering must fail this file, not hang it:
+    the sockets are then closed by the fixture and the other tests run)."""
+    import anyio
+
+    async def get():
+        with anyio.fail_after(timeout):
+            return await ws._send_rx.receive()
+
+    try:
+        message = ws.portal.call(get)
+    except TimeoutError:
+        pytest.fail(f"the server sent nothing for {timeout} s")
+    ws._raise_on_close(message)
+    return json.loads(message["text"])
+
+
 def hello(client, table_id, headers=None, **auth):
     cm = client.websocket_connect("/ws", headers=headers or {})
     ws = cm.__enter__()
     client.sockets.append(cm)  # closed by the fixture whatever happens
     ws.send_json({"type": "hello", "table": table_id, **auth})
-    return cm, ws, ws.receive_json()
+    return cm, ws, receive(ws)
 
 
 def answer(ws):
     """The next message that answers something: ``presence`` messages (who is connected,
     sent when they like) are skipped."""
-    m = ws.receive_json()
+    m = receive(ws)
     return answer(ws) if m["type"] == "presence" else m
 
 
