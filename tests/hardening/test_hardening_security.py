@@ -260,6 +260,7 @@ def test_keys_an_earlier_version_stored_keep_working(make_client, tmp_path):
     assert reply["type"] == "welcome"
     cm.__exit__(None, None, None)
     assert refused(second, tid, "OldWatchKey_1234567890AC")
+    assert refused(second, tid, tokens.stored_form("OldWatchKey_1234567890AB"))  # the hash
     assert refused(second, tid, "OldInviteKey_123456789AB"[:6] + "x" * 18)
     r = second.post(f"/api/tables/{tid}/join", json={"key": "OldInviteKey_123456789AB",
                                                      "name": "Bo"})
