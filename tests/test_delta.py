@@ -91,3 +91,16 @@ def test_the_mirror_takes_snapshots_and_following_deltas_only():
     assert m.take({"type": "pong", "seq": 1})  # no state: nothing to do
     assert m.take({"type": "snapshot", "seq": 1, "v": 5, "state": {"a": 3}})
     assert m.state == {"a": 3} and m.v == 5
+
+
+def test_messages_a_client_keeps_never_change_later():
+    welcome = {"type": "welcome", "v": 1, "state": {"log": [{"n": 1}], "hand": ["7D"]}}
+    first = {"type": "state", "v": 2, "delta": [["=", ["hand"], ["8D"]]]}
+    second = {"type": "update", "v": 3, "delta": [["+", ["log"], [{"n": 2}]],
+                                                   ["=", ["hand", 0], "9D"]]}
+    kept = copy.deepcopy([welcome, first, second])
+    m = Mirror()
+    for msg in (welcome, first, second):
+        assert m.take(msg)
+    assert m.state == {"log": [{"n": 1}, {"n": 2}], "hand": ["9D"]}
+    assert [welcome, first, second] == kept

@@ -121,9 +121,19 @@ class Gap(ValueError):
     """A delta that does not follow the version held: ask for a snapshot."""
 
 
+def copy(value: Any) -> Any:
+    """A deep copy of a JSON value (dicts, lists and scalars)."""
+    t = type(value)
+    if t is dict:
+        return {k: copy(v) for k, v in value.items()}
+    if t is list:
+        return [copy(v) for v in value]
+    return value
+
+
 def apply(state: dict[str, Any], ops: list[Op]) -> dict[str, Any]:
-    """Apply ``ops`` to ``state`` in place (and return it). Values are taken as they
-    are: give it a decoded message (or copies), never objects that another holder keeps."""
+    """Apply ``ops`` to ``state`` in place (and return it). The values put into the state
+    are copies: the message keeps its own (a kept message never changes later)."""
     for op in ops:
         kind, path = op[0], op[1]
         parent: Any = state
@@ -131,12 +141,12 @@ def apply(state: dict[str, Any], ops: list[Op]) -> dict[str, Any]:
             parent = parent[key]
         key = path[-1]
         if kind == "=":
-            parent[key] = op[2]
+            parent[key] = copy(op[2])
         elif kind == "+":
             target = parent[key]
             if len(op) > 3 and op[3]:
                 del target[:op[3]]
-            target.extend(op[2])
+            target.extend(copy(op[2]))
         elif kind == "-":
             del parent[key]
         else:
@@ -159,8 +169,8 @@ class Mirror:
         self.seq: int | None = None
 
     def take(self, msg: dict[str, Any]) -> bool:
-        if "state" in msg:
-            self.state, self.v = msg["state"], msg.get("v")
+        if "state" in msg:  # (a copy: the message itself never changes later)
+            self.state, self.v = copy(msg["state"]), msg.get("v")
             self.seq = msg.get("seq", self.seq)
             return True
         if "delta" not in msg:
