@@ -38,6 +38,7 @@ from parlour.envs.training import (
 )
 from parlour.envs.training import ppo_grads as grads
 
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--game", default="fantan")

@@ -236,6 +236,7 @@ class TrainConfig:
     eval_seed: int = 12345
     seed: int = 1
     init_weights: str | None = None
+    keep_checkpoints: bool = False
     extra: dict[str, Any] = field(default_factory=dict)
 
     def check(self) -> None:
@@ -305,6 +306,8 @@ def train(cfg: TrainConfig, out: Path | None = None) -> Iterator[dict[str, Any]]
                                                     cfg.eval_rounds, cfg.eval_seed), 4)
             if out is not None:
                 np.savez(out, **w)
+                if cfg.keep_checkpoints and not force:
+                    np.savez(out.with_name(f"{out.stem}-{step_no}.npz"), **w)
 
     # --- phase 1: imitation (DAgger) ---
     if cfg.imitate:

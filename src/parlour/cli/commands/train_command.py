@@ -22,29 +22,55 @@ from parlour.cli.common import (
 )
 
 
-def plot_curve(log: Path, png: Path, title: str) -> None:
-    """The learning curve of a training log: win share against each compiled bot by
-    update (imitation updates, then PPO updates)."""
+def log_chain(log: Path) -> list[Path]:
+    """``log`` and, before it, the logs of the runs its ``--init`` weights came from (when
+    they lie beside those weights), oldest first."""
+    chain = [log]
+    while True:
+        first = json.loads(chain[0].read_text().splitlines()[0]).get("config", {})
+        init = first.get("init_weights")
+        prev = Path(init).with_suffix(".jsonl") if init else None
+        if prev is None or not prev.is_file() or prev in chain or len(chain) > 20:
+            return chain
+        chain.insert(0, prev)
+
+
+def plot_curves(panels: list[tuple[str, list[Path]]], png: Path) -> None:
+    """Learning curves, one panel per ``(title, logs)``: the greedy policy's win share
+    against each compiled bot by update, the logs of a chain of runs end to end
+    (imitation updates, then PPO updates; dashed lines where a run or phase starts)."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    rows = [json.loads(x) for x in log.read_text().splitlines()]
-    rows = [r for r in rows if any(k.startswith("vs_") for k in r)]
-    fig, ax = plt.subplots(figsize=(6, 3.8))
-    for key in sorted({k for r in rows for k in r if k.startswith("vs_")}):
-        pts = [(r["update"], r[key]) for r in rows if key in r]
-        ax.plot([p[0] for p in pts], [p[1] for p in pts], marker=".", label=f"vs {key[3:]}")
-    switch = [r["update"] for r in rows if r.get("phase") == "ppo"]
-    if switch and any(r.get("phase") == "imitate" for r in rows):
-        ax.axvline(min(switch) - 0.5, color="grey", lw=0.8, ls="--")
-    ax.set_title(title)
-    ax.set_xlabel("update (imitation, then PPO after the dashed line)")
-    ax.set_ylabel("win share of the greedy policy")
-    ax.grid(alpha=0.3)
-    if rows:
-        ax.legend()
+    fig, axes = plt.subplots(1, len(panels), figsize=(6 * len(panels), 3.8), squeeze=False)
+    for ax, (title, logs) in zip(axes[0], panels, strict=True):
+        offset, series, starts = 0, {}, []
+        for log in logs:
+            rows = [json.loads(x) for x in log.read_text().splitlines()][1:]
+            phase = None
+            for r in rows:
+                if r.get("phase") != phase and r.get("phase"):
+                    phase = r["phase"]
+                    starts.append((offset + r["update"] - 0.5, phase))
+                for k, v in r.items():
+                    if k.startswith("vs_"):
+                        series.setdefault(k, []).append((offset + r["update"], v))
+            offset += rows[-1]["update"] if rows else 0
+        for key in sorted(series):
+            pts = series[key]
+            ax.plot([p[0] for p in pts], [p[1] for p in pts], marker=".", label=f"vs {key[3:]}")
+        for x, phase in starts[1:]:
+            ax.axvline(x, color="grey", lw=0.8, ls="--")
+            ax.annotate(phase, (x, 0.02), xycoords=("data", "axes fraction"), fontsize=7,
+                        color="grey", rotation=90, va="bottom", ha="right")
+        ax.set_title(title)
+        ax.set_xlabel("update (imitation, then PPO)")
+        ax.set_ylabel("win share of the greedy policy")
+        ax.grid(alpha=0.3)
+        if series:
+            ax.legend(fontsize=8)
     fig.tight_layout()
     fig.savefig(png, dpi=110)
     plt.close(fig)
@@ -86,6 +112,8 @@ def train(
     eval_every: Annotated[int, typer.Option(
         help="Evaluate and save every so many updates (0: only at the end).")] = 50,
     eval_rounds: Annotated[int, typer.Option(help="One-round games per evaluation.")] = 2000,
+    keep_checkpoints: Annotated[bool, typer.Option(
+        help="Also keep every evaluated checkpoint as FILE-<update>.npz.")] = False,
     init: Annotated[Path | None, typer.Option(
         "--init", metavar="FILE.npz", help="Start from these weights (e.g. an imitation run).")]
         = None,
@@ -96,7 +124,8 @@ def train(
     First imitation of a compiled bot (DAgger on self-play positions), then masked PPO
     against compiled opponents, both in numpy; one-round games, the learner's seat
     drawn every game. Writes the weights (every evaluation and at the end), a JSON-lines
-    log and a PNG learning curve. Seeded: the same command gives the same weights (run
+    log and a PNG learning curve (continuing the curve of the --init run when its log
+    lies beside its weights). Seeded: the same command gives the same weights (run
     with OPENBLAS_NUM_THREADS=1). Copy the weights to
     src/parlour/games/GAME/learned_<P>p.npz to ship them (docs/research.md).
     """
@@ -122,7 +151,8 @@ def train(
                           value_warmup=value_warmup, hidden=hidden, lr=lr,
                           imitate_lr=imitate_lr, ent=ent, reward=reward,
                           eval_every=eval_every, eval_rounds=eval_rounds, seed=seed,
-                          init_weights=str(init) if init else None)
+                          init_weights=str(init) if init else None,
+                          keep_checkpoints=keep_checkpoints)
         try:
             cfg.check()
         except ValueError as e:
@@ -150,7 +180,7 @@ def train(
             run_to_files(cfg, out, log, on_line)
         except ValueError as e:
             fail(str(e))
-    plot_curve(log, png, f"{g.title}, {n} players: learned vs compiled bots")
+    plot_curves([(f"{g.title}, {n} players: learned vs compiled bots", log_chain(log))], png)
     rows = [json.loads(x) for x in log.read_text().splitlines()]
     done = rows[-1]
     console = stdout()
