@@ -271,6 +271,8 @@ class TrainConfig:
             raise ValueError(f"reward must be score or result, not {self.reward!r}")
         if self.lr <= 0 or self.imitate_lr <= 0:
             raise ValueError("learning rates must be positive")
+        if self.reward_scale <= 0:
+            raise ValueError("reward-scale must be positive")
 
 
 def train(cfg: TrainConfig, out: Path | None = None) -> Iterator[dict[str, Any]]:

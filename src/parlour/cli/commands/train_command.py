@@ -109,6 +109,8 @@ def train(
     ent: Annotated[float, typer.Option(help="PPO entropy bonus.")] = 0.003,
     reward: Annotated[str, typer.Option(
         help="PPO reward: score (the signed round score) or result (win or loss).")] = "score",
+    reward_scale: Annotated[float, typer.Option(
+        help="Rewards are multiplied by this (0.1 suits score-sized rewards).")] = 0.1,
     eval_every: Annotated[int, typer.Option(
         help="Evaluate and save every so many updates (0: only at the end).")] = 50,
     eval_rounds: Annotated[int, typer.Option(help="One-round games per evaluation.")] = 2000,
@@ -150,6 +152,7 @@ def train(
                           opponents=opponents, updates=updates, envs=envs, steps=steps,
                           value_warmup=value_warmup, hidden=hidden, lr=lr,
                           imitate_lr=imitate_lr, ent=ent, reward=reward,
+                          reward_scale=reward_scale,
                           eval_every=eval_every, eval_rounds=eval_rounds, seed=seed,
                           init_weights=str(init) if init else None,
                           keep_checkpoints=keep_checkpoints)
