@@ -206,7 +206,7 @@ def evaluate(game: str, players: int, w: Weights, opponents: str, rounds: int,
 class TrainConfig:
     """Every setting of a training run (``parlour train --help`` says each)."""
 
-    game: str = "fantan"
+    game: str = ""
     players: int = 4
     expert: str = "heuristic"
     imitate: int = 600
@@ -310,6 +310,13 @@ def train(cfg: TrainConfig, out: Path | None = None) -> Iterator[dict[str, Any]]
                 np.savez(out, **w)
                 if cfg.keep_checkpoints and not force:
                     np.savez(out.with_name(f"{out.stem}-{step_no}.npz"), **w)
+
+    if cfg.eval_every and not cfg.init_weights:  # the untrained network, for the curve
+        first: dict[str, Any] = {"phase": "start", "update": 0}
+        for kind in bots:
+            first[f"vs_{kind}"] = round(evaluate(cfg.game, cfg.players, w, kind,
+                                                 cfg.eval_rounds, cfg.eval_seed), 4)
+        yield first
 
     # --- phase 1: imitation (DAgger) ---
     if cfg.imitate:

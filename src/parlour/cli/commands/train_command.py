@@ -51,7 +51,7 @@ def plot_curves(panels: list[tuple[str, list[Path]]], png: Path) -> None:
             rows = [json.loads(x) for x in log.read_text().splitlines()][1:]
             phase = None
             for r in rows:
-                if r.get("phase") != phase and r.get("phase"):
+                if r.get("phase") != phase and r.get("phase") not in (None, "start"):
                     phase = r["phase"]
                     starts.append((offset + r["update"] - 0.5, phase))
                 for k, v in r.items():
@@ -170,7 +170,7 @@ def train(
         task = bar.add_task(f"training {g.title} {n}p", total=imitate + updates, status="")
 
         def on_line(line: dict[str, Any]) -> None:
-            if line.get("done"):
+            if line.get("done") or line.get("phase") == "start":
                 return
             evals = "  ".join(f"{k[3:]} {v:.3f}" for k, v in line.items() if k.startswith("vs_"))
             if evals:
