@@ -154,7 +154,10 @@ class Seat:
         raise AssertionError("no such message")
 
     def until_state(self, pred: Callable[[dict[str, Any]], Any]) -> dict[str, Any]:
-        """Read messages until the state held (snapshots and deltas applied) fits."""
+        """Read messages until the state held (snapshots and deltas applied) fits (none
+        when it fits already)."""
+        if self.state is not None and pred(self.state):
+            return self.state
         self.until(lambda m: self.state is not None and bool(pred(self.state)))
         assert self.state is not None
         return self.state

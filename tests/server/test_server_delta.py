@@ -125,3 +125,41 @@ def test_sync_answers_with_the_whole_state_and_counts_on(client):
     up = me.until(lambda m: m["type"] == "update")
     assert up["v"] == 3 and "state" not in up and up["delta"]
     assert up["event"]["kind"] == "deal"
+
+
+def test_presence_and_chat_deltas_keep_every_client_exact(client):
+    """A connect, a disconnect and chat lines change a few keys only: each client still
+    holds exactly the server's state (seats, spectators)."""
+    rng = random.Random(3)
+    j = create(client, "fantan", 3, ["person", "person", "random"], rules={"rounds": 1},
+               test={"seed": 6})
+    invite = j["invite_url"].split("#invite=")[1]
+    watch = j["watch_url"].split("#watch=")[1]
+    ben = client.post(f"/api/tables/{j['table']}/join", json={"key": invite, "name": "Ben"}
+                      ).json()["token"]
+    anna = Checked(client, j["table"], token=j["token"], rng=rng)
+    b = Checked(client, j["table"], token=ben, rng=rng)
+    w = Checked(client, j["table"], watch=watch, rng=rng)
+    for c in (anna, b, w):
+        c.welcome()
+    anna.send({"type": "start"})
+    anna.until_state(lambda s: s["commit"])
+    anna.send({"type": "chat", "text": "good luck"})
+    w.send({"type": "chat", "text": "go Ben"})
+    anna.until(lambda m: m["type"] == "chat")
+    w.until(lambda m: m["type"] == "chat" and m["line"]["text"] == "go Ben")
+    b.close()
+    for c in (anna, w):
+        c.until_state(lambda s: s["table"]["seats"][1]["connected"] is False)
+    b = Checked(client, j["table"], token=ben, rng=rng)
+    b.welcome()
+    for c in (anna, w):
+        m = c.until(lambda m: m["type"] == "presence")
+        paths = {tuple(op[1][:2]) for op in m["delta"]}
+        assert paths <= {("table", "seats"), ("deadline",)}, paths  # a few keys only
+        c.until_state(lambda s: s["table"]["seats"][1]["connected"] is True)
+    for c in (anna, b, w):
+        c.final_check()
+        assert c.checks >= 1
+    assert [ln["text"] for ln in w.state["chat"]] == ["good luck", "go Ben"]
+    assert [ln["text"] for ln in anna.state["chat"]] == ["good luck"]

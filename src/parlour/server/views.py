@@ -65,10 +65,13 @@ def state_message(t: LiveTable, audience: Audience, kind: str, base: dict[str, A
     the audience may not see). The message's version is ``v + 1``.
     """
     cache = {} if cache is None else cache
-    key = ("state", audience)
-    state = cache.get(key)
-    if state is None:
-        state = cache[key] = snapshot(t, audience, cache)
+    if base is not None and kind in PARTS:  # only what this kind of message changes
+        state = {**base, **{k: part(t, audience, k, cache) for k in PARTS[kind]}}
+    else:
+        key = ("state", audience)
+        state = cache.get(key)
+        if state is None:
+            state = cache[key] = snapshot(t, audience, cache)
     msg: dict[str, Any] = {"type": kind, "seq": t.seq, "v": v + 1}
     if kind in SNAPSHOTS or base is None:
         msg["state"] = state
@@ -254,8 +257,7 @@ def snapshot(t: LiveTable, audience: Audience, cache: dict[Any, Any] | None = No
         "you": audience,
         "role": "spectator" if audience is None else "seat",
         "log": cache[log_key],
-        # Seats read the table's chat; spectators also their own channel (cardroom.py).
-        "chat": [ln for ln in t.chat if audience is None or ln["channel"] == "table"],
+        "chat": chat_lines(t, audience),
         "links": {"watch": f"/t/{t.id}#watch={t.watch_key}"},
     }
     if audience is not None:
@@ -267,11 +269,42 @@ def snapshot(t: LiveTable, audience: Audience, cache: dict[Any, Any] | None = No
             state["pot"] = 0 if last.is_over else pot()
     if cur is not None:
         state["commit"] = m.commits[-1].commit if m.commits[-1] else None
-        p = cur.current_player
         if audience is not None:
             state["reasons"] = reasons(cur, audience)
             state["pass"] = pass_info(t, cur, audience)
-        if t.timer and t.deadline and t.controller(p) == "person" and not t.forced_pass(cur):
-            state["deadline"] = {"seat": p, "at": t.deadline,
-                                 "left": round(max(0.0, t.deadline - time.time()), 2)}
+        state["deadline"] = deadline(t)
     return state
+
+
+def deadline(t: LiveTable) -> dict[str, Any] | None:
+    """The turn timer of a person's turn, if one runs (absent during a forced pass)."""
+    cur = t.match.current if t.match is not None else None
+    if cur is None:
+        return None
+    p = cur.current_player
+    if t.timer and t.deadline and t.controller(p) == "person" and not t.forced_pass(cur):
+        return {"seat": p, "at": t.deadline, "left": round(max(0.0, t.deadline - time.time()), 2)}
+    return None
+
+
+PARTS = {"presence": ("table", "deadline"), "chat": ("chat",)}
+"""Messages that change only these keys of a state: only they are built and compared
+(what a connect or a chat line changes; the clocks' seconds left come along)."""
+
+
+def part(t: LiveTable, audience: Audience, key: str, cache: dict[Any, Any]) -> Any:
+    """One top-level value of ``audience``'s state, as :func:`snapshot` builds it."""
+    if key == "table":
+        if "shared" not in cache:
+            cache["shared"] = _shared(t)
+        return cache["shared"]["table"]
+    if key == "deadline":
+        return deadline(t)
+    if key == "chat":
+        return chat_lines(t, audience)
+    raise ValueError(f"no part {key!r}")
+
+
+def chat_lines(t: LiveTable, audience: Audience) -> list[dict[str, Any]]:
+    """Seats read the table's chat; spectators also their own channel (cardroom.py)."""
+    return [ln for ln in t.chat if audience is None or ln["channel"] == "table"]
