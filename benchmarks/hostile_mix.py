@@ -322,6 +322,7 @@ def main() -> int:
     p.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
                    help="a server setting (parlour serve --set), repeatable")
     p.add_argument("--json", type=Path)
+    p.add_argument("--server-log", type=Path, help="keep a copy of the server's log here")
     p.add_argument("--attack-only", metavar="URL", help=argparse.SUPPRESS)
     a, _ = p.parse_known_args()
     if a.attack_only:
@@ -334,6 +335,8 @@ def main() -> int:
     try:
         out = asyncio.run(main_async(a, server))
     finally:
+        if a.server_log:
+            a.server_log.write_text(server.log_tail(10**8))
         server.cleanup()
     out["args"] = vars(a) | {"json": str(a.json) if a.json else None}
     text = json.dumps(out, indent=1, default=str)

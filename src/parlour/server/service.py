@@ -38,6 +38,8 @@ from parlour.server.writes import Writer
 __all__ = ["RETRY_AFTER", "UNAVAILABLE", "ServiceError", "TableService", "default_bot"]
 
 log = logging.getLogger("parlour.server")
+WORKERS_START_SECONDS = 120.0
+"""How long startup waits for the bot workers to load the engines."""
 
 
 def key_ring(settings: Settings, store: Store) -> KeyRing:
@@ -56,6 +58,9 @@ class TableService:
         self.store = store
         self.hub = Hub(settings.presence_every)
         self.tables: dict[str, LiveTable] = {}
+        self._bot_tables: set[str] = set()
+        """Ids of the loaded tables of bots only (so counting them is not a pass over
+        every open table)."""
         self.closing = False
         self.instance = settings.instance or secrets.token_hex(8)
         self.keys = key_ring(settings, store)
@@ -72,8 +77,12 @@ class TableService:
     # --- lifecycle ---------------------------------------------------------------------
 
     async def startup(self) -> None:
-        """Resume every table in play: timers and bots from their stored deadlines."""
+        """Resume every table in play: timers and bots from their stored deadlines.
+        The bot workers are ready first (so the server answers once its bots can play:
+        no table's bot move waits for a worker that is still loading the engines)."""
         self.pool.start()
+        if not await self.pool.wait_ready(WORKERS_START_SECONDS):
+            log.warning("the bot workers are not ready yet: serving anyway")
         await self.coord.startup()
         self.clock.start()
         self._gc_task = asyncio.create_task(self._gc_loop())
@@ -132,7 +141,20 @@ class TableService:
             raise ServiceError(404, "not_found", f"there is no table {table_id!r}")
         t = LiveTable.from_row(row, tail, self.keys)
         self.tables[table_id] = t
+        if t.bots_only:
+            self._bot_tables.add(table_id)
         return t
+
+    def running_bot_tables(self) -> list[LiveTable]:
+        """The tables of bots only in play here (forgetting those gone or over)."""
+        running = []
+        for tid in list(self._bot_tables):
+            t = self.tables.get(tid)
+            if t is None or t.status in ("over", "expired"):
+                self._bot_tables.discard(tid)
+            elif t.status == "playing" and t.bots_only:
+                running.append(t)
+        return running
 
     async def sweep(self, now: float | None = None) -> list[str]:
         """Expire idle tables (see :meth:`TableClock.sweep`)."""
