@@ -4,6 +4,7 @@ the database's durability promise, and the worker pool that thinks for bots."""
 from __future__ import annotations
 
 import asyncio
+import time
 
 import pytest
 from server_kit import create, service
@@ -149,10 +150,17 @@ def test_every_worker_starts_with_the_pool_and_one_ready_stays_free_for_people()
     assert r.why_illegal(people) is None and r.why_illegal(low) is None
 
 
-def test_the_server_answers_once_its_bot_workers_are_ready(make_app):
+def test_healthz_says_when_the_bot_workers_are_ready(make_app):
     client = make_app(bot_workers=1)
-    workers = service(client).pool._workers
-    assert len(workers) == 1 and workers[0].ready  # no bot move waits for a cold worker
+    pool = service(client).pool
+    assert len(pool._workers) == 1  # started with the server, not at the first bot move
+    first = client.get("/healthz").json()
+    assert first["status"] == "ok" and first["bots"] in ("starting", "ready")
+    deadline = time.monotonic() + 90
+    while client.get("/healthz").json()["bots"] != "ready":
+        assert time.monotonic() < deadline, "the worker never became ready"
+        time.sleep(0.05)
+    assert pool._workers[0].ready
 
 
 def test_a_job_over_the_budget_is_stopped_and_the_pool_recovers():

@@ -38,8 +38,6 @@ from parlour.server.writes import Writer
 __all__ = ["RETRY_AFTER", "UNAVAILABLE", "ServiceError", "TableService", "default_bot"]
 
 log = logging.getLogger("parlour.server")
-WORKERS_START_SECONDS = 120.0
-"""How long startup waits for the bot workers to load the engines."""
 
 
 def key_ring(settings: Settings, store: Store) -> KeyRing:
@@ -78,11 +76,9 @@ class TableService:
 
     async def startup(self) -> None:
         """Resume every table in play: timers and bots from their stored deadlines.
-        The bot workers are ready first (so the server answers once its bots can play:
-        no table's bot move waits for a worker that is still loading the engines)."""
+        Every bot worker starts now, side by side; until they have loaded the engines
+        bot moves wait (``/healthz`` says ``"bots": "starting"``)."""
         self.pool.start()
-        if not await self.pool.wait_ready(WORKERS_START_SECONDS):
-            log.warning("the bot workers are not ready yet: serving anyway")
         await self.coord.startup()
         self.clock.start()
         self._gc_task = asyncio.create_task(self._gc_loop())

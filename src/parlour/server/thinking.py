@@ -169,16 +169,11 @@ class ThinkPool:
         while 0 < self.size > len(self._workers) and not self.closed:
             self._spawn()
 
-    async def wait_ready(self, timeout: float) -> bool:
-        """Wait (at most ``timeout`` seconds) until every worker has loaded the engines;
-        whether they all have."""
-        loop = asyncio.get_running_loop()
-        until = loop.time() + timeout
-        while not self.closed and self.stillborn < 3 and loop.time() < until:
-            if len(self._workers) >= self.size and all(w.ready for w in self._workers):
-                return True
-            await asyncio.sleep(0.05)
-        return False
+    @property
+    def ready(self) -> bool:
+        """Every worker has loaded the engines (or bots think in this process)."""
+        return self.size <= 0 or (len(self._workers) >= self.size
+                                  and all(w.ready for w in self._workers))
 
     def _spawn(self) -> None:
         """A new worker; it takes jobs once it has loaded the engines (``ready``)."""
