@@ -113,7 +113,7 @@ def test_a_bot_only_table_thinks_last_and_on_the_quick_budget(make_app):
     j = client.post("/api/tables", json={"game": "fanti", "players": 2, "rules": {"rounds": 1},
                                          "seats": [{"kind": "bot", "bot": "easy"}] * 2}).json()
     watcher = Seat(client, j["table"], watch=j["watch"])
-    watcher.until(lambda m: "state" in m and m["state"]["table"]["status"] == "over")
+    watcher.until_state(lambda s: s["table"]["status"] == "over")
     watcher.close()
     assert asked and all(a == (BOTS_ONLY, "choose", "easy", (0.25,)) for a in asked)
     asked.clear()
@@ -137,7 +137,7 @@ def test_a_finished_bot_only_table_no_longer_counts_against_the_cap(make_app):
     j = bots("10.0.0.1").json()
     assert bots("10.0.0.2").status_code == 429
     watcher = Seat(client, j["table"], watch=j["watch"])
-    watcher.until(lambda m: "state" in m and m["state"]["table"]["status"] == "over")
+    watcher.until_state(lambda s: s["table"]["status"] == "over")
     watcher.close()
     assert bots("10.0.0.2").status_code == 201
 
