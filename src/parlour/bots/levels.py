@@ -48,7 +48,7 @@ SEARCH_LEVELS = ("hard", "expert")
 ENGINES = ("hard", "pimc", "ismcts")
 """Search engines that can be named with an iteration budget (``pimc:500``)."""
 INFERENCE_NAMES = {"full": "full", "fixed": "fixed", "constraints": "constraints",
-                   "none": "none", "noinfer": "none"}
+                   "none": "none", "noinfer": "none", "learned": "learned", "blend": "blend"}
 
 
 def searchable(game: str) -> bool:
