@@ -63,7 +63,7 @@ BETA = 0.5
 READ_BETA = 1.0
 """Tempering with each seat read as its own mixture of models (``full``): the
 mixture is the hedge against a wrong model, so it is taken at its word."""
-PRIOR_WEIGHT = 1.0
+PRIOR_WEIGHT = 2.0
 """The learned card-location prior (:mod:`.cardnet`) enters a world's log-weight as
 this times ``sum log q[seat, card]``."""
 MODEL_EPSILON = 0.1
