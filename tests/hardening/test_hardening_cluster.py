@@ -4,8 +4,8 @@ processes on one temporary PostgreSQL cluster.
 Each table is owned by one process at a time (a lease row with an expiry): the owner
 runs its bots and timers. Clients connect to either process and play any table: a
 move is committed by whichever process receives it (with the sequence check) and the
-other process finds it by polling the events it has not seen and pushes it to its own
-clients. Process A (which started every table, so owns them all) is SIGKILLed
+other process hears of it (PostgreSQL ``NOTIFY``, or by polling when it cannot) and
+pushes it to its own clients. Process A (which started every table, so owns them all) is SIGKILLed
 mid-game; its clients reconnect to B, B takes A's tables over when their leases
 expire, and every game finishes with nothing lost.
 """
@@ -17,12 +17,13 @@ import time
 
 import pytest
 from hardening_kit import Postgres, check_events, check_moves, fetch_records
-from sqlalchemy import select
+from sqlalchemy import select, text
 
 from parlour import record
 from parlour.loadtest import ServerProcess, run_sync, run_tables
 from parlour.server.db import LEASES, TABLES, Store
 from parlour.server.verify import verify
+from server.live_kit import WsSeat
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(240)]
 
@@ -113,6 +114,97 @@ def test_two_processes_share_tables_and_one_takes_over_when_the_other_dies(tmp_p
               f"bot moves {bot_moves}, owners before {set(seen['before'].values())}, "
               f"after {set(seen['after'].values())}")
     finally:
+        for p in procs:
+            p.cleanup()
+        pg.cleanup()
+
+
+def listeners(store: Store) -> dict[str, int]:
+    """The ``LISTEN`` connection of each server process: name -> backend pid."""
+    with store.engine.connect() as c:
+        rows = c.execute(text("SELECT application_name, pid FROM pg_stat_activity "
+                              "WHERE application_name LIKE 'parlour-listen-%'"))
+        return {r.application_name.removeprefix("parlour-listen-"): r.pid for r in rows}
+
+
+def wait_for(pred, what, timeout=30.0):
+    deadline = time.monotonic() + timeout
+    while not pred():
+        assert time.monotonic() < deadline, f"never: {what}"
+        time.sleep(0.05)
+
+
+def test_events_reach_the_other_process_through_notify_and_after_a_lost_listener(tmp_path):
+    """Finding 16: with polling all but off (once an hour while the ``LISTEN``
+    connection is up), every move made on A reaches B's client, and every move made on
+    B reaches A's: only ``NOTIFY`` can carry them. B's listening connection is then
+    killed: moves still cross (polling while it is away), the listener comes back by
+    itself, and moves cross through it again."""
+    pg = Postgres()
+    procs = []
+    seats: list[WsSeat] = []
+    try:
+        for name in ("A", "B"):
+            (tmp_path / name).mkdir()
+            procs.append(ServerProcess(
+                pg.url, bot_delay=0.05, round_pause=0.2, workdir=tmp_path / name,
+                extra=["--cluster", "--lease", "30"],
+                env={"PARLOUR_INSTANCE": name, "PARLOUR_POLL_EVERY": "0.05",
+                     "PARLOUR_POLL_LISTENING": "3600"}).start())
+        a, b = procs
+        store = Store(pg.sqlalchemy_url)
+        wait_for(lambda: set(listeners(store)) == {"A", "B"}, "both processes listen")
+        import httpx
+
+        j = httpx.post(a.base + "/api/tables", json={
+            "game": "fanti", "players": 2, "seats": [{"kind": "person"}] * 2,
+            "rules": {"rounds": 1}}, timeout=10).json()
+        invite = j["invite_url"].split("#invite=")[1]
+        other = httpx.post(b.base + f"/api/tables/{j['table']}/join",
+                           json={"key": invite, "name": "Bo"}, timeout=10).json()
+        seats += [WsSeat(a, j["table"], token=j["token"]),
+                  WsSeat(b, j["table"], token=other["token"])]
+        for s in seats:
+            while s.state is None:
+                s.recv()
+
+        def level(at_least: int) -> int:
+            """Read both sockets until both have seen seq >= ``at_least``."""
+            for s in seats:
+                while s.seq < at_least:
+                    s.recv(timeout=20)  # an event that never crosses fails here
+            return max(s.seq for s in seats)
+
+        seats[0].send({"type": "start"})
+        seq = level(1)
+
+        moved: set[int] = set()
+
+        def play(moves: int) -> int:
+            nonlocal seq
+            done = 0
+            while done < moves and seats[0].state["table"]["status"] == "playing":
+                mover = next((s for s in seats if s.my_turn() and s.seq == seq), None)
+                if mover is not None:
+                    mover.send({"type": "move", "seq": seq,
+                                "move": mover.state["view"]["legal"][0]})
+                    moved.add(seats.index(mover))
+                    done += 1
+                seq = level(seq + 1)  # both processes' clients see it
+            return done
+
+        assert play(6) == 6 and moved == {0, 1}  # events crossed both ways
+        before = listeners(store)
+        with store.engine.connect() as c:  # B loses its listening connection
+            c.execute(text("SELECT pg_terminate_backend(:pid)"), {"pid": before["B"]})
+        assert play(4) == 4
+        wait_for(lambda: listeners(store).get("B") not in (None, before["B"]),
+                 "B listens again")
+        assert play(6) == 6
+        assert "polling" in b.log_tail(20000)
+    finally:
+        for s in seats:
+            s.close()
         for p in procs:
             p.cleanup()
         pg.cleanup()

@@ -26,8 +26,9 @@ from starlette.websockets import WebSocketDisconnect  # noqa: E402
 from parlour.loadtest import ServerProcess, run_sync  # noqa: E402
 from parlour.server import Settings, create_app, tokens  # noqa: E402
 
-# method="thread": a test stuck in a blocking call is stopped (its stacks are printed and
-# the run fails) instead of hanging; the signal method cannot interrupt every such call.
+# Every receive has its own timeout (``receive``), so a server that stops answering fails
+# one test; method="thread" is the last resort for anything else that blocks (its stacks
+# are printed and the run fails) instead of hanging.
 pytestmark = [pytest.mark.timeout(120, method="thread")]
 
 
@@ -76,18 +77,39 @@ def table(client, players=2, persons=2, game="fanti"):
     return j, toks
 
 
+RECEIVE_TIMEOUT = 30.0
+
+
+def receive(ws, timeout=RECEIVE_TIMEOUT):
+    """``ws.receive_json()`` that fails the test after ``timeout`` seconds instead of
+    waiting for ever (a server that stopped answering must fail this file, not hang it:
+    the sockets are then closed by the fixture and the other tests run)."""
+    import anyio
+
+    async def get():
+        with anyio.fail_after(timeout):
+            return await ws._send_rx.receive()
+
+    try:
+        message = ws.portal.call(get)
+    except TimeoutError:
+        pytest.fail(f"the server sent nothing for {timeout} s")
+    ws._raise_on_close(message)
+    return json.loads(message["text"])
+
+
 def hello(client, table_id, headers=None, **auth):
     cm = client.websocket_connect("/ws", headers=headers or {})
     ws = cm.__enter__()
     client.sockets.append(cm)  # closed by the fixture whatever happens
     ws.send_json({"type": "hello", "table": table_id, **auth})
-    return cm, ws, ws.receive_json()
+    return cm, ws, receive(ws)
 
 
 def answer(ws):
     """The next message that answers something: ``presence`` messages (who is connected,
     sent when they like) are skipped."""
-    m = ws.receive_json()
+    m = receive(ws)
     return answer(ws) if m["type"] == "presence" else m
 
 
@@ -124,6 +146,131 @@ def test_tokens_are_stored_only_hashed(app_client):
         assert hashlib.sha256(tok.encode()).hexdigest() in dump  # what is kept instead
     info = app_client.get(f"/api/tables/{_['table']}").json()
     assert "token" not in json.dumps(info) and "hash" not in json.dumps(info)
+
+
+def keys_of(reply):
+    return (reply["invite_url"].split("#invite=")[1], reply["watch_url"].split("#watch=")[1])
+
+
+def open_table(client, players=3):
+    """A table of people where only the host has sat down."""
+    return client.post("/api/tables", json={"game": "fantan", "players": players, "seats": [
+        {"kind": "person"}] * players}).json()
+
+
+def refused(client, table_id, key):
+    """Whether ``key`` opens nothing at the table: no seat, no pass, no spectator socket."""
+    r = client.post(f"/api/tables/{table_id}/join", json={"key": key, "name": "Eve"})
+    cm, ws, reply = hello(client, table_id, watch=key)
+    cm.__exit__(None, None, None)
+    return r.status_code == 403 and reply["type"] == "error" and \
+        reply["code"] == "unauthorised"
+
+
+def test_invite_and_spectator_keys_are_stored_nowhere(app_client):
+    """Finding 13: the database holds neither key of any table; what its rows keep in
+    the key columns opens nothing; the keys are rebuilt for the links."""
+    made = [app_client.post("/api/tables", json={
+        "game": "fanti", "players": 3, "seats": [{"kind": "person"}] * 2 + [
+            {"kind": "bot", "bot": "random"}], "rules": {"rounds": 1}}).json()
+        for _ in range(3)]
+    keys = [k for j in made for k in keys_of(j)]
+    assert len(set(keys)) == 6
+    raw = b"".join(p.read_bytes() for p in app_client.db.parent.glob("sec.sqlite3*"))
+    con = sqlite3.connect(app_client.db)
+    dump = "\n".join(con.iterdump())
+    rows = con.execute("SELECT id, invite_key, watch_key FROM tables").fetchall()
+    con.close()
+    for k in keys:
+        assert k.encode() not in raw and k not in dump
+    assert len(rows) == 3
+    for tid, invite_kept, watch_kept in rows:
+        for kept in (invite_kept, watch_kept):
+            assert not kept or refused(app_client, tid, kept)
+        for column in ("invite_key", "watch_key"):  # and no column holds a key
+            assert not any(k in str(r) for r in rows for k in keys), column
+    # the links are rebuilt, the same every time: the host's state carries the invite
+    j = made[0]
+    cm, ws, welcome = hello(app_client, j["table"], token=j["token"])
+    assert welcome["state"]["links"]["invite"].endswith("#invite=" + keys_of(j)[0])
+    assert welcome["state"]["links"]["watch"].endswith("#watch=" + keys_of(j)[1])
+    cm.__exit__(None, None, None)
+
+
+def test_a_key_opens_only_its_own_table_and_only_whole(app_client):
+    a, _ = table(app_client)
+    b = open_table(app_client)
+    invite_a, watch_a = keys_of(a)
+    invite_b, watch_b = keys_of(b)
+    for key in (invite_b, watch_b,  # another table's keys
+                invite_a[:-1] + ("A" if invite_a[-1] != "A" else "B"),  # all but the last
+                watch_a[:-1] + ("A" if watch_a[-1] != "A" else "B"),
+                invite_a[:6] + "x" * (len(invite_a) - 6),  # the first 6 characters
+                watch_a[:6], invite_a[:12], invite_a + "x", "x" * 24,
+                invite_a.upper() if invite_a.upper() != invite_a else invite_a.lower()):
+        assert refused(app_client, a["table"], key), key
+    # the real ones still work
+    assert app_client.post(f"/api/tables/{a['table']}/join",
+                           json={"key": watch_a}).json()["role"] == "spectator"
+    r = app_client.post(f"/api/tables/{b['table']}/join", json={"key": invite_b, "name": "Bo"})
+    assert r.status_code == 200 and r.json()["role"] == "seat"
+
+
+def test_keys_survive_a_restart_and_are_shared_by_processes(make_client, tmp_path):
+    """Keys are derived from a secret kept in the database: a second process on the
+    same database (a restart, or a cluster) rebuilds the same links and accepts them."""
+    first = make_client()
+    j = open_table(first)
+    invite, watch = keys_of(j)
+    second = make_client(db_url=f"sqlite:///{first.db}")
+    r = second.post(f"/api/tables/{j['table']}/join", json={"key": invite, "name": "Bo"})
+    assert r.status_code == 200 and r.json()["invite_url"].endswith("#invite=" + invite)
+    assert second.post(f"/api/tables/{j['table']}/join",
+                       json={"key": watch}).json()["role"] == "spectator"
+    # a secret from the settings takes over the links; the stored one still opens
+    third = make_client(db_url=f"sqlite:///{first.db}", key_secret="s3cret-from-the-env")
+    c = open_table(third)
+    assert keys_of(c)[0] not in (invite,) and c["invite_url"] != j["invite_url"]
+    assert third.post(f"/api/tables/{j['table']}/join",
+                      json={"key": watch}).json()["role"] == "spectator"
+    assert refused(first, c["table"], keys_of(c)[1])  # not derivable from the database
+
+
+def test_keys_an_earlier_version_stored_keep_working(make_client, tmp_path):
+    """A database whose tables keep their keys in the clear (earlier versions): at the
+    next start the keys are replaced by their hashes, and the old links still open the
+    tables; a row not migrated yet (written by an old process) opens too."""
+    first = make_client()
+    j = open_table(first)
+    tid = j["table"]
+    con = sqlite3.connect(first.db)
+    con.execute("UPDATE tables SET invite_key = ?, watch_key = ? WHERE id = ?",
+                ("OldInviteKey_123456789AB", "OldWatchKey_1234567890AB", tid))
+    con.commit()
+    con.close()
+    second = make_client(db_url=f"sqlite:///{first.db}")
+    con = sqlite3.connect(first.db)
+    dump = "\n".join(con.iterdump())
+    con.close()
+    assert "OldInviteKey_123456789AB" not in dump and "OldWatchKey_1234567890AB" not in dump
+    assert tokens.stored_form("OldInviteKey_123456789AB") in dump
+    assert second.post(f"/api/tables/{tid}/join", json={"key": "OldWatchKey_1234567890AB"}
+                       ).json()["role"] == "spectator"
+    cm, ws, reply = hello(second, tid, watch="OldWatchKey_1234567890AB")
+    assert reply["type"] == "welcome"
+    cm.__exit__(None, None, None)
+    assert refused(second, tid, "OldWatchKey_1234567890AC")
+    assert refused(second, tid, tokens.stored_form("OldWatchKey_1234567890AB"))  # the hash
+    assert refused(second, tid, "OldInviteKey_123456789AB"[:6] + "x" * 18)
+    r = second.post(f"/api/tables/{tid}/join", json={"key": "OldInviteKey_123456789AB",
+                                                     "name": "Bo"})
+    assert r.status_code == 200 and r.json()["role"] == "seat"
+    assert r.json()["invite_url"].endswith("#invite=" + keys_of(j)[0])  # the new link too
+    ring = tokens.KeyRing(["s"])
+    assert ring.opens("plain-old-key", "T", "watch", stored="plain-old-key")
+    assert not ring.opens("plain-old-kez", "T", "watch", stored="plain-old-key")
+    assert not ring.opens(ring.key("T", "watch"), "T", "invite")  # purposes differ
+    assert not ring.opens(ring.key("T", "watch"), "U", "watch")
 
 
 def test_a_token_opens_only_its_own_table(app_client):

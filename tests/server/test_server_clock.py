@@ -77,7 +77,10 @@ def test_abandoned_tables_expire(client):
     j, me = started(client, test={"seed": 4})
     me.close()
     svc = service(client)
-    time.sleep(0.05)
+    t = svc.load(j["table"])
+    deadline = time.monotonic() + 20  # the server has seen the socket close
+    while t.conns and time.monotonic() < deadline:
+        time.sleep(0.01)
     expired = client.portal.call(svc.sweep, time.time() + svc.settings.idle_expiry + 1)
     assert j["table"] in expired
     assert svc.store.get(j["table"]).status == "expired"

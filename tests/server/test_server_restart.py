@@ -3,8 +3,6 @@ the same SQLite file; every table continues (bots and timers from stored deadlin
 
 from __future__ import annotations
 
-import time
-
 import httpx
 import pytest
 from live_kit import Server, WsSeat
@@ -32,7 +30,8 @@ def test_a_killed_server_continues_every_table(tmp_path):
         state = me.play(until_seq=12)
         seq_before, deadline_before = me.seq, state["deadline"]["at"]
         moves_before = [e for e in state["log"] if e["kind"] == "move"]
-        time.sleep(0.1)  # let the bots-only table get going
+        while watcher.seq < 3:  # the bots-only table has got going (recv's timeout bites)
+            watcher.recv()
         server.kill()
         me.close()
         watcher.close()

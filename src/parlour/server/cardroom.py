@@ -285,7 +285,7 @@ class CardRoom:
         svc.store.add(TableRow(
             id=tid, game=t.game.name, status="waiting", created=now, updated=now,
             config=cfg, record=None, seq=0, deadline=None, salt=None, log=[],
-            invite_key=new_key(), watch_key=new_key(), rematch=None))
+            invite_key="", watch_key="", rematch=None))
         new = svc.load(tid)
         if all(s.claimed for s in new.seats):
             async with new.lock:

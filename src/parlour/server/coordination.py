@@ -5,8 +5,8 @@ behind :class:`Coordination`: resuming tables at startup, whether this process o
 table (runs its bots and timers), what happens when a seat connects or leaves, and
 what a table's start and end mean for ownership. :class:`SingleProcess` owns every
 table; :class:`Leases` owns tables through leases in the shared database, learns other
-processes' events by polling it, takes over the tables of a dead process and stands in
-for seats connected nowhere.
+processes' events (announced with PostgreSQL ``NOTIFY``, or found by polling), takes
+over the tables of a dead process and stands in for seats connected nowhere.
 """
 
 from __future__ import annotations
@@ -125,16 +125,27 @@ class Leases:
         self.owned: set[str] = set()
         """Tables whose lease this process holds."""
         self._task: asyncio.Task | None = None
+        self._listener: asyncio.Task | None = None
+        self.listening = False
+        """Whether the ``LISTEN`` connection is up (then polling is only a safety net)."""
+        self._poll_now = False
+        self._pending: set[str] = set()
+        """Tables announced by another process and not refreshed yet."""
+        self._refreshing: set[asyncio.Task] = set()
 
     # --- the interface ----------------------------------------------------------------
 
     async def startup(self) -> None:
         await self._take_orphans()
         self._task = asyncio.create_task(self._loop())
+        if self.svc.settings.notify and self.svc.store.postgres:
+            self.svc.store.notify_as = self.instance
+            self._listener = asyncio.create_task(self._listen())
 
     def stop(self) -> None:
-        if self._task:
-            self._task.cancel()
+        for task in (self._task, self._listener, *self._refreshing):
+            if task:
+                task.cancel()
         with contextlib.suppress(Exception):
             self.svc.store.renew(self.instance, 0.0)  # leases and presence expire now
         self.owned.clear()
@@ -178,16 +189,74 @@ class Leases:
 
     # --- upkeep -----------------------------------------------------------------------
 
+    async def _listen(self) -> None:
+        """Hear the tables other processes change (``LISTEN``) and refresh each at once.
+
+        On a lost connection polling takes over (every ``poll_every``) until it is back;
+        then one poll at once catches whatever was announced while it was away."""
+        import psycopg
+
+        from parlour.server.db import CHANNEL
+
+        conninfo = self.svc.store.listen_conninfo()
+        while True:
+            try:
+                conn = await psycopg.AsyncConnection.connect(
+                    conninfo, autocommit=True, connect_timeout=5,
+                    application_name=f"parlour-listen-{self.instance}"[:63],
+                    keepalives=1, keepalives_idle=5, keepalives_interval=2,
+                    keepalives_count=3)
+                async with conn:
+                    await conn.execute(f"LISTEN {CHANNEL}")
+                    self.listening = True
+                    self._poll_now = True
+                    log.info("cluster: listening for other processes' events")
+                    async for note in conn.notifies():
+                        origin, _, tid = note.payload.partition(" ")
+                        if origin != self.instance:
+                            self._announced(tid)
+            except asyncio.CancelledError:
+                raise
+            except Exception as e:
+                log.warning("cluster: the LISTEN connection failed (%s); polling", e)
+            finally:
+                self.listening = False
+            await asyncio.sleep(1.0)
+
+    def _announced(self, tid: str) -> None:
+        """Another process changed ``tid``: refresh it here if this process has it."""
+        t = self.svc.tables.get(tid)
+        if t is None or tid in self._pending:
+            return
+        self._pending.add(tid)
+
+        async def refresh() -> None:
+            self._pending.discard(tid)  # an announcement from now on refreshes again
+            try:
+                await self._refresh(t)
+            except Exception as e:  # the database may be briefly away: polling finds it
+                log.warning("cluster: table %s not refreshed: %s", tid, e)
+                self._poll_now = True
+
+        task = asyncio.create_task(refresh())
+        self._refreshing.add(task)
+        task.add_done_callback(self._refreshing.discard)
+
     async def _loop(self) -> None:
-        """Poll for other processes' events, keep leases, take over orphaned tables and
-        stand in for seats connected nowhere."""
+        """Poll for other processes' events (only as a safety net while the ``LISTEN``
+        connection is up), keep leases, take over orphaned tables and stand in for seats
+        connected nowhere."""
         settings = self.svc.settings
-        last_lease = last_presence = 0.0
+        last_lease = last_presence = last_poll = 0.0
         while True:
             await asyncio.sleep(settings.poll_every)
             now = time.time()
             try:
-                await self._poll()
+                if (not self.listening or self._poll_now
+                        or now - last_poll >= settings.poll_listening):
+                    self._poll_now = False
+                    last_poll = now
+                    await self._poll()
                 if now - last_lease >= settings.lease / 4:
                     last_lease = now
                     self._renew()

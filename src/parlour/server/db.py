@@ -31,6 +31,7 @@ from sqlalchemy import (
     event,
     insert,
     select,
+    text,
     update,
 )
 from sqlalchemy.engine import Engine
@@ -64,6 +65,9 @@ class TableRow(Base):
     log: Mapped[list[Any]] = mapped_column(JSON)
     invite_key: Mapped[str] = mapped_column(String(64))
     watch_key: Mapped[str] = mapped_column(String(64))
+    """Empty: the keys are derived from the server secret (``tokens.KeyRing``), never
+    stored. A table made by an earlier version keeps its key's SHA-256 here
+    (``sha256:...``), so its old links still open it."""
     rematch: Mapped[str | None] = mapped_column(String(32), nullable=True)
     snap_seq: Mapped[int | None] = mapped_column(Integer, nullable=True)
     """The seq at which ``record`` and ``log`` were last written in full; the moves
@@ -100,6 +104,15 @@ class PresenceRow(Base):
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
     instance: Mapped[str] = mapped_column(String(64), primary_key=True)
     until: Mapped[float] = mapped_column(Float)
+
+
+class SecretRow(Base):
+    """A server-wide secret (``key_secret``: what table keys are derived from)."""
+
+    __tablename__ = "server_secrets"
+
+    name: Mapped[str] = mapped_column(String(32), primary_key=True)
+    value: Mapped[str] = mapped_column(String(128))
 
 
 class Conflict(RuntimeError):
@@ -153,9 +166,15 @@ TABLES = TableRow.__table__
 EVENTS = EventRow.__table__
 LEASES = LeaseRow.__table__
 PRESENCE = PresenceRow.__table__
+SECRETS = SecretRow.__table__
 
 
 _INSERT_EVENT = insert(EVENTS)
+
+CHANNEL = "parlour_tables"
+"""PostgreSQL ``NOTIFY`` channel on which a cluster's processes announce the tables they
+changed (payload: ``"<instance> <table id>"``)."""
+_NOTIFY = text(f"SELECT pg_notify('{CHANNEL}', :payload)")
 _UPDATES: dict[frozenset[str], Any] = {}
 
 
@@ -191,6 +210,22 @@ class Store:
                     raise
                 time.sleep(0.5)
         self.sessions = sessionmaker(self.engine, expire_on_commit=False)
+        self.notify_as: str | None = None
+        """Cluster on PostgreSQL: the instance name sent with a ``NOTIFY`` in the same
+        transaction as every change of a table (delivered when it commits)."""
+
+    @property
+    def postgres(self) -> bool:
+        return self.engine.dialect.name == "postgresql"
+
+    def listen_conninfo(self) -> str:
+        """The database URL as psycopg takes it (for the ``LISTEN`` connection)."""
+        return self.engine.url.set(drivername="postgresql").render_as_string(
+            hide_password=False)
+
+    def _notify(self, c: Any, table_id: str) -> None:
+        if self.notify_as is not None:
+            c.execute(_NOTIFY, {"payload": f"{self.notify_as} {table_id}"})
 
     def start_checkpoints(self, every: float = 0.5) -> None:
         """SQLite file: copy the write-ahead log into the database in a thread of its
@@ -220,13 +255,48 @@ class Store:
         self._checkpointer.start()
 
     def _migrate(self) -> None:
-        """Add the columns that databases made by earlier versions lack."""
-        from sqlalchemy import inspect, text
+        """Bring a database made by an earlier version up to date: add the columns it
+        lacks, and replace the invite and spectator keys it stored in the clear by their
+        hashes (the links given out keep working: ``tokens.KeyRing.opens``)."""
+        from sqlalchemy import inspect
+
+        from parlour.server.tokens import LEGACY, stored_form
 
         have = {c["name"] for c in inspect(self.engine).get_columns("tables")}
         if "snap_seq" not in have:
             with self.engine.begin() as c:
                 c.execute(text("ALTER TABLE tables ADD COLUMN snap_seq INTEGER"))
+
+        def hashed(key: str) -> str:
+            return key if not key or key.startswith(LEGACY) else stored_form(key)
+
+        clear = ((TABLES.c.invite_key != "") & ~TABLES.c.invite_key.startswith(LEGACY)) | (
+            (TABLES.c.watch_key != "") & ~TABLES.c.watch_key.startswith(LEGACY))
+        while True:
+            with self.engine.begin() as c:
+                rows = c.execute(select(TABLES.c.id, TABLES.c.invite_key, TABLES.c.watch_key)
+                                 .where(clear).limit(500)).all()
+                for r in rows:
+                    # Only if still as read: another process may be migrating too.
+                    c.execute(update(TABLES).where(
+                        TABLES.c.id == r.id, TABLES.c.invite_key == r.invite_key,
+                        TABLES.c.watch_key == r.watch_key).values(
+                        invite_key=hashed(r.invite_key), watch_key=hashed(r.watch_key)))
+            if len(rows) < 500:
+                break
+
+    def server_secret(self, name: str = "key_secret", make: Any = None) -> str | None:
+        """The server secret ``name`` kept in the database; with ``make`` (a function
+        returning a fresh one) it is created on first use (the first process to write
+        it wins, so every process of a cluster gets the same)."""
+        with self.engine.connect() as c:
+            value = c.scalar(select(SECRETS.c.value).where(SECRETS.c.name == name))
+        if value is not None or make is None:
+            return value
+        with contextlib.suppress(IntegrityError), self.engine.begin() as c:
+            c.execute(insert(SECRETS).values(name=name, value=make()))
+        with self.engine.connect() as c:
+            return c.scalar(select(SECRETS.c.value).where(SECRETS.c.name == name))
 
     def close(self) -> None:
         stop = getattr(self, "_stop", None)
@@ -296,6 +366,7 @@ class Store:
         values.setdefault("updated", time.time())
         with self.engine.begin() as c:
             c.execute(update(TABLES).where(TABLES.c.id == table_id).values(**values))
+            self._notify(c, table_id)
         return values["updated"]
 
     def versions(self, ids: list[str]) -> dict[str, tuple[int, float]]:
@@ -324,6 +395,7 @@ class Store:
                 res = c.execute(_update_for(frozenset(values)), params)
                 if res.rowcount != 1:
                     raise Conflict(f"table {table_id} is no longer at seq {expected_seq}")
+                self._notify(c, table_id)
         except IntegrityError:
             raise Conflict(f"event {new_seq} of table {table_id} already exists") from None
         return new_seq

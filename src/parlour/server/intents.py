@@ -31,7 +31,7 @@ from parlour.server.protocol import (
     TestOptions,
 )
 from parlour.server.thinking import ASKED, WorkFailed
-from parlour.server.tokens import hash_token, new_key, new_table_id, new_token, same
+from parlour.server.tokens import hash_token, new_key, new_table_id, new_token
 
 if TYPE_CHECKING:
     from parlour.server.service import TableService
@@ -204,7 +204,7 @@ class Intents:
                   "seats": [s.to_json() for s in seats]}
         row = TableRow(id=tid, game=game.name, status="waiting", created=now, updated=now,
                        config=config, record=None, seq=0, deadline=None, salt=None,
-                       log=[], invite_key=new_key(), watch_key=new_key(), rematch=None)
+                       log=[], invite_key="", watch_key="", rematch=None)
         svc.store.add(row)
         t = svc.load(tid)
         t.creator = addr
@@ -235,9 +235,9 @@ class Intents:
         t = svc.load(table_id)
         if t.status == "expired":
             raise ServiceError(410, "expired", "this table has expired")
-        if same(key, t.watch_key):
+        if svc.keys.opens(key, t.id, "watch", t.kept.get("watch")):
             return joined(t, None, None)
-        if not same(key, t.invite_key):
+        if not svc.keys.opens(key, t.id, "invite", t.kept.get("invite")):
             raise ServiceError(403, "unauthorised", "this link does not open a seat at this table")
         return await self.sit(t, name, addr)
 

@@ -22,7 +22,7 @@ from parlour.games import get_game
 from parlour.match import Commit, Match, Shuffler, commitment
 from parlour.server.db import TableRow
 from parlour.server.settings import Settings
-from parlour.server.tokens import new_salt
+from parlour.server.tokens import PURPOSES, KeyRing, new_salt
 
 COLUMNS = ("status", "config", "record", "seq", "deadline", "salt", "log", "rematch",
            "updated", "snap_seq")
@@ -115,13 +115,19 @@ class LiveTable:
     config: dict[str, Any]
     seats: list[SeatInfo]
     invite_key: str
+    """The invite link's key: derived from the server secret (``tokens.KeyRing``), never
+    stored (empty when the table was read without the key ring)."""
     watch_key: str
+    """The spectator link's key, likewise."""
     match: Match | None = None
     seq: int = 0
     deadline: float | None = None
     salt: str | None = None
     log: list[dict[str, Any]] = field(default_factory=list)
     rematch: str | None = None
+    kept: dict[str, str] = field(default_factory=dict, repr=False)
+    """What the row keeps of the keys (``invite``, ``watch``): empty for tables made by
+    this version; the hash of the key an earlier version stored otherwise."""
     # runtime only
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
     conns: set[Any] = field(default_factory=set, repr=False)
@@ -162,14 +168,18 @@ class LiveTable:
     # --- persistence -------------------------------------------------------------
 
     @classmethod
-    def from_row(cls, row: TableRow, tail: list[dict[str, Any]] | tuple = ()) -> LiveTable:
+    def from_row(cls, row: TableRow, tail: list[dict[str, Any]] | tuple = (),
+                 keys: KeyRing | None = None) -> LiveTable:
         """The table a row stores; the match is replayed (and checked) from its record,
-        then the moves saved after the record's snapshot (``tail``) are applied."""
+        then the moves saved after the record's snapshot (``tail``) are applied. The
+        links' keys come from ``keys``."""
         cfg = dict(row.config)
         seats = [SeatInfo.from_json(s) for s in cfg.pop("seats")]
+        links = {p: keys.key(row.id, p) if keys is not None else "" for p in PURPOSES}
         t = cls(row.id, get_game(row.game), row.status, row.created, cfg, seats,
-                row.invite_key, row.watch_key, seq=row.seq, deadline=row.deadline,
-                salt=row.salt, log=list(row.log or []), rematch=row.rematch)
+                links["invite"], links["watch"], seq=row.seq, deadline=row.deadline,
+                salt=row.salt, log=list(row.log or []), rematch=row.rematch,
+                kept={"invite": row.invite_key or "", "watch": row.watch_key or ""})
         if row.record is not None:
             t.match = record.load(row.record)
         t.updated = row.updated
@@ -189,7 +199,8 @@ class LiveTable:
         """Go back to the row as last read or written (after a write that failed)."""
         c = unpack(self.committed)
         row = TableRow(id=self.id, game=self.game.name, created=self.created,
-                       invite_key=self.invite_key, watch_key=self.watch_key,
+                       invite_key=self.kept.get("invite", ""),
+                       watch_key=self.kept.get("watch", ""),
                        **{k: c[k] for k in COLUMNS})
         self.take(LiveTable.from_row(row, self.tail))
 

@@ -32,12 +32,20 @@ from parlour.server.live import LiveTable
 from parlour.server.protocol import CreateTable, Hello, Joined
 from parlour.server.settings import Settings
 from parlour.server.thinking import ASKED, ThinkPool, WorkFailed
-from parlour.server.tokens import hash_token, same
+from parlour.server.tokens import KeyRing, hash_token, new_server_secret
 from parlour.server.writes import Writer
 
 __all__ = ["RETRY_AFTER", "UNAVAILABLE", "ServiceError", "TableService", "default_bot"]
 
 log = logging.getLogger("parlour.server")
+
+
+def key_ring(settings: Settings, store: Store) -> KeyRing:
+    """The secrets table keys are derived from: ``key_secret`` if set (and the one kept
+    in the database, if any, so its links keep working), else the one kept in the
+    database, made at first start."""
+    kept = store.server_secret(make=None if settings.key_secret else new_server_secret)
+    return KeyRing([s for s in (settings.key_secret, kept) if s])
 
 
 class TableService:
@@ -50,6 +58,7 @@ class TableService:
         self.tables: dict[str, LiveTable] = {}
         self.closing = False
         self.instance = settings.instance or secrets.token_hex(8)
+        self.keys = key_ring(settings, store)
         self.clock = TableClock(self)
         self.writer = Writer(self)
         self.intents = Intents(self)
@@ -121,7 +130,7 @@ class TableService:
         row, tail = self.store.get_with_tail(table_id)
         if row is None:
             raise ServiceError(404, "not_found", f"there is no table {table_id!r}")
-        t = LiveTable.from_row(row, tail)
+        t = LiveTable.from_row(row, tail, self.keys)
         self.tables[table_id] = t
         return t
 
@@ -236,7 +245,7 @@ class TableService:
                 await self.hub.error(conn, "unauthorised",
                                      "this token does not hold a seat at this table")
                 return
-        elif msg.watch is None or not same(msg.watch, t.watch_key):
+        elif not self.keys.opens(msg.watch, t.id, "watch", t.kept.get("watch")):
             await self.hub.error(conn, "unauthorised",
                                  "hello needs this table's seat token or spectator key")
             return

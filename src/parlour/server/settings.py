@@ -52,7 +52,15 @@ class Settings:
     """Seconds a table's owner holds it without renewing; a dead owner's tables are
     taken over after this long."""
     poll_every: float = 0.1
-    """Seconds between looks at the database for other processes' events (cluster)."""
+    """Seconds between looks at the database for other processes' events (cluster),
+    when they are not announced (SQLite, or the ``LISTEN`` connection is lost)."""
+    notify: bool = True
+    """Cluster on PostgreSQL: processes announce every change of a table with
+    ``NOTIFY`` and hear the others' on a ``LISTEN`` connection, so events reach every
+    process's clients at once; polling stays as the fallback."""
+    poll_listening: float = 2.0
+    """Seconds between looks at the database while the ``LISTEN`` connection is up (a
+    safety net: announced changes do not wait for it)."""
     gc_freeze_every: float = 20.0
     """Seconds between moving live objects out of the garbage collector's full passes."""
     gc_full_every: float = 600.0
@@ -67,6 +75,13 @@ class Settings:
     allowed_hosts: list[str] = field(default_factory=list)
     """Host names accepted in the ``Host`` header (DNS rebinding); empty: the public
     URL's host, or else ``localhost``, ``127.0.0.1`` and ``::1``. ``*`` allows any."""
+
+    key_secret: str = field(default="", repr=False)
+    """The secret that every table's invite and spectator keys are derived from
+    (HMAC). Empty: one is made at first start and kept in the database (table
+    ``server_secrets``), which every process of a cluster shares. Set it (the same in
+    every process) to keep it out of the database, so that a copy of the database opens
+    no table; the links given out under the stored one keep working."""
 
     # --- HTTP ------------------------------------------------------------------------
     max_body_bytes: int = 1_000_000
