@@ -21,7 +21,6 @@ import time
 from parlour.bots import make_bot
 from parlour.games import get_game
 
-
 CLOCK = [time.perf_counter]
 """The clock decisions are timed with (``--clock``)."""
 

@@ -26,7 +26,9 @@ benchmarks use these): ``pimc:N`` (the generic :class:`.pimc.Pimc`), ``ismcts:N`
 the world inference (:data:`.determinize.INFERENCE`): ``hard:N:fixed`` (every
 opponent read as the heuristic, no per-seat reading), ``hard:N:constraints`` (hard
 constraints only, no opponent model), ``hard:N:none`` or ``hard:N:noinfer`` (Fan
-Tan pass voids ignored too: uniform worlds). ``pimc`` and ``ismcts`` alone use
+Tan pass voids ignored too: uniform worlds), ``hard:N:learned`` / ``hard:N:blend`` (a
+game's learned card-location prior instead of / with the opponent model; ``full``
+where none fits). ``pimc`` and ``ismcts`` alone use
 :data:`DEFAULT_ITERATIONS`.
 """
 

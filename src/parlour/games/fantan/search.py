@@ -9,7 +9,9 @@ loop runs in numba (:mod:`.search_kernel`):
    of card swaps between two other seats, each started from a deal within the hard
    constraints, burnt in and thinned. ``constraints`` runs the same chains without
    the likelihood (uniform over consistent deals); ``none`` also drops the pass voids
-   (:data:`parlour.bots.determinize.INFERENCE`).
+   (:data:`parlour.bots.determinize.INFERENCE`). ``learned`` replaces the likelihood by
+   the learned card-location prior of :mod:`.cardnet` (weighted :data:`PRIOR_WEIGHT`),
+   ``blend`` multiplies the two; both are ``full`` where no trained network fits.
 2. Every legal move is evaluated in every world from the current state (hands,
    table, turn, passes so far; under ``strict: false`` the world's past withholdings
    are recomputed from its hands): one heuristic playout per move with
