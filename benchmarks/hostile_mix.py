@@ -38,6 +38,7 @@ from typing import Any
 
 import httpx
 
+from parlour.delta import Mirror
 from parlour.loadtest import ServerProcess, run_tables
 from parlour.loadtest.clients import percentile, ws_url
 from parlour.loadtest.procs import rss_bytes
@@ -208,13 +209,17 @@ async def hint_flood(mix: Mix) -> None:
                     "X-Forwarded-For": seat.addr}) as ws:
                 await ws.send(json.dumps({"type": "hello", "table": run.id,
                                           "token": seat.token}))
+                mirror = Mirror()  # the state, from snapshots and deltas
                 while mix.live():
                     msg = json.loads(await asyncio.wait_for(ws.recv(), 60))
                     if msg["type"] == "hint":
                         got["hint"] += 1
                     elif msg["type"] == "error":
                         got[msg["code"]] += 1
-                    s = msg.get("state")
+                    if not mirror.take(msg):
+                        await ws.send(json.dumps({"type": "sync"}))
+                        continue
+                    s = mirror.state if ("state" in msg or "delta" in msg) else None
                     if s and s["table"]["status"] == "over":
                         return
                     if (s and s["view"] and s["commit"]

@@ -11,13 +11,23 @@ observations; the PettingZoo AEC ``raw_env`` on the same machine in the same run
 (``agent_iter``/``last``/``step``, random legal actions). Prints wall-clock and
 process-CPU rates (``time.process_time``: what the code costs on one core when the
 machine is shared) and the memory per env (compiled state plus output buffers).
-pgx is not measured: it needs JAX, which is not installed here.
+pgx: with ``--pgx-python PATH`` (an interpreter where ``pip install jax pgx`` worked; the
+current one if it can import pgx) the same run adds pgx's own card games, Leduc hold'em
+and Kuhn poker, through ``benchmarks/pgx_speed.py`` (random legal actions chosen in
+numpy as here; JAX is never a parlour dependency). Those games are far smaller than
+Fan Tan and Fanti (6 and 3 cards): read them as the speed of the framework, not of the
+same game.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
+import json
+import subprocess
+import sys
 import time
+from pathlib import Path
 
 import gymnasium as gym
 import numpy as np
@@ -77,6 +87,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--num-envs", type=int, default=4096)
     ap.add_argument("--seconds", type=float, default=5.0)
+    ap.add_argument("--pgx-python", default=None, metavar="PATH",
+                    help="a Python with jax and pgx installed, for the pgx lines")
     args = ap.parse_args()
     rows = []
     for game, players in (("fantan", 4), ("fanti", 2)):
@@ -85,10 +97,24 @@ def main() -> None:
                 rows.append(vector(game, players, args.num_envs, args.seconds, opponents,
                                    observation))
         rows.append(aec(game, players, args.seconds))
+    pgx_python = args.pgx_python or (sys.executable if importlib.util.find_spec("pgx") else None)
+    note = ""
+    if pgx_python:
+        run = subprocess.run([pgx_python, str(Path(__file__).with_name("pgx_speed.py")),
+                              "--num-envs", str(args.num_envs), "--seconds", str(args.seconds)],
+                             capture_output=True, text=True)
+        if run.returncode == 0:
+            rows += [json.loads(x) for x in run.stdout.splitlines() if x.startswith("{")]
+        else:
+            note = f"pgx: failed ({run.stderr.strip().splitlines()[-1:]})"
+    else:
+        note = "pgx: not installed here (give --pgx-python PATH to measure it)"
     print(f"num_envs={args.num_envs}, {args.seconds:g} s a line")
     print(f"{'line':44} {'steps/s (wall)':>15} {'steps/s (cpu)':>15} {'bytes/env':>10}")
     for r in rows:
         print(f"{r['line']:44} {r['wall']:15,.0f} {r['cpu']:15,.0f} {r['bytes_per_env']:10,.0f}")
+    if note:
+        print(note)
 
 
 if __name__ == "__main__":

@@ -14,94 +14,29 @@ win share is logged (one JSON line each); ``--reward score`` trains on the signe
 round score instead of the win (a denser signal). Everything is seeded: the same command on the
 same numpy gives the same weights (``docs/research.md``).
 Copy the result to ``src/parlour/games/<game>/learned_<P>p.npz`` to ship it.
+
+This is the PPO phase alone, from random weights; ``parlour train`` (the network, the
+gradients and the evaluation are its, in :mod:`parlour.envs.training`) adds imitation of
+a compiled bot first, and made the shipped weights.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import time
 
-import gymnasium as gym
 import numpy as np
 
-import parlour.envs
-import parlour.envs.kit
-from parlour.envs.learned import MLPPolicy
-
-
-def init(rng: np.random.Generator, size: int, hidden: int, actions: int) -> dict[str, np.ndarray]:
-    def ortho(rows: int, cols: int, gain: float) -> np.ndarray:
-        q, _ = np.linalg.qr(rng.standard_normal((max(rows, cols), min(rows, cols))))
-        q = q if rows >= cols else q.T
-        return (gain * q[:rows, :cols]).astype(np.float32)
-
-    return {"w1": ortho(size, hidden, np.sqrt(2)), "b1": np.zeros(hidden, np.float32),
-            "w2": ortho(hidden, hidden, np.sqrt(2)), "b2": np.zeros(hidden, np.float32),
-            "wp": ortho(hidden, actions, 0.01), "bp": np.zeros(actions, np.float32),
-            "wv": ortho(hidden, 1, 1.0), "bv": np.zeros(1, np.float32)}
-
-
-def forward(w: dict[str, np.ndarray], x: np.ndarray, mask: np.ndarray):
-    h1 = np.tanh(x @ w["w1"] + w["b1"])
-    h2 = np.tanh(h1 @ w["w2"] + w["b2"])
-    z = h2 @ w["wp"] + w["bp"]
-    z = np.where(mask, z, -1e9)
-    z = z - z.max(axis=1, keepdims=True)
-    p = np.exp(z)
-    p /= p.sum(axis=1, keepdims=True)
-    logp = np.log(np.maximum(p, 1e-30))
-    v = (h2 @ w["wv"] + w["bv"])[:, 0]
-    return h1, h2, p, logp, v
-
-
-def sample(rng: np.random.Generator, p: np.ndarray) -> np.ndarray:
-    u = rng.random((p.shape[0], 1))
-    return np.minimum((p.cumsum(axis=1) < u).sum(axis=1), p.shape[1] - 1)
-
-
-def grads(w, x, mask, a, old_logp, adv, ret, clip, vf_coef, ent_coef):
-    """The PPO loss's gradient by hand (backpropagation through the two layers)."""
-    n = len(x)
-    h1, h2, p, logp, v = forward(w, x, mask)
-    lp_a = logp[np.arange(n), a]
-    ratio = np.exp(lp_a - old_logp)
-    unclipped = ratio * adv
-    # d/dlogp of -min(r A, clip(r) A): -r A where the unclipped term is the smaller
-    coef = np.where(unclipped <= np.clip(ratio, 1 - clip, 1 + clip) * adv + 1e-12,
-                    -adv * ratio, 0.0)
-    g_z = -p * coef[:, None]
-    g_z[np.arange(n), a] += coef
-    ent = -(p * logp).sum(axis=1)
-    g_z += ent_coef * p * (np.where(mask, logp, 0.0) + ent[:, None])
-    g_z /= n
-    g_v = (vf_coef * (v - ret) / n)[:, None]
-    g = {"wp": h2.T @ g_z, "bp": g_z.sum(0), "wv": h2.T @ g_v, "bv": g_v.sum(0)}
-    g_h2 = (g_z @ w["wp"].T + g_v @ w["wv"].T) * (1 - h2 ** 2)
-    g["w2"], g["b2"] = h1.T @ g_h2, g_h2.sum(0)
-    g_h1 = (g_h2 @ w["w2"].T) * (1 - h1 ** 2)
-    g["w1"], g["b1"] = x.T @ g_h1, g_h1.sum(0)
-    clipfrac = float((np.abs(ratio - 1) > clip).mean())
-    return g, float(ent.mean()), clipfrac
-
-
-def evaluate(game: str, players: int, w: dict, opponents: str, rounds: int, seed: int) -> float:
-    """Win share of the greedy policy in ``rounds`` one-round games (seat drawn; a shared
-    win counts)."""
-    envs = gym.make_vec(parlour.envs.GYM_IDS[game], num_envs=min(rounds, 1000),
-                        vectorization_mode="vector_entry_point", players=players, seat=None,
-                        opponents=opponents, episode="round")
-    policy = MLPPolicy(w)
-    obs, info = envs.reset(seed=seed)
-    done = wins = 0.0
-    while done < rounds:
-        z = policy.logits(obs)
-        a = np.where(info["action_mask"], z, -np.inf).argmax(axis=1)
-        obs, r, term, _trunc, info = envs.step(a)
-        done += term.sum()
-        wins += (r[term] > 0).sum()
-    return wins / done
+from parlour.envs.training import (
+    compiled_bots,
+    evaluate,
+    forward,
+    init,
+    make_vec,
+    sample,
+)
+from parlour.envs.training import ppo_grads as grads
 
 
 def main() -> None:
@@ -137,16 +72,12 @@ def main() -> None:
 
     rng = np.random.default_rng(args.seed)
     kinds = args.opponents.split(",")
-    env_id = parlour.envs.GYM_IDS[args.game]
 
     def make(kind: str):
-        return gym.make_vec(env_id, num_envs=args.envs, vectorization_mode="vector_entry_point",
-                            players=args.players, seat=None, opponents=kind, episode="round",
-                            reward=args.reward)
+        return make_vec(args.game, args.envs, args.players, kind, reward=args.reward)
 
     envs = make(kinds[0])
-    compiled = [k for k in ("random", "greedy", "heuristic")
-                if k in importlib.import_module(parlour.envs.kit.env_parts(args.game).vector).BOTS]
+    compiled = compiled_bots(args.game)
     obs, info = envs.reset(seed=args.seed)
     size, actions = obs.shape[1], info["action_mask"].shape[1]
     w = init(rng, size, args.hidden, actions)

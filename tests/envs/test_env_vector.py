@@ -74,7 +74,8 @@ def test_self_play_matches_the_session_step_by_step(game: str, players: int, rul
 
 @pytest.mark.parametrize(("game", "opponents", "rules"),
                          [("fantan", o, r) for o in ("greedy", "heuristic") for r in VARIANTS[:3]]
-                         + [("fanti", "greedy", r) for r in FANTI_VARIANTS], ids=str)
+                         + [("fanti", o, r) for o in ("greedy", "heuristic")
+                            for r in FANTI_VARIANTS], ids=str)
 def test_learner_against_compiled_bots_matches_the_gymnasium_env(game: str, opponents: str,
                                                                  rules: dict) -> None:
     """The compiled greedy and heuristic opponents make the parlour bots' moves."""
@@ -106,6 +107,60 @@ def test_learner_against_compiled_bots_matches_the_gymnasium_env(game: str, oppo
                 e._shuffler = StreamShuffler(seed, games[b])
                 o, i = e.reset()
             row[1], row[2] = o, i
+
+
+@pytest.mark.parametrize(("game", "players", "bot", "rules"),
+                         [("fantan", 4, "heuristic", {}), ("fantan", 5, "greedy", {"strict": False}),
+                          ("fanti", 2, "heuristic", {}), ("fanti", 3, "greedy", {}),
+                          ("fanti", 3, "heuristic", {"guardian_takes_guardians": False}),
+                          ("fanti", 4, "heuristic", {"ties": "shared"})], ids=str)
+def test_bot_actions_are_the_python_bots_moves(game: str, players: int, bot: str,
+                                               rules: dict) -> None:
+    """``bot_actions``: at every position the compiled bot's next action id is the next id
+    of the Python bot's move (FT-3 .. FT-5; FA-5 .. FA-8 through its scoring), also in
+    positions reached by random play, and a Fanti collection is completed id by id."""
+    from parlour.bots import make_bot
+
+    n_envs, seed = 6, 77
+    venv = ParlourVectorEnv(game, n_envs, players, opponents="self", **rules)
+    obs, info = venv.reset(seed=seed)
+    games = list(range(n_envs))
+    sessions = []
+    for b in range(n_envs):
+        s = Session(game, players, rules)
+        s.reset(StreamShuffler(seed, b))
+        sessions.append(s)
+    py = make_bot(bot, game, 0)
+    plans: list[list[int] | None] = [[] for _ in range(n_envs)]
+    rng = np.random.default_rng(3)
+    checked = 0
+    for _ in range(500):
+        labels = venv.bot_actions(bot)
+        actions = _pick(rng, info["action_mask"])
+        for b, s in enumerate(sessions):
+            if s.pending is None:
+                move = py.choose(s.round.view(s.current_seat))
+                plans[b] = list(s.codec.encode(s.round, move))
+            plan = plans[b]
+            if plan is not None:
+                assert labels[b] == plan[0]
+                checked += 1
+                if rng.random() < 0.7:  # follow the bot, else leave its plan
+                    actions[b] = plan.pop(0)
+                elif actions[b] != plan[0]:
+                    plans[b] = None
+                else:
+                    plan.pop(0)
+        obs, _reward, term, _trunc, info = venv.step(actions)
+        for b, s in enumerate(sessions):
+            s.step(int(actions[b]))
+            if s.is_over:
+                games[b] += n_envs
+                s.reset(StreamShuffler(seed, games[b]))
+                plans[b] = []
+    assert checked > 2000
+    with pytest.raises(ValueError, match="not compiled"):
+        venv.bot_actions("pimc")
 
 
 def test_make_vec_masks_autoreset_and_seeds() -> None:

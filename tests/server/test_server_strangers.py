@@ -106,8 +106,8 @@ def test_an_unwatched_bot_table_pauses_runs_when_watched_and_expires(make_app):
     assert t.timer_task is None or t.timer_task.done()
     assert svc.store.get(j["table"]).seq == paused_at_seq  # nothing moves unwatched
     watcher = Seat(client, j["table"], watch=j["watch"])
-    final = watcher.until(lambda m: "state" in m and m["state"]["table"]["status"] == "over")
-    assert final["state"]["winners"] is not None
+    final = watcher.until_state(lambda s: s["table"]["status"] == "over")
+    assert final["winners"] is not None
     watcher.close()
     # a second table, never watched, expires after unwatched_expiry
     k = client.post("/api/tables", json={"game": "fantan", "players": 3, "rules": {"rounds": 1},
@@ -197,7 +197,7 @@ def test_finished_tables_are_deleted_after_the_retention_period(client):
     j = client.post("/api/tables", json={"game": "fantan", "players": 3, "rules": {"rounds": 1},
                                          "seats": [{"kind": "bot", "bot": "random"}] * 3}).json()
     watcher = Seat(client, j["table"], watch=j["watch"])
-    watcher.until(lambda m: "state" in m and m["state"]["table"]["status"] == "over")
+    watcher.until_state(lambda s: s["table"]["status"] == "over")
     watcher.close()
     waiting = create(client, "fanti", 2)
     retention = svc.settings.retention

@@ -1,8 +1,9 @@
 """The ``learned`` bot: a small trained policy network, played with numpy alone.
 
 A game ships its trained weights in its own folder as ``learned_<P>p.npz`` (for the
-player count ``P`` it was trained at); ``examples/train_ppo.py`` writes them
-(``docs/research.md``, "Training a baseline"). The network is a multilayer perceptron
+player count ``P`` it was trained at); ``parlour train`` (:mod:`.training`: imitation of
+the compiled ``heuristic``, then PPO) writes them (``docs/research.md``, "Training a
+baseline"). The network is a multilayer perceptron
 on the environments' observation vector (:mod:`.observation`, one-round episodes: see
 :mod:`.policy`): two ``tanh`` layers, then one logit per action id; the bot plays the
 legal action with the highest logit (no randomness, so the seed changes nothing). At a

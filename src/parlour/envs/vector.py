@@ -31,6 +31,8 @@ Gymnasium face of it, the same for every game. Parameters as the single environm
   every compiled opponent's choice; the ``k``-th game of env ``i`` is game
   ``k * num_envs + i`` of the :mod:`parlour.batch.stream` run ``s``.
 * ``action_masks()``: the current masks (sb3-contrib's convention).
+* ``bot_actions(name)``: what a compiled bot would do now for the seat to move (labels
+  for imitation learning).
 """
 
 from __future__ import annotations
@@ -143,6 +145,17 @@ class ParlourVectorEnv(VectorEnv):
     def action_masks(self) -> np.ndarray:
         """(num_envs, actions) bool: the legal actions now (sb3-contrib's convention)."""
         return self._mask.copy()
+
+    def bot_actions(self, name: str) -> np.ndarray:
+        """(num_envs,) the action id the compiled bot ``name`` (``random``, ``greedy``,
+        ``heuristic``) would take now for the seat to move in each env: an expert's labels
+        for imitation learning (``parlour.envs.training``). The state is not changed."""
+        if not self._reset_once:
+            raise RuntimeError("call reset() before bot_actions()")
+        if name not in self.core.bot_names:
+            raise ValueError(f"bot {name!r} is not compiled for {get_game(self.game_name).title}"
+                             f"; choose one of: {', '.join(self.core.bot_names)}")
+        return self.core.bot_actions(name)
 
     @property
     def bytes_per_env(self) -> float:

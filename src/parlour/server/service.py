@@ -206,6 +206,9 @@ class TableService:
         kind = msg.type
         if kind == "ping":
             await self.hub.send(t, conn, "pong")
+        elif kind == "sync":
+            async with t.lock:  # the state between two changes, never half of one
+                await self.hub.send(t, conn, "snapshot")
         elif kind == "move":
             await self.intents.move(conn, msg)
         elif kind == "hint":

@@ -228,6 +228,14 @@ def greedy_card(hand, legal, unlock):
 
 
 @njit(cache=True)
+def vec_bot_actions(kind, seed, n, any_seven, strict, ace_high, unlock, iv, uv, out):
+    """The action id (the card, or pass) bot ``kind`` plays now for the seat to move."""
+    af = 1 if ace_high else 0
+    for b in range(iv.shape[0]):
+        out[b] = _bot_move(b, kind, seed, n, any_seven, strict, af, unlock, iv, uv)
+
+
+@njit(cache=True)
 def _bots_play(b, bots, seed, n, any_seven, strict, chips, rounds, reward_score, af, unlock,
                iv, uv, sv, order, gapat, deck, score, rew):
     """Opponents move until the learner is to act or the game is over."""
@@ -448,6 +456,14 @@ class FanTanVector:
     def learner_seats(self) -> np.ndarray:
         """(num_envs,) the seat each env's observation is for."""
         return np.where(self.selfplay, self.iv[:, TURN], self.iv[:, LEARNER])
+
+    def bot_actions(self, name: str) -> np.ndarray:
+        """(num_envs,) the action id compiled bot ``name`` plays now for the seat to move."""
+        out = np.empty(self.num_envs, np.int64)
+        n, any_seven, strict, _chips, _rounds, _score = self.args
+        vec_bot_actions(BOTS[name], self.seed, n, any_seven, strict, self.ace_high, self.unlock,
+                        self.iv, self.uv, out)
+        return out
 
     @property
     def nbytes(self) -> int:

@@ -1,0 +1,479 @@
+"""Training the ``learned`` bot: imitation of a compiled bot, then masked PPO, in numpy.
+
+Two phases on the compiled vector environment (:mod:`.vector`), one-round episodes
+(the arena's default), the learner's seat drawn every game:
+
+1. **Imitation** (``imitate`` updates): every seat of ``num_envs`` self-play games asks
+   the compiled ``expert`` bot for its action (:meth:`.vector.ParlourVectorEnv.bot_actions`)
+   and the network is trained to give it (cross-entropy over the legal actions), on a
+   small replay of the latest positions. The positions come from a mixture of the
+   expert's own play and the network's (DAgger: the network also learns what the
+   expert would do where the network, not the expert, leads the game), with some random
+   actions for variety. The value head learns the acting seat's round score.
+2. **PPO** (``updates``): masked PPO (clipped objective, generalised advantage
+   estimation, Adam, a global gradient-norm clip) against compiled ``opponents``
+   (``random``, ``greedy``, ``heuristic``, or several, one per update in turn), the
+   value head first fitted alone for ``value_warmup`` updates so that the imitated
+   policy is not pulled about by a value head that knows nothing yet.
+
+The network (:class:`.learned.MLPPolicy`): two ``tanh`` layers of ``hidden`` units, a
+policy head (one logit per action id) and a value head; the gradient is written out
+by hand (checked against finite differences in the tests). Every ``eval_every``
+updates the greedy policy plays ``eval_rounds`` one-round games against each compiled
+bot on fixed deals, and its win share is logged. Everything is seeded: the same
+configuration, numpy and one BLAS thread (``OPENBLAS_NUM_THREADS=1``) give the same
+weights. ``parlour train`` is the command; ``examples/train_ppo.py`` the PPO phase
+alone.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from parlour.envs.kit import env_parts
+from parlour.envs.learned import LAYERS, MLPPolicy
+
+Weights = dict[str, np.ndarray]
+COMPILED_ORDER = ("random", "greedy", "heuristic")
+
+
+def compiled_bots(game: str) -> list[str]:
+    """The bots a game's vector environment plays inside its compiled code."""
+    parts = env_parts(game)
+    if parts.vector is None:
+        return []
+    bots = importlib.import_module(parts.vector).BOTS
+    return [b for b in COMPILED_ORDER if b in bots]
+
+
+def make_vec(game: str, num_envs: int, players: int, opponents: str, reward: str = "result",
+             seat: int | None = None) -> Any:
+    from parlour.envs.vector import ParlourVectorEnv
+
+    return ParlourVectorEnv(game, num_envs, players, seat=seat, opponents=opponents,
+                            episode="round", reward=reward)
+
+
+# --- the network ----------------------------------------------------------------------
+
+
+def init(rng: np.random.Generator, size: int, hidden: int, actions: int) -> Weights:
+    """Orthogonal initialisation (CleanRL's): policy head small, value head unit gain."""
+    def ortho(rows: int, cols: int, gain: float) -> np.ndarray:
+        q, _ = np.linalg.qr(rng.standard_normal((max(rows, cols), min(rows, cols))))
+        q = q if rows >= cols else q.T
+        return (gain * q[:rows, :cols]).astype(np.float32)
+
+    return {"w1": ortho(size, hidden, np.sqrt(2)), "b1": np.zeros(hidden, np.float32),
+            "w2": ortho(hidden, hidden, np.sqrt(2)), "b2": np.zeros(hidden, np.float32),
+            "wp": ortho(hidden, actions, 0.01), "bp": np.zeros(actions, np.float32),
+            "wv": ortho(hidden, 1, 1.0), "bv": np.zeros(1, np.float32)}
+
+
+def forward(w: Weights, x: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, ...]:
+    """Hidden layers, masked action probabilities and their logs, and the value."""
+    h1 = np.tanh(x @ w["w1"] + w["b1"])
+    h2 = np.tanh(h1 @ w["w2"] + w["b2"])
+    z = h2 @ w["wp"] + w["bp"]
+    z = np.where(mask, z, -1e9)
+    z = z - z.max(axis=1, keepdims=True)
+    p = np.exp(z)
+    p /= p.sum(axis=1, keepdims=True)
+    logp = np.log(np.maximum(p, 1e-30))
+    v = (h2 @ w["wv"] + w["bv"])[:, 0]
+    return h1, h2, p, logp, v
+
+
+def sample(rng: np.random.Generator, p: np.ndarray) -> np.ndarray:
+    """One action per row of probabilities ``p``."""
+    u = rng.random((p.shape[0], 1))
+    return np.minimum((p.cumsum(axis=1) < u).sum(axis=1), p.shape[1] - 1)
+
+
+def greedy_actions(w: Weights, x: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """The legal action with the highest logit in every row (how the bot plays)."""
+    return np.where(mask, MLPPolicy(w).logits(x), -np.inf).argmax(axis=1)
+
+
+def _backward(w: Weights, x: np.ndarray, h1: np.ndarray, h2: np.ndarray, g_z: np.ndarray,
+              g_v: np.ndarray) -> Weights:
+    g = {"wp": h2.T @ g_z, "bp": g_z.sum(0), "wv": h2.T @ g_v, "bv": g_v.sum(0)}
+    g_h2 = (g_z @ w["wp"].T + g_v @ w["wv"].T) * (1 - h2 ** 2)
+    g["w2"], g["b2"] = h1.T @ g_h2, g_h2.sum(0)
+    g_h1 = (g_h2 @ w["w2"].T) * (1 - h1 ** 2)
+    g["w1"], g["b1"] = x.T @ g_h1, g_h1.sum(0)
+    return g
+
+
+def ppo_grads(w: Weights, x: np.ndarray, mask: np.ndarray, a: np.ndarray,
+              old_logp: np.ndarray, adv: np.ndarray, ret: np.ndarray, clip: float,
+              vf_coef: float, ent_coef: float) -> tuple[Weights, float, float]:
+    """The PPO loss's gradient by hand; also the mean entropy and the clip fraction."""
+    n = len(x)
+    h1, h2, p, logp, v = forward(w, x, mask)
+    lp_a = logp[np.arange(n), a]
+    ratio = np.exp(lp_a - old_logp)
+    unclipped = ratio * adv
+    # d/dlogp of -min(r A, clip(r) A): -r A where the unclipped term is the smaller
+    coef = np.where(unclipped <= np.clip(ratio, 1 - clip, 1 + clip) * adv + 1e-12,
+                    -adv * ratio, 0.0)
+    g_z = -p * coef[:, None]
+    g_z[np.arange(n), a] += coef
+    ent = -(p * logp).sum(axis=1)
+    g_z += ent_coef * p * (np.where(mask, logp, 0.0) + ent[:, None])
+    g_z /= n
+    g_v = (vf_coef * (v - ret) / n)[:, None]
+    g = _backward(w, x, h1, h2, g_z, g_v)
+    return g, float(ent.mean()), float((np.abs(ratio - 1) > clip).mean())
+
+
+def imitation_grads(w: Weights, x: np.ndarray, mask: np.ndarray, a: np.ndarray,
+                    ret: np.ndarray, known: np.ndarray,
+                    vf_coef: float) -> tuple[Weights, float, float]:
+    """Cross-entropy of the expert's actions ``a``, plus the value's squared error on
+    ``ret`` where ``known``; also the loss and the share of rows where the argmax is ``a``."""
+    n = len(x)
+    h1, h2, p, logp, v = forward(w, x, mask)
+    g_z = p.copy()
+    g_z[np.arange(n), a] -= 1.0
+    g_z /= n
+    g_v = (vf_coef * (v - ret) * known / n)[:, None]
+    g = _backward(w, x, h1, h2, g_z, g_v)
+    loss = float(-logp[np.arange(n), a].mean())
+    agree = float((np.where(mask, p, -1.0).argmax(axis=1) == a).mean())
+    return g, loss, agree
+
+
+class Adam:
+    """Adam with a global gradient-norm clip; ``only`` limits a step to some arrays."""
+
+    def __init__(self, w: Weights, lr: float, max_norm: float = 0.5) -> None:
+        self.lr, self.max_norm, self.t = lr, max_norm, 0
+        self.m = {k: np.zeros_like(v) for k, v in w.items()}
+        self.s = {k: np.zeros_like(v) for k, v in w.items()}
+
+    def step(self, w: Weights, g: Weights, only: tuple[str, ...] | None = None,
+             lr: float | None = None) -> None:
+        keys = [k for k in w if only is None or k in only]
+        norm = np.sqrt(sum(float((g[k] ** 2).sum()) for k in keys))
+        scale = min(1.0, self.max_norm / (norm + 1e-8))
+        self.t += 1
+        rate = self.lr if lr is None else lr
+        for key in keys:
+            gk = g[key] * scale
+            self.m[key] = 0.9 * self.m[key] + 0.1 * gk
+            self.s[key] = 0.999 * self.s[key] + 0.001 * gk ** 2
+            mh, sh = self.m[key] / (1 - 0.9 ** self.t), self.s[key] / (1 - 0.999 ** self.t)
+            w[key] -= (rate * mh / (np.sqrt(sh) + 1e-5)).astype(np.float32)
+
+
+def win_share(r: np.ndarray, players: int) -> np.ndarray:
+    """A seat's share of the win from its ``"result"`` reward: ``1/k`` for one of ``k``
+    winners (``r = (n-k) / (k(n-1))``, everyone tied: 0), 0 for a loser -- as the
+    arena counts shared wins."""
+    n = players
+    k = np.rint(n / (np.maximum(r, 0.0) * (n - 1) + 1))
+    return np.where(r >= 0, 1.0 / k, 0.0)
+
+
+def evaluate(game: str, players: int, w: Weights, opponents: str, rounds: int,
+             seed: int) -> float:
+    """Win share of the greedy policy in ``rounds`` one-round games against compiled
+    ``opponents`` (seat drawn every game; shared wins split, as in the arena)."""
+    envs = make_vec(game, min(rounds, 1000), players, opponents)
+    obs, info = envs.reset(seed=seed)
+    done = wins = 0.0
+    while done < rounds:
+        a = greedy_actions(w, obs, info["action_mask"])
+        obs, r, term, _trunc, info = envs.step(a)
+        done += term.sum()
+        wins += win_share(r[term], players).sum()
+    return float(wins / done)
+
+
+# --- the configuration and the loop ---------------------------------------------------
+
+
+@dataclass
+class TrainConfig:
+    """Every setting of a training run (``parlour train --help`` says each)."""
+
+    game: str = ""
+    players: int = 4
+    expert: str = "heuristic"
+    imitate: int = 600
+    imitate_envs: int = 1024
+    dagger: float = 0.5
+    explore: float = 0.05
+    replay: int = 64
+    imitate_lr: float = 1e-3
+    opponents: str = "heuristic"
+    updates: int = 200
+    envs: int = 256
+    steps: int = 64
+    value_warmup: int = 10
+    hidden: int = 256
+    lr: float = 1e-4
+    epochs: int = 4
+    minibatch: int = 4096
+    clip: float = 0.2
+    gamma: float = 1.0
+    lam: float = 0.95
+    ent: float = 0.003
+    vf: float = 0.5
+    reward: str = "score"
+    reward_scale: float = 0.1
+    eval_every: int = 50
+    eval_rounds: int = 2000
+    eval_seed: int = 12345
+    seed: int = 1
+    init_weights: str | None = None
+    keep_checkpoints: bool = False
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def check(self) -> None:
+        """ValueError, in words, for settings that cannot run."""
+        from parlour.games import get_game
+
+        g = get_game(self.game)  # KeyError/ValueError for an unknown game
+        bots = compiled_bots(g.name)
+        if not bots:
+            raise ValueError(f"{g.title} has no compiled vector environment to train in")
+        g.check_players(self.players)
+        if self.imitate and self.expert not in bots:
+            raise ValueError(f"the expert must be a compiled bot of {g.title} "
+                             f"({', '.join(bots)}), not {self.expert!r}")
+        for o in self.opponents.split(","):
+            if self.updates and o not in bots:
+                raise ValueError(f"opponents must be compiled bots of {g.title} "
+                                 f"({', '.join(bots)}), not {o!r}")
+        for name in ("imitate_envs", "envs", "steps", "hidden", "minibatch", "eval_rounds",
+                     "replay", "epochs"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"{name.replace('_', '-')} must be at least 1")
+        for name in ("imitate", "updates", "value_warmup", "eval_every"):
+            if getattr(self, name) < 0:
+                raise ValueError(f"{name.replace('_', '-')} cannot be negative")
+        if self.imitate + self.updates == 0:
+            raise ValueError("nothing to train: give --imitate or --updates")
+        for name in ("dagger", "explore"):
+            if not 0.0 <= getattr(self, name) <= 1.0:
+                raise ValueError(f"{name} must be between 0 and 1")
+        if self.reward not in ("score", "result"):
+            raise ValueError(f"reward must be score or result, not {self.reward!r}")
+        if self.lr <= 0 or self.imitate_lr <= 0:
+            raise ValueError("learning rates must be positive")
+        if self.reward_scale <= 0:
+            raise ValueError("reward-scale must be positive")
+
+
+def train(cfg: TrainConfig, out: Path | None = None) -> Iterator[dict[str, Any]]:
+    """Run the configuration; yield one log line (a dict) per update of either phase.
+
+    ``out`` (a ``.npz`` path) receives the weights at every evaluation and at the end.
+    The last line yielded has ``"done": True`` and the weights under ``"weights"``.
+    """
+    cfg.check()
+    rng = np.random.default_rng(cfg.seed)
+    bots = compiled_bots(cfg.game)
+    probe = make_vec(cfg.game, 1, cfg.players, "self")
+    obs, info = probe.reset(seed=cfg.seed)
+    size, actions = obs.shape[1], info["action_mask"].shape[1]
+    if cfg.init_weights:
+        with np.load(cfg.init_weights) as d:
+            w = {k: d[k].astype(np.float32) for k in d.files}
+        if w["w1"].shape[0] != size or w["wp"].shape[1] != actions:
+            raise ValueError(f"{cfg.init_weights} is for observations of {w['w1'].shape[0]} "
+                             f"and {w['wp'].shape[1]} actions, not {size} and {actions}")
+        if "wv" not in w:
+            w["wv"] = np.zeros((w["w2"].shape[1], 1), np.float32)
+            w["bv"] = np.zeros(1, np.float32)
+    else:
+        w = init(rng, size, cfg.hidden, actions)
+    start = time.time()
+    step_no = 0
+
+    def checkpoint(line: dict[str, Any], force: bool = False) -> None:
+        if force or (cfg.eval_every and step_no % cfg.eval_every == 0):
+            for kind in bots:
+                line[f"vs_{kind}"] = round(evaluate(cfg.game, cfg.players, w, kind,
+                                                    cfg.eval_rounds, cfg.eval_seed), 4)
+            if out is not None:
+                np.savez(out, **w)
+                if cfg.keep_checkpoints and not force:
+                    np.savez(out.with_name(f"{out.stem}-{step_no}.npz"), **w)
+
+    if cfg.eval_every and not cfg.init_weights:  # the untrained network, for the curve
+        first: dict[str, Any] = {"phase": "start", "update": 0}
+        for kind in bots:
+            first[f"vs_{kind}"] = round(evaluate(cfg.game, cfg.players, w, kind,
+                                                 cfg.eval_rounds, cfg.eval_seed), 4)
+        yield first
+
+    # --- phase 1: imitation (DAgger) ---
+    if cfg.imitate:
+        envs = make_vec(cfg.game, cfg.imitate_envs, cfg.players, "self", reward="score")
+        obs, info = envs.reset(seed=cfg.seed)
+        n = cfg.imitate_envs
+        opt = Adam(w, cfg.imitate_lr, max_norm=1.0)
+        buf_x = np.zeros((cfg.replay, n, size), np.float32)
+        buf_m = np.zeros((cfg.replay, n, actions), bool)
+        buf_a = np.zeros((cfg.replay, n), np.int64)
+        buf_r = np.zeros((cfg.replay, n), np.float32)
+        buf_k = np.zeros((cfg.replay, n), np.float32)
+        # value targets: the acting seat's round score, known when the round ends
+        pend_slot = [[] for _ in range(n)]  # (replay slot, seat) of this round's positions
+        filled = 0
+        for k in range(cfg.imitate):
+            step_no = k + 1
+            mask = info["action_mask"]
+            seats = info["seat"]
+            labels = envs.bot_actions(cfg.expert)
+            slot = k % cfg.replay
+            buf_x[slot], buf_m[slot], buf_a[slot] = obs, mask, labels
+            buf_r[slot] = 0.0
+            buf_k[slot] = 0.0
+            act = labels.copy()
+            if cfg.dagger > 0:
+                mine = rng.random(n) < cfg.dagger
+                if mine.any():
+                    act[mine] = greedy_actions(w, obs[mine], mask[mine])
+            if cfg.explore > 0:
+                wild = rng.random(n) < cfg.explore
+                if wild.any():
+                    act[wild] = (rng.random((int(wild.sum()), actions)) * mask[wild]).argmax(1)
+            for b in range(n):
+                pend_slot[b].append((slot, k, int(seats[b])))
+            obs, _r, term, trunc, info = envs.step(act)
+            ended = np.flatnonzero(term | trunc)
+            for b in ended:
+                for s_, k_, seat in pend_slot[b]:
+                    if k - k_ < cfg.replay:  # still in the replay
+                        buf_r[s_, b] = info["rewards"][b, seat] * cfg.reward_scale
+                        buf_k[s_, b] = 1.0
+                pend_slot[b] = []
+            filled = min(filled + 1, cfg.replay)
+            # train on the replay (the value only where the round has ended)
+            rows = filled * n
+            order = rng.permutation(rows)
+            X = buf_x[:filled].reshape(rows, size)
+            M = buf_m[:filled].reshape(rows, actions)
+            A = buf_a[:filled].reshape(rows)
+            R = buf_r[:filled].reshape(rows)
+            K = buf_k[:filled].reshape(rows)
+            loss = agree = 0.0
+            batches = 0
+            for lo in range(0, min(rows, 2 * n), cfg.minibatch):
+                i = order[lo:lo + cfg.minibatch]
+                g, lo_, ag = imitation_grads(w, X[i], M[i], A[i], R[i], K[i], cfg.vf)
+                opt.step(w, g)
+                loss, agree, batches = loss + lo_, agree + ag, batches + 1
+            line: dict[str, Any] = {"phase": "imitate", "update": step_no,
+                                    "positions": step_no * n,
+                                    "minutes": round((time.time() - start) / 60, 2),
+                                    "loss": round(loss / batches, 4),
+                                    "agree": round(agree / batches, 4)}
+            checkpoint(line)
+            yield line
+
+    # --- phase 2: PPO ---
+    if cfg.updates:
+        kinds = cfg.opponents.split(",")
+        vecs = {kind: make_vec(cfg.game, cfg.envs, cfg.players, kind, reward=cfg.reward)
+                for kind in dict.fromkeys(kinds)}
+        state = {kind: vecs[kind].reset(seed=cfg.seed + 1 + j)
+                 for j, kind in enumerate(vecs)}
+        opt = Adam(w, cfg.lr)
+        n, T = cfg.envs, cfg.steps
+        for u in range(1, cfg.updates + 1):
+            step_no = cfg.imitate + u
+            kind = kinds[(u - 1) % len(kinds)]
+            envs = vecs[kind]
+            obs, info = state[kind]
+            xs = np.zeros((T, n, size), np.float32)
+            ms = np.zeros((T, n, actions), bool)
+            acts = np.zeros((T, n), np.int64)
+            lps = np.zeros((T, n), np.float32)
+            vals = np.zeros((T + 1, n), np.float32)
+            rews = np.zeros((T, n), np.float32)
+            dones = np.zeros((T, n), np.float32)
+            for k in range(T):
+                mask = info["action_mask"]
+                _h1, _h2, p, logp, v = forward(w, obs, mask)
+                a = sample(rng, p)
+                xs[k], ms[k], acts[k], vals[k] = obs, mask, a, v
+                lps[k] = logp[np.arange(n), a]
+                obs, r, term, trunc, info = envs.step(a)
+                rews[k], dones[k] = r * cfg.reward_scale, term | trunc
+            state[kind] = (obs, info)
+            vals[T] = forward(w, obs, info["action_mask"])[4]
+            adv = np.zeros((T, n), np.float32)
+            last = np.zeros(n, np.float32)
+            for k in reversed(range(T)):
+                nonterm = 1.0 - dones[k]
+                delta = rews[k] + cfg.gamma * vals[k + 1] * nonterm - vals[k]
+                last = delta + cfg.gamma * cfg.lam * nonterm * last
+                adv[k] = last
+            ret = adv + vals[:T]
+            X, M, A = xs.reshape(T * n, size), ms.reshape(T * n, actions), acts.reshape(-1)
+            LP, ADV, RET = lps.reshape(-1), adv.reshape(-1), ret.reshape(-1)
+            warm = u <= cfg.value_warmup
+            ent = clipfrac = 0.0
+            for _ in range(cfg.epochs):
+                order = rng.permutation(T * n)
+                for lo in range(0, T * n, cfg.minibatch):
+                    i = order[lo:lo + cfg.minibatch]
+                    a_mb = (ADV[i] - ADV[i].mean()) / (ADV[i].std() + 1e-8)
+                    g, ent, clipfrac = ppo_grads(w, X[i], M[i], A[i], LP[i], a_mb, RET[i],
+                                                 cfg.clip, cfg.vf, cfg.ent)
+                    opt.step(w, g, only=("wv", "bv") if warm else None,
+                             lr=max(cfg.lr, 1e-3) if warm else None)
+            line = {"phase": "ppo", "update": step_no, "opponents": kind,
+                    "steps": u * T * n, "minutes": round((time.time() - start) / 60, 2),
+                    "entropy": round(ent, 3), "clipfrac": round(clipfrac, 3),
+                    "mean_reward": round(float(rews.sum() / cfg.reward_scale
+                                               / max(dones.sum(), 1)), 4)}
+            checkpoint(line)
+            yield line
+    final: dict[str, Any] = {"done": True, "update": step_no}
+    if not cfg.eval_every or step_no % cfg.eval_every:
+        checkpoint(final, force=True)
+    final["minutes"] = round((time.time() - start) / 60, 2)
+    if out is not None:
+        np.savez(out, **w)
+    final["weights"] = w
+    yield final
+
+
+def play_layers(w: Weights) -> Weights:
+    """The arrays the ``learned`` bot loads (the value head is for training only)."""
+    return {k: w[k] for k in LAYERS}
+
+
+def config_json(cfg: TrainConfig) -> str:
+    return json.dumps(asdict(cfg), sort_keys=True)
+
+
+def run_to_files(cfg: TrainConfig, out: Path, log: Path,
+                 on_line: Callable[[dict[str, Any]], None] | None = None) -> Weights:
+    """Train, writing weights to ``out`` and one JSON line per update to ``log`` (the
+    first line is the configuration); returns the final weights."""
+    w: Weights = {}
+    with open(log, "w") as f:
+        f.write(json.dumps({"config": asdict(cfg)}) + "\n")
+        for line in train(cfg, out):
+            if line.get("done"):
+                w = line.pop("weights")
+            f.write(json.dumps(line) + "\n")
+            f.flush()
+            if on_line is not None:
+                on_line(line)
+    return w
