@@ -69,6 +69,8 @@ class Stats:
     messages: int = 0
     reconnects: int = 0
     byes: int = 0
+    connect_failures: Counter = field(default_factory=Counter)
+    """Connections that failed before or while opening, by exception (and HTTP status)."""
     syncs: int = 0
     """Snapshots asked for after a missed delta version (none is expected)."""
     bytes_received: int = 0
@@ -150,7 +152,9 @@ class SeatClient:
                 code = e.rcvd.code if e.rcvd else None
                 stats.close_codes[code] += 1
                 stats.closes[(code, e.rcvd.reason if e.rcvd else None)] += 1
-            except (OSError, InvalidHandshake, TimeoutError):
+            except (OSError, InvalidHandshake, TimeoutError) as e:
+                status = getattr(getattr(e, "response", None), "status_code", None)
+                stats.connect_failures[f"{type(e).__name__} {status or ''}".strip()] += 1
                 failures += 1
                 self.url_index += 1  # try another server next time
             if self.log.done or time.monotonic() >= self.table.deadline:

@@ -106,6 +106,7 @@ def summarise(cfg: LoadConfig, runs: list[TableRun], stats: Stats, elapsed: floa
         "error_codes": errors,
         "failures": stats.failures[:20],
         "reconnects": stats.reconnects,
+        "connect_failures": dict(stats.connect_failures),
         "closes": {f"{code} {reason or ''}".strip(): n for (code, reason), n
                    in stats.closes.most_common(5)},
         "records_checked": checked,
