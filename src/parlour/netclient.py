@@ -35,6 +35,7 @@ from rich.console import Console, Group
 from rich.text import Text
 
 from parlour import cards, render
+from parlour.delta import Mirror
 from parlour.games import get_game
 from parlour.present import BadInput, presenter
 
@@ -188,14 +189,6 @@ def round_detail(state: dict[str, Any], e: dict[str, Any]) -> dict[str, Any] | N
 
 # --- playing ----------------------------------------------------------------------
 
-def apply_presence(state: dict[str, Any], msg: dict[str, Any]) -> None:
-    """A ``presence`` message: who is connected, and the stand-in countdowns."""
-    seats = state["table"]["seats"]
-    for key in ("connected", "standin_left"):
-        for seat, value in zip(seats, msg.get(key) or [], strict=False):
-            seat[key] = value
-
-
 Event = tuple[str, Any]
 
 
@@ -208,6 +201,8 @@ class RemoteTable:
         self.hints, self.colour, self.retries = hints, colour, retries
         self.events: queue.Queue[Event] = queue.Queue()
         self.state: dict[str, Any] | None = None
+        self.mirror = Mirror()  # the state, from the server's snapshots and deltas
+        self.ws: Any = None
         self.seq = -1
         self.received_at = 0.0
         self.answered = -1  # the seq a move was sent for (at most one move per state)
@@ -250,6 +245,7 @@ class RemoteTable:
             try:
                 with connect(self.link.ws_url, open_timeout=10, max_size=2 ** 22) as ws:
                     failures = 0
+                    self.ws = ws
                     threading.Thread(target=self._read_socket, args=(ws,), daemon=True).start()
                     ws.send(json.dumps({"type": "hello", "table": self.link.table, **self.auth}))
                     result = self._session(ws)
@@ -299,8 +295,6 @@ class RemoteTable:
                 self.out(f"You are no longer seated here: {msg.get('reason', '')}.")
                 return 0
             self.out("The server is restarting; reconnecting...")
-        elif kind == "presence" and self.state is not None:
-            apply_presence(self.state, msg)
         elif kind == "hint" and self.state is not None:
             game = self.state["table"]["game"]
             for m in msg.get("moves", []):
@@ -309,8 +303,11 @@ class RemoteTable:
         elif kind == "rematch":
             self.out(f"Rematch: {self.link.base}{msg['url']}")
             return 0
-        if "state" in msg:
-            self.state, self.seq = msg["state"], msg["seq"]
+        if not self.mirror.take(msg):  # a version was missed: ask for the whole state
+            self.ws.send(json.dumps({"type": "sync"}))
+            return None
+        if "state" in msg or "delta" in msg:
+            self.state, self.seq = self.mirror.state, msg["seq"]
             self.received_at = time.monotonic()
             event = msg.get("event")
             if event and (text := event_words(event, self.state)):

@@ -27,6 +27,7 @@ import pytest
 from hardening_kit import Postgres, check_events, check_moves, fetch_records
 
 from parlour import record
+from parlour.delta import Mirror
 from parlour.loadtest import ServerProcess, run_sync, run_tables
 from parlour.loadtest.procs import cpu_seconds, free_port, pid_listening_on, rss_bytes
 from parlour.server.db import Store
@@ -258,7 +259,7 @@ def test_a_client_vanishing_mid_frame_changes_nothing(tmp_path):
         s.shutdown(socket.SHUT_WR)
         s.close()
         time.sleep(0.5)
-        assert httpx.get(server.base + "/healthz").json() == {"status": "ok"}
+        assert httpx.get(server.base + "/healthz").json()["status"] == "ok"
         info = httpx.get(f"{server.base}/api/tables/{j['table']}").json()
         assert info["status"] == "waiting"  # the half "start" did nothing
         store = Store(f"sqlite:///{server.db}")
@@ -270,12 +271,14 @@ def test_a_client_vanishing_mid_frame_changes_nothing(tmp_path):
             ws.send(hello)
             ws.send(json.dumps({"type": "start"}))
             state = None
+            mirror = Mirror()
             answered = -1
             while not (state and state["table"]["status"] == "over"):
                 msg = json.loads(ws.recv(timeout=20))
-                if "state" not in msg:
+                assert mirror.take(msg)
+                if "state" not in msg and "delta" not in msg:
                     continue
-                state, seq = msg["state"], msg["seq"]
+                state, seq = mirror.state, msg["seq"]
                 v = state["view"]
                 if (v and state["commit"] and state["table"]["status"] == "playing"
                         and v["current_player"] == 0 and v["legal"] != [{"pass": True}]
@@ -331,11 +334,12 @@ def test_moves_between_snapshots_are_replayed_exactly(tmp_path):
                 "test": {"seed": seed}}).json()
             with client.websocket_connect("/ws") as ws:
                 ws.send_json({"type": "hello", "table": j["table"], "token": j["token"]})
-                ws.receive_json()
+                mirror = Mirror()
+                mirror.take(ws.receive_json())
                 ws.send_json({"type": "start"})
                 while True:  # the bots play until it is the person's turn
-                    m = ws.receive_json()
-                    s = m.get("state")
+                    assert mirror.take(ws.receive_json())
+                    s = mirror.state
                     if (s and s["commit"] and s["view"]["current_player"] == 0
                             and s["view"]["legal"] != [{"pass": True}]):
                         break

@@ -15,6 +15,8 @@ from typing import Any
 import httpx
 from websockets.sync.client import connect
 
+from parlour.delta import Mirror
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -84,12 +86,15 @@ class WsSeat:
         auth = {"token": token} if token is not None else {"watch": watch}
         self.ws.send(json.dumps({"type": "hello", "table": table, **auth}))
         self.state: dict[str, Any] | None = None
+        self.mirror = Mirror()
         self.seq = -1
 
     def recv(self, timeout: float = 20) -> dict[str, Any]:
         m = json.loads(self.ws.recv(timeout=timeout))
-        if "state" in m:
-            self.state, self.seq = m["state"], m["seq"]
+        if not self.mirror.take(m):
+            self.send({"type": "sync"})
+        elif "state" in m or "delta" in m:
+            self.state, self.seq = self.mirror.state, m["seq"]
         return m
 
     def my_turn(self) -> bool:

@@ -3,6 +3,7 @@ and the hidden-card oracle."""
 
 from __future__ import annotations
 
+import copy
 import re
 import threading
 import warnings
@@ -10,6 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from parlour import cards
+from parlour.delta import Mirror
 
 warnings.filterwarnings("ignore", message=".*httpx2.*")
 
@@ -48,10 +50,23 @@ def mentioned(payload: Any, match: Any) -> set[str]:
         if key in SKIP_KEYS:
             return
         if key == "revealed":
-            for entry in x:
-                k = entry["round"]
-                assert match is not None and k <= len(match.rounds)
-                assert match.rounds[k - 1].is_over, f"round {k} revealed while in play"
+            for entry in x if isinstance(x, list) else [x]:
+                if isinstance(entry, dict) and "round" in entry:
+                    k = entry["round"]
+                    assert match is not None and k <= len(match.rounds)
+                    assert match.rounds[k - 1].is_over, f"round {k} revealed while in play"
+                else:  # a part of an entry: the deck of a round counted as revealed
+                    walk(entry)
+            return
+        if key == "delta":  # operations [op, path, value...]: the value as at its path
+            for op in x:
+                keys = [p for p in op[1] if isinstance(p, str)]
+                if any(k in SKIP_KEYS for k in keys):
+                    continue
+                if "revealed" in keys:
+                    walk(op[2:] and op[2], "revealed")
+                else:
+                    walk(op[2:], keys[-1] if keys else None)
             return
         if isinstance(x, dict):
             for k, v in x.items():
@@ -110,6 +125,7 @@ class Seat:
         client.__dict__.setdefault("seats", []).append(self)  # closed by the fixture
         self.table = table
         self.state: dict[str, Any] | None = None
+        self.mirror = Mirror()
         self.seq: int | None = None
         self.messages: list[dict[str, Any]] = []
         hello: dict[str, Any] = {"type": "hello", "table": table}
@@ -120,10 +136,14 @@ class Seat:
         self.ws.send_json(hello)
 
     def recv(self) -> dict[str, Any]:
+        """The next message; a snapshot or delta also updates ``state`` (a missed
+        version asks for a snapshot, as every client does)."""
         m = self.ws.receive_json()
         self.messages.append(m)
-        if "state" in m:
-            self.state, self.seq = m["state"], m["seq"]
+        if not self.mirror.take(m):
+            self.send({"type": "sync"})
+        elif "state" in m or "delta" in m:
+            self.state, self.seq = self.mirror.state, m["seq"]
         return m
 
     def until(self, pred: Callable[[dict[str, Any]], bool], limit: int = 5000) -> dict[str, Any]:
@@ -132,6 +152,12 @@ class Seat:
             if pred(m):
                 return m
         raise AssertionError("no such message")
+
+    def until_state(self, pred: Callable[[dict[str, Any]], Any]) -> dict[str, Any]:
+        """Read messages until the state held (snapshots and deltas applied) fits."""
+        self.until(lambda m: self.state is not None and bool(pred(self.state)))
+        assert self.state is not None
+        return self.state
 
     def welcome(self) -> dict[str, Any]:
         return self.until(lambda m: m["type"] in ("welcome", "error"))
@@ -160,11 +186,11 @@ class Seat:
             s = self.state
             if s and s["table"]["status"] == "over":
                 return s
-            if "state" in m and self.my_turn() and sent_for != self.seq:
+            if ("state" in m or "delta" in m) and self.my_turn() and sent_for != self.seq:
                 legal = s["view"]["legal"]
                 if (s.get("pass") or {}).get("auto"):
                     continue  # the server passes by itself (announced)
-                move = choose(s) if choose else legal[0]
+                move = choose(copy.deepcopy(s)) if choose else legal[0]  # (s changes later)
                 sent_for = self.seq
                 self.send({"type": "move", "seq": self.seq, "move": move})
 

@@ -40,7 +40,7 @@ def test_the_host_reopens_a_never_connected_seat_and_a_newcomer_takes_it(client)
     host = Seat(client, j["table"], token=j["token"])
     host.welcome()
     host.send({"type": "start"})
-    host.until(lambda m: m.get("state", {}).get("commit"))
+    host.until_state(lambda s: s.get("commit"))
     assert host.state["table"]["seats"][1]["never_connected"] is True
     # Not the host: refused in plain words.
     late = client.post(f"/api/tables/{j['table']}/join", json={"key": invite, "name": "Cleo"})
@@ -93,8 +93,7 @@ def test_a_rematch_is_an_offer_that_each_person_answers(client):
                    j["watch_url"].split("#watch=")[1])
     watcher.welcome()
     anna.send({"type": "rematch"})
-    m = bob.until(lambda m: (m.get("state") or {}).get("rematch_offer") is not None)
-    offer = m["state"]["rematch_offer"]
+    offer = bob.until_state(lambda s: s.get("rematch_offer") is not None)["rematch_offer"]
     assert offer["by"] == 0 and offer["answers"] == ["yes", None, "bot"]
     assert service(client).load(j["table"]).rematch is None  # nothing starts yet
     watcher.send({"type": "rematch_answer", "accept": True})
@@ -118,11 +117,11 @@ def test_a_declined_rematch_waits_for_the_host_to_fill_the_seat(client):
     ben = client.post(f"/api/tables/{j['table']}/join", json={"key": invite, "name": "Ben"}).json()
     anna, bob = finish(client, j, [j["token"], ben["token"]])
     anna.send({"type": "rematch"})
-    bob.until(lambda m: (m.get("state") or {}).get("rematch_offer") is not None)
+    bob.until_state(lambda s: s.get("rematch_offer") is not None)
     bob.send({"type": "rematch_answer", "accept": False})
-    m = anna.until(lambda m: ((m.get("state") or {}).get("rematch_offer") or {}).get(
+    st = anna.until_state(lambda s: (s.get("rematch_offer") or {}).get(
         "answers", [None, None])[1] == "no")
-    assert m["state"]["rematch_offer"]["status"] == "open"
+    assert st["rematch_offer"]["status"] == "open"
     assert service(client).load(j["table"]).rematch is None
     bob.send({"type": "rematch_fill", "with": "bot"})
     assert bob.error()["code"] == "unauthorised"
@@ -142,7 +141,7 @@ def test_the_host_need_not_wait_for_a_player_who_left(client):
     anna, bob = finish(client, j, [j["token"], ben["token"]])
     bob.close()  # Ben leaves without answering
     anna.send({"type": "rematch"})
-    anna.until(lambda m: (m.get("state") or {}).get("rematch_offer") is not None)
+    anna.until_state(lambda s: s.get("rematch_offer") is not None)
     assert anna.state["rematch_offer"]["answers"] == ["yes", None, "bot"]
     anna.send({"type": "rematch_fill", "with": "open"})
     moved = anna.until(lambda m: m["type"] == "rematch")
@@ -184,7 +183,7 @@ def test_chat_is_text_with_limits_channels_and_no_record(make_app):
     assert "go Ben" in [ln["text"] for ln in spect.welcome()["state"]["chat"]]
     # Chat is not part of the game record.
     anna.send({"type": "start"})
-    anna.until(lambda m: (m.get("state") or {}).get("commit"))
+    anna.until_state(lambda s: s.get("commit"))
     assert "three" not in str(record.dump(service(client).load(j["table"]).match))
 
 
@@ -226,7 +225,7 @@ def test_fa8_leftovers_are_announced_and_the_score_is_itemised(client):
         s = anna.state
         if s and s["finished"]:
             break
-        if "state" in m and anna.my_turn() and sent != anna.seq:
+        if ("state" in m or "delta" in m) and anna.my_turn() and sent != anna.seq:
             sent = anna.seq
             anna.send({"type": "move", "seq": anna.seq, "move": s["view"]["legal"][0]})
     fin = anna.state["finished"]
@@ -243,7 +242,7 @@ def test_fa8_leftovers_are_announced_and_the_score_is_itemised(client):
         assert not entries
     assert left, "pick a deck whose round ends with cards on the table"
     # After the next deal the finished round is no longer sent (its cards are dealt again).
-    anna.until(lambda m: (m.get("state") or {}).get("round") == 2 and m["state"]["commit"])
+    anna.until_state(lambda s: s.get("round") == 2 and s["commit"])
     assert anna.state["finished"] is None
     assert not [e for e in anna.state["log"] if e["kind"] == "leftovers"]
 

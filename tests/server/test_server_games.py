@@ -28,9 +28,11 @@ def test_fantan_person_and_three_bots_play_to_the_end(client):
     assert [r["round"] for r in final["revealed"]] == [1, 2]
     kinds = [e["kind"] for e in final["log"]]
     assert kinds.count("round_end") == 2 and "game_over" in kinds
-    spectator.until(lambda m: m.get("state", {}).get("table", {}).get("status") == "over")
+    spectator.until_state(lambda s: s["table"]["status"] == "over")
     assert all(m["state"]["view"] is None or m["state"]["view"]["hand"] == []
                for m in spectator.messages if "state" in m)
+    assert all(op[1][:2] != ["view", "hand"] or op[2] == []
+               for m in spectator.messages for op in m.get("delta", []))
     assert oracle.leaks == [], oracle.leaks[:5]
     assert oracle.by_audience[0] > 20 and oracle.by_audience[None] > 20
     rec = client.get(f"/api/tables/{j['table']}/record").json()
@@ -88,7 +90,7 @@ def test_bots_only_table_starts_by_itself_and_finishes(client):
                rules={"rounds": 1})
     assert j["role"] == "spectator" and j["token"] is None
     s = Seat(client, j["table"], watch=j["watch"])
-    s.until(lambda m: m.get("state", {}).get("table", {}).get("status") == "over")
+    s.until_state(lambda st: st["table"]["status"] == "over")
     assert oracle.leaks == []
     assert s.state["winners"]
     s.close()

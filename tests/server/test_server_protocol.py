@@ -265,4 +265,4 @@ def test_withholding_pass_states_its_fine_and_the_pot_grows(client):
     me.send({"type": "move", "seq": me.seq, "move": {"pass": True}})
     m = me.until(lambda m: m["type"] == "update" and m["event"].get("seat") == 0)
     assert m["event"]["move"] == {"pass": True} and m["event"]["by"] == "person"
-    assert m["state"]["pot"] == 6 and m["state"]["view"]["passes"][0] == 1
+    assert me.state["pot"] == 6 and me.state["view"]["passes"][0] == 1

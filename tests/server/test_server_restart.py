@@ -49,8 +49,8 @@ def test_a_killed_server_continues_every_table(tmp_path):
         watcher = WsSeat(server, bots["table"], watch=watch)
         status = None
         while status != "over":  # recv's timeout fails the test if the table stalls
-            m = watcher.recv()
-            status = m["state"]["table"]["status"] if "state" in m else status
+            watcher.recv()
+            status = watcher.state["table"]["status"] if watcher.state else status
         watcher.close()
         r = httpx.get(f"{server.base}/api/tables/{bots['table']}/record")
         assert r.status_code == 200, "the bots-only table did not finish after the restart"

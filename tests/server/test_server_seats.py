@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from server_kit import Seat, create, service
 from test_server_protocol import started
@@ -55,7 +57,8 @@ def test_the_host_releases_a_seat_before_the_start(client):
     host.send({"type": "release", "seat": guest["seat"]})
     bye = g.until(lambda m: m["type"] == "bye")
     assert bye["reconnect"] is False and "host" in bye["reason"]
-    state = host.until(lambda m: m.get("event", {}).get("kind") == "release")["state"]
+    host.until(lambda m: m.get("event", {}).get("kind") == "release")
+    state = host.state
     assert state["table"]["seats"][guest["seat"]]["claimed"] is False
     again = Seat(client, j["table"], token=guest["token"])
     assert again.welcome()["code"] == "unauthorised"
@@ -103,7 +106,7 @@ def play_recording_passes(client, strict, seed):
         return (plays or state["view"]["legal"])[0]
 
     me.play_to_end(choose)
-    watcher.until(lambda m: "state" in m and m["state"]["table"]["status"] == "over")
+    watcher.until_state(lambda s: s["table"]["status"] == "over")
     t = service(client).load(j["table"])
     return only_pass, t, watcher
 
@@ -118,9 +121,9 @@ def test_under_strict_false_a_forced_pass_looks_like_a_chosen_one(client):
         assert state["pass"]["auto"] is False and state["pass"]["withholding"] is False
         assert state["deadline"] is not None and state["deadline"]["seat"] == 0
     assert all(e.get("by") != "forced" for e in t.log)
-    for m in watcher.messages:
-        for e in [m.get("event") or {}, *(m.get("state") or {}).get("log", [])]:
-            assert e.get("by") != "forced"
+    for m in watcher.messages:  # events, snapshots and deltas alike
+        assert '"by": "forced"' not in json.dumps(m)
+    assert watcher.state is not None and watcher.state["log"]
 
 
 def test_under_strict_true_the_server_passes_and_says_so(client):
@@ -194,16 +197,16 @@ def test_connects_send_a_small_presence_message_and_spectators_nothing(make_app)
     g.welcome()
     first = host.until(lambda m: m["type"] != "welcome")
     assert first["type"] == "state"  # a first connect: "never connected" changes too
-    assert first["state"]["table"]["seats"][1]["never_connected"] is False
+    assert host.state["table"]["seats"][1]["never_connected"] is False
     g.close()
-    m = host.until(lambda m: True)
-    assert m == {"type": "presence", "seq": 0, "connected": [True, False],
-                 "standin_left": [None, None]}  # not started: no stand-in to come
+    m = host.until(lambda m: True)  # only what changed (not started: no stand-in to come)
+    assert m == {"type": "presence", "seq": 0, "v": first["v"] + 1,
+                 "delta": [["=", ["table", "seats", 1, "connected"], False]]}
     g = Seat(client, j["table"], token=guest["token"])
     g.welcome()
     m = host.until(lambda m: True)
-    assert m == {"type": "presence", "seq": 0, "connected": [True, True],
-                 "standin_left": [None, None]}
+    assert m == {"type": "presence", "seq": 0, "v": first["v"] + 2,
+                 "delta": [["=", ["table", "seats", 1, "connected"], True]]}
     host.send({"type": "ping"})
     assert host.until(lambda m: True)["type"] == "pong"  # nothing else came (no full state)
 

@@ -14,7 +14,7 @@ from parlour.cli.commands import verify_command as _verify  # noqa: F401  (regis
 def finished_record(client) -> dict:
     j = create(client, "fantan", 3, ["greedy", "greedy", "random"], rules={"rounds": 2})
     s = Seat(client, j["table"], watch=j["watch"])
-    s.until(lambda m: m.get("state", {}).get("table", {}).get("status") == "over")
+    s.until_state(lambda st: st["table"]["status"] == "over")
     return client.get(f"/api/tables/{j['table']}/record").json()
 
 

@@ -23,6 +23,8 @@ from typing import Any
 
 import httpx
 
+from parlour.delta import Mirror
+
 try:
     from orjson import loads
 except ImportError:  # pragma: no cover -- orjson is a dependency
@@ -67,6 +69,11 @@ class Stats:
     messages: int = 0
     reconnects: int = 0
     byes: int = 0
+    connect_failures: Counter = field(default_factory=Counter)
+    """Connections that failed before or while opening, by exception (and HTTP status)."""
+    syncs: int = 0
+    """Snapshots asked for after a missed delta version (none is expected)."""
+    bytes_received: int = 0
     close_codes: Counter = field(default_factory=Counter)
 
 
@@ -93,6 +100,7 @@ class SeatClient:
         self.token = token
         self.log = SeatLog(seat)
         self.state: dict[str, Any] | None = None
+        self.mirror = Mirror()  # the state, from the server's snapshots and deltas
         self.seq = -1
         self.answered: int | None = None
         self.pending: tuple[int, dict[str, Any], float] | None = None
@@ -144,7 +152,9 @@ class SeatClient:
                 code = e.rcvd.code if e.rcvd else None
                 stats.close_codes[code] += 1
                 stats.closes[(code, e.rcvd.reason if e.rcvd else None)] += 1
-            except (OSError, InvalidHandshake, TimeoutError):
+            except (OSError, InvalidHandshake, TimeoutError) as e:
+                status = getattr(getattr(e, "response", None), "status_code", None)
+                stats.connect_failures[f"{type(e).__name__} {status or ''}".strip()] += 1
                 failures += 1
                 self.url_index += 1  # try another server next time
             if self.log.done or time.monotonic() >= self.table.deadline:
@@ -173,6 +183,7 @@ class SeatClient:
             now = time.perf_counter()
             msg = loads(raw)
             stats.messages += 1
+            stats.bytes_received += len(raw)
             if self.table.capture:
                 self.log.captured.append(msg)
             kind = msg["type"]
@@ -180,12 +191,13 @@ class SeatClient:
                 self.on_error(msg)
             elif kind == "bye":
                 stats.byes += 1
-            if kind == "presence" and self.state is not None:
-                for seat, connected in zip(self.state["table"]["seats"], msg["connected"],
-                                           strict=False):
-                    seat["connected"] = connected  # (the stand-in countdowns are not used)
+            if not self.mirror.take(msg):  # a version was missed: ask for the whole state
+                stats.syncs += 1
+                await ws.send(json.dumps({"type": "sync"}))
+                continue
+            if kind == "presence":
                 await self.after_state(ws)
-            if "state" in msg:
+            elif "state" in msg or "delta" in msg:
                 self.on_state(msg, now)
                 if self.state["table"]["status"] in ("over", "expired"):  # type: ignore[index]
                     self.log.done = True
@@ -203,7 +215,7 @@ class SeatClient:
             self.due = time.monotonic() + 0.2 * (0.5 + self.rng.random())
 
     def on_state(self, msg: dict[str, Any], now: float) -> None:
-        self.state, self.seq = msg["state"], msg["seq"]
+        self.state, self.seq = self.mirror.state, msg["seq"]
         ev = msg.get("event")
         if msg["type"] == "update" and self.seat == 0:
             if (ev and ev.get("kind") == "move" and self.last_update is not None

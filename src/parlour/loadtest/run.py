@@ -92,6 +92,8 @@ def summarise(cfg: LoadConfig, runs: list[TableRun], stats: Stats, elapsed: floa
         "moves_sent": stats.moves_sent,
         "moves_per_s": round(stats.moves_acked / elapsed, 1) if elapsed > 0 else None,
         "messages_received": stats.messages,
+        "bytes_received": stats.bytes_received,
+        "syncs": stats.syncs,
         "rtt_ms": {"n": len(ms), "p50": p(50), "p90": p(90), "p99": p(99),
                    "max": round(max(ms), 2) if ms else None},
         # The same, leaving out the tables' arrival (the ramp and 5 s after it), when
@@ -104,6 +106,9 @@ def summarise(cfg: LoadConfig, runs: list[TableRun], stats: Stats, elapsed: floa
         "error_codes": errors,
         "failures": stats.failures[:20],
         "reconnects": stats.reconnects,
+        "connect_failures": dict(stats.connect_failures),
+        "closes": {f"{code} {reason or ''}".strip(): n for (code, reason), n
+                   in stats.closes.most_common(5)},
         "records_checked": checked,
         "server_rss_mb": {k: _mb(v) for k, v in rss.items()},
     }
@@ -179,6 +184,9 @@ def run_load(cfg: LoadConfig, progress: Any = None) -> dict[str, Any]:
             server.cleanup()
     report = summarise(cfg, runs, stats, elapsed, rss, checked, ramp)
     report["server"] = {"url": base, "pid": pid, "started_here": server is not None}
+    if cpu.get("server_s") is not None and report["moves"]:
+        # everything the server did (arrival included) over the moves it confirmed
+        cpu["server_ms_per_move"] = round(1000 * cpu["server_s"] / report["moves"], 3)
     report["cpu"] = cpu
     report["config"] = {k: v for k, v in asdict(cfg).items() if k != "server_args"}
     report["_runs"] = runs  # for tests; dropped from the JSON output

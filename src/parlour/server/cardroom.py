@@ -170,9 +170,10 @@ class CardRoom:
                 "at": round(time.time(), 1)}
         t.chat.append(line)
         del t.chat[:-st.chat_keep]
+        cache: dict = {}  # each audience's state is built once
         for c in list(t.conns):
             if channel == "table" or c.seat is None:
-                await svc.hub.send(t, c, "chat", line=line)
+                await svc.hub.send(t, c, "chat", cache=cache, line=line)
 
     def forget(self, keep: set[str]) -> None:
         """Drop chat rate records of tables no longer in memory."""

@@ -3,6 +3,11 @@
 A :class:`Connection` is one WebSocket, bound after its ``hello`` to one table as a
 seat or as a spectator. :class:`Hub` is the only code that sends: it renders each
 message for the connection's audience and then writes it.
+
+Each connection holds the state it was last brought to (``base``, version ``v``): a
+``welcome`` or ``snapshot`` sends it whole, every later change only its delta from
+``base`` (:mod:`parlour.delta`). Connections of one audience that hold the same state
+share one rendered and encoded message.
 """
 
 from __future__ import annotations
@@ -15,7 +20,7 @@ from typing import Any
 from parlour.server.limits import RateLimiter
 from parlour.server.live import LiveTable
 from parlour.server.settings import Settings
-from parlour.server.views import Audience, render
+from parlour.server.views import DELTAS, SNAPSHOTS, Audience, render, state_message
 
 log = logging.getLogger("parlour.server")
 
@@ -59,6 +64,10 @@ class Connection:
         self.limiter = RateLimiter(settings.rate_per_second, settings.rate_burst)
         self.bad_hellos = 0
         self.closed = False
+        self.base: dict[str, Any] | None = None
+        """The state this client holds (as last sent); never changed, only replaced."""
+        self.v = 0
+        """The version of ``base``: each message that carries state counts one up."""
         self._queue: asyncio.Queue[str | tuple[int, str]] = asyncio.Queue()
         self._writer: asyncio.Task | None = None
 
@@ -66,8 +75,8 @@ class Connection:
     def audience(self) -> Audience:
         return self.seat if self.role == "seat" else None
 
-    async def write(self, payload: dict[str, Any]) -> None:
-        """Queue a message; returns at once."""
+    async def write(self, payload: dict[str, Any], text: str | None = None) -> None:
+        """Queue a message (``text``: the payload already encoded); returns at once."""
         if self.closed:
             return
         if self._queue.qsize() >= MAX_BACKLOG:
@@ -80,7 +89,7 @@ class Connection:
             self._queue.put_nowait((1008, "too slow: messages were not read"))
             self._writer = asyncio.create_task(self._drain())
             return
-        self._queue.put_nowait(encode(payload))
+        self._queue.put_nowait(encode(payload) if text is None else text)
         self._start()
 
     def _start(self) -> None:
@@ -155,12 +164,36 @@ class Hub:
         if t is None:  # before hello: only errors, with nothing of any table in them
             payload = {"type": "error", "code": data["code"], "message": data["message"]}
             audience: Audience = None
+        elif kind in DELTAS or kind in SNAPSHOTS:
+            await self._send_state(t, conn, kind, {} if cache is None else cache, **data)
+            return
         else:
             audience = conn.audience
             payload = render(t, audience, kind, cache=cache, **data)
         for obs in self.observers:
             obs(t, audience, payload)
         await conn.write(payload)
+
+    async def _send_state(self, t: LiveTable, conn: Connection, kind: str,
+                          cache: dict[Any, Any], **data: Any) -> None:
+        """A snapshot, or the delta from the state the connection holds."""
+        base = conn.base
+        if kind in DELTAS:
+            if base is None:
+                return  # before its welcome: the welcome brings everything
+        else:
+            base = None
+        audience = conn.audience
+        key = ("msg", kind, audience, id(base), conn.v)
+        hit = cache.get(key)
+        if hit is None:
+            payload, state = state_message(t, audience, kind, base, conn.v, cache, **data)
+            hit = cache[key] = (payload, state, encode(payload), base)
+        payload, state, text, _ = hit
+        conn.base, conn.v = state, payload["v"]
+        for obs in self.observers:
+            obs(t, audience, payload)
+        await conn.write(payload, text)
 
     async def error(self, conn: Connection, code: str, message: str) -> None:
         await self.send(conn.table, conn, "error", code=code, message=message)

@@ -156,6 +156,8 @@ class LiveTable:
     """The address that created the table (for per-address limits; not stored)."""
     hints_used: dict[tuple[int, int], int] = field(default_factory=dict, repr=False)
     """Hints asked for, per (round, seat)."""
+    derived: dict[str, Any] = field(default_factory=dict, repr=False)
+    """Values the views build once and keep while they hold (server/views.py)."""
     claimed_by: dict[int, str] = field(default_factory=dict, repr=False)
     """The client address that claimed each seat (for the per-address cap; not stored):
     a seat freed, re-opened or left no longer counts."""
@@ -209,6 +211,7 @@ class LiveTable:
         for name in ("status", "config", "seats", "match", "seq", "deadline", "salt", "log",
                      "rematch", "updated", "committed", "tail", "logged"):
             setattr(self, name, getattr(fresh, name))
+        self.derived = {}
 
     def config_json(self) -> dict[str, Any]:
         return {**self.config, "seats": [s.to_json() for s in self.seats]}

@@ -27,7 +27,7 @@ class Hello(_Msg):
     token: Secret | None = None
     watch: Secret | None = None
     seq: int | None = None
-    """The last sequence number the client saw (informational: a full state follows)."""
+    """The last sequence number the client saw (informational: a whole state follows)."""
 
 
 class MoveMsg(_Msg):
@@ -69,6 +69,13 @@ class PingMsg(_Msg):
     type: Literal["ping"]
 
 
+class SyncMsg(_Msg):
+    """Ask for the whole state again (a ``snapshot``): after a delta whose version ``v``
+    does not follow the one held."""
+
+    type: Literal["sync"]
+
+
 class BackMsg(_Msg):
     """Take the seat back from the stand-in bot that plays it after a timeout."""
 
@@ -105,7 +112,7 @@ class ChatMsg(_Msg):
 
 ClientMessage = Annotated[
     Hello | MoveMsg | HintMsg | StartMsg | RematchMsg | PingMsg | BackMsg | ReleaseMsg
-    | LeaveMsg | RematchAnswerMsg | RematchFillMsg | ReopenMsg | ChatMsg,
+    | LeaveMsg | RematchAnswerMsg | RematchFillMsg | ReopenMsg | ChatMsg | SyncMsg,
     Field(discriminator="type"),
 ]
 _client = TypeAdapter(ClientMessage)

@@ -13,10 +13,17 @@ import time
 from typing import Any
 
 from parlour import cards
+from parlour.delta import diff
 from parlour.game import PASS, Round
 from parlour.server.live import LiveTable
 
 Audience = int | None
+
+
+SNAPSHOTS = ("welcome", "snapshot")
+"""Messages that carry a whole ``state``: the answer to ``hello`` and to ``sync``."""
+DELTAS = ("update", "state", "presence", "chat")
+"""Messages that carry a ``delta`` of the state the connection holds (parlour.delta)."""
 
 
 def render(t: LiveTable, audience: Audience, kind: str, cache: dict[Any, Any] | None = None,
@@ -24,14 +31,11 @@ def render(t: LiveTable, audience: Audience, kind: str, cache: dict[Any, Any] | 
     """The message of type ``kind`` for ``audience`` at table ``t``.
 
     ``cache`` (one dict per broadcast) lets the parts that every audience shares be
-    built once; what differs per audience is always built for that audience.
+    built once; what differs per audience is always built for that audience. Messages
+    that carry the state are built by :func:`state_message`.
     """
-    if kind in ("welcome", "state", "update"):
-        msg: dict[str, Any] = {"type": kind, "seq": t.seq,
-                               "state": snapshot(t, audience, cache)}
-        if data.get("event") is not None:
-            msg["event"] = log_entry(t, audience, data["event"])
-        return msg
+    if kind in SNAPSHOTS or kind in DELTAS:
+        return state_message(t, audience, kind, cache=cache, **data)[0]
     if kind == "error":
         return {"type": "error", "code": data["code"], "message": data["message"],
                 "seq": t.seq}
@@ -43,18 +47,38 @@ def render(t: LiveTable, audience: Audience, kind: str, cache: dict[Any, Any] | 
         if not msg["move"]:  # spectators and those who declined: a link to watch
             msg["url"] += f"#watch={data['watch']}"
         return msg
-    if kind == "chat":
-        return {"type": "chat", "line": data["line"]}
     if kind == "bye":
         return {"type": "bye", "reason": data["reason"], "reconnect": data.get("reconnect", True)}
     if kind == "pong":
         return {"type": "pong", "seq": t.seq}
-    if kind == "presence":
-        seats = seats_json(t)
-        return {"type": "presence", "seq": t.seq,
-                "connected": [s["connected"] for s in seats],
-                "standin_left": [s["standin_left"] for s in seats]}
     raise ValueError(f"no such message kind {kind!r}")
+
+
+def state_message(t: LiveTable, audience: Audience, kind: str, base: dict[str, Any] | None = None,
+                  v: int = 0, cache: dict[Any, Any] | None = None, **data: Any
+                  ) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A message that brings ``audience`` to the table's state now, and that state.
+
+    ``base`` is the state the connection holds (its version ``v``): a snapshot kind
+    carries the whole state, a delta kind only what changed since ``base``
+    (:func:`parlour.delta.diff` of this audience's own two states, so it holds nothing
+    the audience may not see). The message's version is ``v + 1``.
+    """
+    cache = {} if cache is None else cache
+    key = ("state", audience)
+    state = cache.get(key)
+    if state is None:
+        state = cache[key] = snapshot(t, audience, cache)
+    msg: dict[str, Any] = {"type": kind, "seq": t.seq, "v": v + 1}
+    if kind in SNAPSHOTS or base is None:
+        msg["state"] = state
+    else:  # the public parts several audiences share are compared once
+        msg["delta"] = diff(base, state, cache.setdefault("diffs", {}))
+    if data.get("event") is not None:
+        msg["event"] = log_entry(t, audience, data["event"])
+    if kind == "chat":
+        msg["line"] = data["line"]
+    return msg, state
 
 
 def public_view(r: Round) -> dict[str, Any]:
@@ -111,7 +135,7 @@ def log_entry(t: LiveTable, audience: Audience, e: dict[str, Any]) -> dict[str, 
     if (e.get("kind") == "move" and e.get("by") == "forced" and audience != e.get("seat")
             and t.rules.get("strict") is False):
         return {**e, "by": "person" if t.seats[e["seat"]].kind == "person" else "bot"}
-    return dict(e)
+    return e  # log entries never change once written: the same object in every state
 
 
 def visible_log(t: LiveTable, audience: Audience) -> list[dict[str, Any]]:
@@ -154,15 +178,35 @@ def finished(t: LiveTable) -> dict[str, Any] | None:
 
 
 def revealed(t: LiveTable) -> list[dict[str, Any]]:
-    """Finished rounds' deal commitments with the deck and salt that open them."""
-    out = []
+    """Finished rounds' deal commitments with the deck and salt that open them (built
+    once per finished round: they never change)."""
     if t.match is None:
-        return out
+        return []
+    done = sum(1 for r in t.match.rounds if r.is_over)
+    key = (id(t.match), done)
+    if t.derived.get("revealed", (None,))[0] != key:
+        t.derived["revealed"] = (key, _revealed(t))
+    return t.derived["revealed"][1]
+
+
+def _revealed(t: LiveTable) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    assert t.match is not None
     for i, (r, c) in enumerate(zip(t.match.rounds, t.match.commits, strict=True)):
         if r.is_over and c is not None and c.salt is not None:
             out.append({"round": i + 1, "dealer": r.dealer, "commit": c.commit,
                         "salt": c.salt, "deck": [cards.code(x) for x in r.deck]})
     return out
+
+
+def _copy(value: Any) -> Any:
+    """A copy of a JSON value the table changes in place (a sent state must not change:
+    the next delta is computed from it)."""
+    if isinstance(value, dict):
+        return {k: _copy(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_copy(v) for v in value]
+    return value
 
 
 def _shared(t: LiveTable) -> dict[str, Any]:
@@ -177,7 +221,7 @@ def _shared(t: LiveTable) -> dict[str, Any]:
             "public": bool(t.config.get("public")),
         },
         "finished": finished(t),
-        "rematch_offer": t.config.get("rematch_offer"),
+        "rematch_offer": _copy(t.config.get("rematch_offer")),
         "round": t.round_number,
         "rounds": t.rules["rounds"],
         "view": None,

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from parlour import cards
@@ -173,12 +174,17 @@ class FanTanView:
 
 def rows_json(table: Mask, ace_high: bool) -> dict[str, list[str]]:
     """Each suit's row on the table, lowest card first."""
+    return {suit: list(row) for suit, row in _rows(table, ace_high)}
+
+
+@lru_cache(maxsize=4096)
+def _rows(table: Mask, ace_high: bool) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """(A pure function of the table: kept, as every seat's view of a move asks again.)"""
     order = list(range(1, 13)) + [0] if ace_high else list(range(13))
-    return {
-        cards.SUITS[s]: [cards.code(cards.card(r, s)) for r in order
-                         if table >> cards.card(r, s) & 1]
-        for s in range(4)
-    }
+    return tuple(
+        (cards.SUITS[s], tuple(cards.code(cards.card(r, s)) for r in order
+                               if table >> cards.card(r, s) & 1))
+        for s in range(4))
 
 
 class FanTanRound(Round):

@@ -6,6 +6,7 @@ import * as anim from "./anim.js";
 import { backs, cardEl, cardName } from "./cards.js";
 import { chatBox } from "./chat.js";
 import { Conn } from "./conn.js";
+import { Mirror } from "./delta.js";
 import { announce, api, clear, h, prefs, seats } from "./dom.js";
 import { remember } from "./history.js";
 import { describe } from "./log.js";
@@ -90,6 +91,8 @@ class TablePage {
     this.id = id;
     this.auth = auth;
     this.state = null;
+    this.mirror = new Mirror();  // the state as the server's snapshots and deltas make it
+    this.syncing = false;
     this.seq = null;
     this.ui = { selected: null, choice: null, hint: null, hintText: "", why: "" };
     this.lastEvent = null;
@@ -121,46 +124,28 @@ class TablePage {
   }
 
   onMessage(m) {
-    if (m.type === "welcome" || m.type === "state" || m.type === "update") {
-      if (!GAMES[m.state.table.game]) {
-        loadGame(m.state.table.game).then(() => this.onMessage(m));
-        return;
-      }
+    if (m.state || m.delta) {
+      // The state is copied at once, in order; drawing may wait for the game's module.
       const prevSeq = this.seq;
       const prevRound = this.state ? this.state.round : null;
-      const before = anim.measure(this.app);
-      this.state = m.state;
-      this.seq = m.seq;
-      const f = m.state.finished;
-      if (f && (!this.finished || f.round >= this.finished.round)) this.finished = f;
-      this.receivedAt = performance.now();
-      if (m.seq !== prevSeq) { this.ui.hint = null; this.ui.hintText = ""; }
-      if (this.myTurn() !== this.wasMyTurn) this.ui.why = "";  // a reason holds until the turn changes
-      if (!this.myTurn()) { this.ui.selected = null; this.ui.choice = null; }
-      if (m.type === "update" && m.event) {
-        this.lastEvent = m.event;
-        const text = describe(m.event, this.state);
-        if (text) announce(text);
-        if (m.event.kind === "move" && m.event.seat === this.state.you) this.toast = "";
+      if (!this.mirror.take(m)) {  // a version was missed: ask for the whole state
+        if (!this.syncing) this.syncing = this.conn.send({ type: "sync" });
+        return;
       }
-      if (m.type === "welcome") this.autostart();
-      this.render();
-      if (m.type === "update" && m.event) {
-        const sweep = this.game.isSweep ? this.game.isSweep(m.event) : false;
-        anim.move(this.app, m.event, before, sweep);
-        if (m.event.kind === "deal" || (prevRound !== null && prevRound !== this.state.round)) anim.deal(this.app);
-      } else if (m.type === "welcome") anim.deal(this.app);
-      this.turnCue();
-      if (this.state.table.status === "over") remember(this.state, this.game.lowerWins ? this.game.lowerWins(this.state.table.rules) : false);
+      if (m.state) this.syncing = false;
+      this.state = this.mirror.state;
+      this.seq = m.seq;
+      this.receivedAt = performance.now();
+      if (!GAMES[this.state.table.game]) {
+        loadGame(this.state.table.game).then(() => this.shown(m, prevSeq, prevRound));
+        return;
+      }
+      this.shown(m, prevSeq, prevRound);
     } else if (m.type === "error") {
       const words = errorWords(m.code, m.message, this.state);
       if (words === null) return;  // a double click: the first click already counted
       this.toast = words;
       announce(words);
-      this.render();
-    } else if (m.type === "chat") {
-      if (!this.state) return;
-      this.state.chat = [...(this.state.chat || []), m.line].slice(-100);
       this.render();
     } else if (m.type === "hint") {
       const best = m.moves[0];
@@ -184,21 +169,37 @@ class TablePage {
       }
       this.conn.stop();
       location.assign(m.url);
-    } else if (m.type === "presence") {
-      if (this.state && m.connected) {
-        m.connected.forEach((c, i) => { const seat = this.state.table.seats[i]; if (seat) seat.connected = c; });
-        // every countdown now counts from this message (tick): the turn clock too
-        const now = performance.now();
-        if (this.state.deadline) this.state.deadline.left = Math.max(0, this.state.deadline.left - (now - this.receivedAt) / 1000);
-        this.receivedAt = now;
-        (m.standin_left || []).forEach((left, i) => { const seat = this.state.table.seats[i]; if (seat) seat.standin_left = left; });
-        this.render();
-      }
     } else if (m.type === "bye") {
       if (m.reconnect === false) this.conn.stop();
       this.toast = m.reconnect === false ? `You are no longer seated here: ${m.reason}.` : "The server is restarting: reconnecting…";
       this.render();
     }
+  }
+
+  /** Draw a state just taken (welcome, snapshot, update, state, presence or chat). */
+  shown(m, prevSeq, prevRound) {
+    if (m.type === "presence" || m.type === "chat") { this.render(); return; }
+    const before = anim.measure(this.app);
+    const f = this.state.finished;
+    if (f && (!this.finished || f.round >= this.finished.round)) this.finished = f;
+    if (m.seq !== prevSeq) { this.ui.hint = null; this.ui.hintText = ""; }
+    if (this.myTurn() !== this.wasMyTurn) this.ui.why = "";  // a reason holds until the turn changes
+    if (!this.myTurn()) { this.ui.selected = null; this.ui.choice = null; }
+    if (m.type === "update" && m.event) {
+      this.lastEvent = m.event;
+      const text = describe(m.event, this.state);
+      if (text) announce(text);
+      if (m.event.kind === "move" && m.event.seat === this.state.you) this.toast = "";
+    }
+    if (m.type === "welcome") this.autostart();
+    this.render();
+    if (m.type === "update" && m.event) {
+      const sweep = this.game.isSweep ? this.game.isSweep(m.event) : false;
+      anim.move(this.app, m.event, before, sweep);
+      if (m.event.kind === "deal" || (prevRound !== null && prevRound !== this.state.round)) anim.deal(this.app);
+    } else if (m.type === "welcome") anim.deal(this.app);
+    this.turnCue();
+    if (this.state.table.status === "over") remember(this.state, this.game.lowerWins ? this.game.lowerWins(this.state.table.rules) : false);
   }
 
   /** Quick play: the table was made with only computers besides you, so start it. */
