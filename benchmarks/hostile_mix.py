@@ -14,7 +14,8 @@ default limits, then runs for ``--duration`` seconds:
   - hint floods: every honest seat asks for a hint on each of its turns;
   - ``--spectators``: spectators joining and leaving the honest tables.
 
-It reports: honest games finished, honest move round trip p50/p99, honest bot replies
+The mix starts once ``/healthz`` says the bot workers are ready (a running server,
+not one starting). It reports: honest games finished, honest move round trip p50/p99, honest bot replies
 p50/p99 (from the update that gave a bot the turn to its move; the bot delay
 included), ``/healthz`` answers and their p99, the server's RSS (with its bot
 workers), and what each stranger got. Loopback only, bounded in time.
@@ -327,6 +328,10 @@ def main() -> int:
     p.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
                    help="a server setting (parlour serve --set), repeatable")
     p.add_argument("--json", type=Path)
+    p.add_argument("--warmup", type=float, default=0.0,
+                   help="seconds to wait after the start (for servers whose /healthz "
+                        "does not say when the bots are ready)")
+    p.add_argument("--server-log", type=Path, help="keep a copy of the server's log here")
     p.add_argument("--attack-only", metavar="URL", help=argparse.SUPPRESS)
     a, _ = p.parse_known_args()
     if a.attack_only:
@@ -337,8 +342,15 @@ def main() -> int:
     server = ServerProcess(bot_delay=a.bot_delay, round_pause=1.0, extra=extra,
                            env={"PARLOUR_TESTING": "0"}).start()
     try:
+        until = time.monotonic() + 120  # the mix measures a running server: bots warm
+        while (httpx.get(server.base + "/healthz").json().get("bots", "ready") != "ready"
+               and time.monotonic() < until):
+            time.sleep(0.2)
+        time.sleep(a.warmup)
         out = asyncio.run(main_async(a, server))
     finally:
+        if a.server_log:
+            a.server_log.write_text(server.log_tail(10**8))
         server.cleanup()
     out["args"] = vars(a) | {"json": str(a.json) if a.json else None}
     text = json.dumps(out, indent=1, default=str)

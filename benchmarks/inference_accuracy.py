@@ -5,7 +5,8 @@
 Deals ``--positions`` Fan Tan rounds at ``--players`` seats, plays ``--moves`` moves
 with a line-up (``--lineup``, seat by seat; seat 0 is the reader), and at seat 0's next
 choice draws a pool of ``--worlds`` worlds the way ``hard`` does with each inference
-mode. A world's accuracy is the share of the other seats' cards it puts in the right
+mode (``learned`` and ``blend`` use the learned card-location model, :mod:`.cardnet`,
+and the figure of that model alone is printed too). A world's accuracy is the share of the other seats' cards it puts in the right
 hand; the figure is the mean over worlds and positions (uniform guessing within the
 hand sizes: about one in ``players - 1``).
 """
@@ -20,6 +21,7 @@ import numpy as np
 from parlour.bots import make_bot
 from parlour.bots.budget import Budget
 from parlour.games import get_game
+from parlour.games.fantan import cardnet, search
 from parlour.games.fantan.infer import decision_arrays
 from parlour.games.fantan.search import FastFanTan, _Chains, _setup
 
@@ -27,9 +29,10 @@ from parlour.games.fantan.search import FastFanTan, _Chains, _setup
 def accuracy(view, truth, mode: str, worlds: int, rng: random.Random) -> float:
     eng = FastFanTan(Budget(1), inference=mode, worlds=worlds)
     su = _setup(view, mode)
-    d = decision_arrays(view) if mode in ("full", "fixed") else None
+    prior = eng._prior(view, rng)
+    d = decision_arrays(view) if eng._likelihood(prior) else None
     hit, miss, _eps = eng._models(view, su, rng)
-    pool = eng._pool(su, d, rng, _Chains(su.n), hit=hit, miss=miss)
+    pool = eng._pool(su, d, rng, _Chains(su.n), hit=hit, miss=miss, prior=prior)
     right = total = 0
     for s in range(view.players):
         if s == view.seat:
@@ -49,11 +52,23 @@ def main() -> None:
     ap.add_argument("--worlds", type=int, default=200)
     ap.add_argument("--lineup", default="heuristic,heuristic,heuristic,heuristic")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--modes", default="constraints,fixed,full,learned,blend")
+    ap.add_argument("--cardnet", default=None,
+                    help="weights file of the learned model (default: the shipped one)")
+    ap.add_argument("--prior-weight", type=float, default=None,
+                    help="the learned prior's weight (default: search.PRIOR_WEIGHT)")
     a = ap.parse_args()
+    if a.prior_weight is not None:
+        search.PRIOR_WEIGHT = a.prior_weight
+    if a.cardnet:
+        with np.load(a.cardnet) as f:
+            net = cardnet.CardNet({k: f[k] for k in f.files})
+        cardnet.load = lambda players: net if players == net.players else None
     game = get_game("fantan")
     lineup = a.lineup.split(",")
-    modes = ("constraints", "fixed", "full")
+    modes = tuple(a.modes.split(","))
     sums = dict.fromkeys(modes, 0.0)
+    marginal = argmax = 0.0
     count = 0
     for k in range(a.positions):
         rng = random.Random(a.seed * 10_000 + k)
@@ -70,6 +85,13 @@ def main() -> None:
         if r.is_over:
             continue
         view = r.view(0)
+        truth = [r.hand(s) for s in range(a.players)]
+        net = cardnet.load(a.players)
+        if net is not None and net.fits(view):
+            q = net.probs(view, random.Random(k))
+            hidden = [(s, c) for s in range(1, a.players) for c in range(52) if truth[s] >> c & 1]
+            marginal += sum(q[s, c] for s, c in hidden) / len(hidden)
+            argmax += sum(q[:, c].argmax() == s for s, c in hidden) / len(hidden)
         for mode in modes:
             sums[mode] += accuracy(view, [r.hand(s) for s in range(a.players)], mode,
                                    a.worlds, random.Random(k))
@@ -78,6 +100,9 @@ def main() -> None:
           f"{a.moves}+ moves, {a.worlds} worlds each:")
     for mode in modes:
         print(f"  {mode:12s} {100 * sums[mode] / count:.1f}% of hidden cards in the right hand")
+    if marginal:
+        print(f"  the learned model alone: {100 * marginal / count:.1f}% (its probability of "
+              f"the true holder), {100 * argmax / count:.1f}% (its likeliest holder right)")
 
 
 if __name__ == "__main__":

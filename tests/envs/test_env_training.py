@@ -158,3 +158,13 @@ def test_parlour_train_refuses_bad_options_in_words(args: list[str], words: str)
     assert res.exit_code == 2
     assert words in res.output
     assert "Traceback" not in res.output
+
+
+def test_win_share_splits_shared_wins_as_the_arena_does() -> None:
+    """The training evaluation reads a seat's share of the win back from its "result"
+    reward (k winners among n: (n-k)/(k(n-1)) each, the others -1/(n-1))."""
+    from parlour.envs.training import win_share
+
+    r = np.array([1.0, 1 / 3, 1 / 9, 0.0, -1 / 3])
+    np.testing.assert_allclose(win_share(r, 4), [1.0, 0.5, 1 / 3, 0.25, 0.0])
+    np.testing.assert_allclose(win_share(np.array([1.0, 0.0, -1.0]), 2), [1.0, 0.5, 0.0])

@@ -4,6 +4,7 @@ the database's durability promise, and the worker pool that thinks for bots."""
 from __future__ import annotations
 
 import asyncio
+import time
 
 import pytest
 from server_kit import create, service
@@ -117,6 +118,51 @@ def test_the_pool_serves_tables_with_people_first():
     assert len(pids) == 1 and all(p > 0 for p in pids)  # a process, not a thread
 
 
+def test_every_worker_starts_with_the_pool_and_one_ready_stays_free_for_people():
+    """All ``bot_workers`` start at once (not one after another when first needed);
+    while only one is ready, hints and tables of bots only wait and it serves people."""
+    view, r = a_view()
+
+    async def scenario():
+        pool = ThinkPool(2, 60)
+        try:
+            pool.start()
+            spawned = len(pool.pids())
+            while not (len(pool._idle) == 2 and all(w.ready for w in pool._workers)):
+                await asyncio.sleep(0.02)
+            starting = pool._idle.pop()  # as if it were still loading the engines
+            starting.ready = False
+            low = asyncio.ensure_future(pool.run(BOTS_ONLY, "choose", "fanti", "random", 1,
+                                                 view))
+            await asyncio.sleep(0.05)  # queued (and, were it allowed, started) first
+            people = await pool.run(PEOPLE, "choose", "fanti", "random", 2, view)
+            waited = not low.done()
+            starting.ready = True
+            pool._idle.append(starting)
+            pool._dispatch()
+            return spawned, waited, people, await low
+        finally:
+            pool.close()
+
+    spawned, waited, people, low = asyncio.run(scenario())
+    assert spawned == 2
+    assert waited  # the bots' job did not take the one worker ready
+    assert r.why_illegal(people) is None and r.why_illegal(low) is None
+
+
+def test_healthz_says_when_the_bot_workers_are_ready(make_app):
+    client = make_app(bot_workers=1)
+    pool = service(client).pool
+    assert len(pool._workers) == 1  # started with the server, not at the first bot move
+    first = client.get("/healthz").json()
+    assert first["status"] == "ok" and first["bots"] in ("starting", "ready")
+    deadline = time.monotonic() + 90
+    while client.get("/healthz").json()["bots"] != "ready":
+        assert time.monotonic() < deadline, "the worker never became ready"
+        time.sleep(0.05)
+    assert pool._workers[0].ready
+
+
 def test_a_job_over_the_budget_is_stopped_and_the_pool_recovers():
     view, r = a_view()
 
@@ -135,6 +181,22 @@ def test_a_job_over_the_budget_is_stopped_and_the_pool_recovers():
     first, after, move, stats = asyncio.run(scenario())
     assert r.why_illegal(move) is None
     assert first != after and stats["timeouts"] == 1  # the worker was replaced
+
+
+def test_a_quick_budget_caps_a_search_bots_time_and_keeps_its_iterations():
+    from parlour.bots import make_bot
+    from parlour.server.work import cap_search
+
+    expert = make_bot("expert", "fanti", 1)
+    own = expert.engine.budget
+    assert own.seconds > 0.3
+    assert cap_search(expert, 0.3)
+    assert expert.engine.budget.seconds == 0.3
+    assert expert.engine.budget.iterations == own.iterations
+    assert cap_search(expert, 60) and expert.engine.budget.seconds == 0.3  # never longer
+    assert not cap_search(make_bot("random", "fanti", 1), 0.3)  # nothing to cap
+    view, r = a_view()
+    assert r.why_illegal(make_bot("expert", "fanti", 1).choose(view)) is None
 
 
 def test_a_bot_over_its_budget_is_replaced_by_a_quick_move(make_app):

@@ -94,6 +94,54 @@ def test_bot_only_tables_are_capped_per_address_and_overall(make_app):
         "game": "fanti", "players": 2, "rules": {"rounds": 1}}).status_code == 201
 
 
+def test_a_bot_only_table_thinks_last_and_on_the_quick_budget(make_app):
+    """Bot moves at a table of bots only go to the pool in the last class with the
+    ``bots_only_move_seconds`` budget; at a table with people, first and on the bot's
+    own budget (docs/hardening.md, "Bots think in worker processes")."""
+    from parlour.server.thinking import BOTS_ONLY, PEOPLE
+
+    client = make_app(bots_only_move_seconds=0.25)
+    svc = service(client)
+    asked = []
+    real = svc.pool.run
+
+    async def run(priority, name, *args):
+        asked.append((priority, name, args[1], args[4:]))
+        return await real(priority, name, *args)
+
+    svc.pool.run = run
+    j = client.post("/api/tables", json={"game": "fanti", "players": 2, "rules": {"rounds": 1},
+                                         "seats": [{"kind": "bot", "bot": "easy"}] * 2}).json()
+    watcher = Seat(client, j["table"], watch=j["watch"])
+    watcher.until_state(lambda s: s["table"]["status"] == "over")
+    watcher.close()
+    assert asked and all(a == (BOTS_ONLY, "choose", "easy", (0.25,)) for a in asked)
+    asked.clear()
+    k = create(client, "fanti", 2, ["person", "easy"], rules={"rounds": 1})
+    me = Seat(client, k["table"], token=k["token"])
+    me.welcome()
+    me.send({"type": "start"})
+    me.play_to_end()
+    me.close()
+    assert asked and all(a == (PEOPLE, "choose", "easy", ()) for a in asked)
+
+
+def test_a_finished_bot_only_table_no_longer_counts_against_the_cap(make_app):
+    client = make_app(max_bot_tables=1, **TRUST)
+
+    def bots(addr):
+        return client.post("/api/tables", headers=from_addr(addr), json={
+            "game": "fanti", "players": 2, "rules": {"rounds": 1},
+            "seats": [{"kind": "bot", "bot": "random"}] * 2})
+
+    j = bots("10.0.0.1").json()
+    assert bots("10.0.0.2").status_code == 429
+    watcher = Seat(client, j["table"], watch=j["watch"])
+    watcher.until_state(lambda s: s["table"]["status"] == "over")
+    watcher.close()
+    assert bots("10.0.0.2").status_code == 201
+
+
 def test_an_unwatched_bot_table_pauses_runs_when_watched_and_expires(make_app):
     client = make_app(unwatched_expiry=100.0)
     j = client.post("/api/tables", json={"game": "fantan", "players": 3,
@@ -162,6 +210,43 @@ def test_sockets_are_capped_per_address_before_hello_and_overall(make_app):
         assert ws.receive_json()["code"] == "no_hello"
 
 
+def test_a_socket_over_a_cap_is_refused_before_the_app_is_reached():
+    """The guard refuses an over-cap handshake itself, so a flood never reaches the
+    router and the endpoint (each refusal costs little)."""
+    import asyncio
+    from types import SimpleNamespace
+
+    from parlour.server import Settings
+    from parlour.server.guard import Guard
+    from parlour.server.limits import Sockets
+
+    settings = Settings(max_unhello_per_address=1, allowed_hosts=["*"])
+    sockets = Sockets(settings)
+    sockets.opened(SimpleNamespace(addr="10.0.0.1", counted=False, greeted=False))
+    reached, sent = [], []
+
+    async def app(scope, receive, send):
+        reached.append(scope["parlour.client"])
+
+    async def receive():
+        return {"type": "websocket.connect"}
+
+    async def send(message):
+        sent.append(message)
+
+    def scope(addr):
+        state = SimpleNamespace(service=SimpleNamespace(sockets=sockets))
+        return {"type": "websocket", "path": "/ws", "client": (addr, 5000),
+                "headers": [(b"host", b"tables.example")], "app": SimpleNamespace(state=state)}
+
+    guard = Guard(app, settings)
+    asyncio.run(guard(scope("10.0.0.1"), receive, send))
+    assert reached == [] and sent == [{"type": "websocket.close", "code": 1008,
+                                       "reason": sockets.refuse("10.0.0.1")}]
+    asyncio.run(guard(scope("10.0.0.2"), receive, send))
+    assert reached == ["10.0.0.2"]
+
+
 def test_forwarded_for_counts_only_from_a_trusted_proxy(make_app):
     client = make_app(create_per_minute=0.001, create_burst=1)
     body = {"game": "fanti", "players": 2}
@@ -190,6 +275,23 @@ def test_open_tables_are_capped(make_app):
     assert client.post("/api/tables", json=body).status_code == 201
     r = client.post("/api/tables", json=body)
     assert r.status_code == 503 and r.json()["error"] == "busy" and r.headers["Retry-After"]
+
+
+def test_the_open_table_cap_does_not_count_every_table_on_every_create(make_app, monkeypatch):
+    """Counting the open tables is a pass over them: done once per recount period, the
+    tables created since added (the cap still holds exactly in one process)."""
+    from parlour.server import intents
+
+    monkeypatch.setattr(intents, "OPEN_RECOUNT", 3600.0)
+    client = make_app(max_open_tables=3)
+    store = service(client).store
+    counts = []
+    real = store.count_open
+    monkeypatch.setattr(store, "count_open", lambda: counts.append(1) or real())
+    body = {"game": "fanti", "players": 2}
+    assert [client.post("/api/tables", json=body).status_code for _ in range(4)] == [
+        201, 201, 201, 503]
+    assert len(counts) == 1
 
 
 def test_finished_tables_are_deleted_after_the_retention_period(client):

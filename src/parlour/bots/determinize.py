@@ -30,7 +30,7 @@ from parlour.game import Move, Round
 Policy = Callable[[Round, Any], Move]
 
 
-INFERENCE = ("full", "fixed", "constraints", "none")
+INFERENCE = ("full", "fixed", "constraints", "none", "learned", "blend")
 """How much a world pool infers from the public history:
 
 * ``full``: hard constraints, and worlds drawn or weighted by how likely the
@@ -41,7 +41,10 @@ INFERENCE = ("full", "fixed", "constraints", "none")
 * ``constraints``: hard constraints only (hand sizes, cards played, Fan Tan pass
   voids), every consistent world equally likely;
 * ``none``: hand sizes and cards played only -- Fan Tan pass voids ignored, so the
-  history is replayed without legality checks (for measuring what inference is worth).
+  history is replayed without legality checks (for measuring what inference is worth);
+* ``learned``: hard constraints and a game's learned card-location prior (Fan Tan:
+  :mod:`parlour.games.fantan.cardnet`) instead of the opponent model; ``blend``: both,
+  multiplied. A game or table without a fitting learned model treats both as ``full``.
 """
 
 
@@ -244,6 +247,7 @@ def world_pool(determinizer: Determinizer, view: Any, count: int, rng: random.Ra
         return worlds
     if inference == "constraints":
         policy = None
+    # "learned" and "blend" need a game's own learned model (its compiled engine).
     # "fixed" and "full" are the same here: the generic pool reads no seat on its own.
     if policy is not None and hasattr(determinizer, "posterior"):
         worlds = determinizer.posterior(view, count, rng)

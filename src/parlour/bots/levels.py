@@ -26,7 +26,9 @@ benchmarks use these): ``pimc:N`` (the generic :class:`.pimc.Pimc`), ``ismcts:N`
 the world inference (:data:`.determinize.INFERENCE`): ``hard:N:fixed`` (every
 opponent read as the heuristic, no per-seat reading), ``hard:N:constraints`` (hard
 constraints only, no opponent model), ``hard:N:none`` or ``hard:N:noinfer`` (Fan
-Tan pass voids ignored too: uniform worlds). ``pimc`` and ``ismcts`` alone use
+Tan pass voids ignored too: uniform worlds), ``hard:N:learned`` / ``hard:N:blend`` (a
+game's learned card-location prior instead of / with the opponent model; ``full``
+where none fits). ``pimc`` and ``ismcts`` alone use
 :data:`DEFAULT_ITERATIONS`.
 """
 
@@ -48,7 +50,7 @@ SEARCH_LEVELS = ("hard", "expert")
 ENGINES = ("hard", "pimc", "ismcts")
 """Search engines that can be named with an iteration budget (``pimc:500``)."""
 INFERENCE_NAMES = {"full": "full", "fixed": "fixed", "constraints": "constraints",
-                   "none": "none", "noinfer": "none"}
+                   "none": "none", "noinfer": "none", "learned": "learned", "blend": "blend"}
 
 
 def searchable(game: str) -> bool:

@@ -136,7 +136,11 @@ def create_app(settings: Settings | None = None, *, testing: bool | None = None)
         return page()
 
     @app.get("/healthz", include_in_schema=False)
-    def health() -> dict[str, str]:
-        return {"status": "ok"}
+    def health(request: Request) -> dict[str, str]:
+        """Answers while the server serves; ``bots``: whether the bot workers have
+        loaded the engines (``starting`` for a few seconds after a start)."""
+        service = getattr(request.app.state, "service", None)
+        ready = service is not None and service.pool.ready
+        return {"status": "ok", "bots": "ready" if ready else "starting"}
 
     return app

@@ -115,12 +115,14 @@ class TableClock:
                 return None
             view = r.view(seat)
             name, seed = t.bot_spec(seat)
-        priority = BOTS_ONLY if t.bots_only else PEOPLE
         if t.seeded:  # a test table: one random stream per seat, in this process
             bot = t.bot_for(seat)
             return await asyncio.to_thread(bot.choose, view)
         try:
-            return await self.svc.pool.run(priority, "choose", t.game.name, name, seed, view)
+            if t.bots_only:  # last in the queue, on a quick budget
+                return await self.svc.pool.run(BOTS_ONLY, "choose", t.game.name, name, seed,
+                                               view, self.svc.settings.bots_only_move_seconds)
+            return await self.svc.pool.run(PEOPLE, "choose", t.game.name, name, seed, view)
         except (TimeoutError, WorkFailed) as e:
             log.warning("bot %s at table %s: %s; a quick bot moves instead", name, t.id, e)
             return make_bot(FALLBACK_BOT, t.game.name, seed).choose(view)

@@ -7,6 +7,9 @@ One ASGI middleware for HTTP and WebSocket requests:
   ``X-Forwarded-For`` that is not itself a trusted proxy;
 * the ``Host`` header must name an allowed host (DNS rebinding): 400, or a refused
   WebSocket handshake;
+* a WebSocket over a socket cap (:class:`~parlour.server.limits.Sockets`) is refused
+  here, before routing, so a flood of them costs little (the endpoint checks again
+  when it counts the socket);
 * request bodies are counted while they are read: one over ``max_body_bytes`` gets 413
   without being read further (at once when ``Content-Length`` says so);
 * every response gets the security headers (no framing, no sniffing, a CSP).
@@ -116,6 +119,11 @@ class Guard:
                                   "that host name")
                 return
         if kind == "websocket":
+            service = getattr(getattr(scope.get("app"), "state", None), "service", None)
+            refused = service.sockets.refuse(scope["parlour.client"]) if service else None
+            if refused is not None:  # over a socket cap: refused before any routing
+                await send({"type": "websocket.close", "code": 1008, "reason": refused})
+                return
             await self.app(scope, receive, send)
             return
         limit = self.settings.max_body_bytes

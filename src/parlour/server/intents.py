@@ -47,6 +47,8 @@ def default_bot(game: str) -> str:
     return names[0]
 
 
+OPEN_RECOUNT = 1.0
+"""Seconds between counts of the open tables in the database (see ``open_tables``)."""
 INTERNAL_BOTS = frozenset({"pimc", "ismcts"})
 """Research engines: strong only with budgets that cost far more than a level's."""
 SAFE_INT = 2**53
@@ -103,16 +105,27 @@ class Intents:
 
     def __init__(self, svc: TableService) -> None:
         self.svc = svc
+        self._open = (0, -OPEN_RECOUNT)
+        """Open tables counted in the database, and when (``time.monotonic``)."""
+        self._offered: dict[str, list[str]] = {}
+        self._default: dict[str, str] = {}
 
     # --- creating and joining (HTTP) ---------------------------------------------------
 
     def offered_bots(self, game: str) -> list[str]:
         """The bots table creators may choose: the research engines only when the
         operator allows them (``internal_bots``)."""
-        names = bot_names(game)
-        if self.svc.settings.internal_bots:
-            return names
-        return [n for n in names if n not in INTERNAL_BOTS]
+        offered = self._offered.get(game)
+        if offered is None:  # once a game: listing the bots looks for files
+            names = bot_names(game)
+            offered = self._offered[game] = (names if self.svc.settings.internal_bots else
+                                             [n for n in names if n not in INTERNAL_BOTS])
+        return list(offered)
+
+    def default_bot(self, game: str) -> str:
+        if game not in self._default:
+            self._default[game] = default_bot(game)
+        return self._default[game]
 
     def _admit(self, addr: str, bots_only: bool) -> None:
         """The per-address and overall limits on new tables (429 / 503)."""
@@ -123,17 +136,28 @@ class Intents:
             raise ServiceError(429, "rate_limited", "too many new tables from your address: "
                                f"try again in {math.ceil(wait)} s",
                                {"Retry-After": str(math.ceil(wait))})
-        if svc.store.count_open() >= settings.max_open_tables:
+        if self.open_tables() >= settings.max_open_tables:
             raise ServiceError(503, "busy", "the server has as many open tables as it can "
                                "hold: try again later", {"Retry-After": "60"})
         if bots_only:
-            running = [t for t in svc.tables.values() if t.bots_only and t.status == "playing"]
+            running = svc.running_bot_tables()
             mine = sum(1 for t in running if t.creator == addr)
             if (len(running) >= settings.max_bot_tables
                     or mine >= settings.max_bot_tables_per_address):
                 raise ServiceError(429, "too_many_bot_tables", "too many tables of computer "
                                    "players only are running: try again later",
                                    {"Retry-After": "60"})
+
+    def open_tables(self) -> int:
+        """Tables waiting or in play: counted in the database at most every
+        ``OPEN_RECOUNT`` seconds (a count is a pass over them), the tables created here
+        since then added (so one process never goes over the cap)."""
+        count, at = self._open
+        now = time.monotonic()
+        if now - at >= OPEN_RECOUNT:
+            count = self.svc.store.count_open()
+            self._open = (count, now)
+        return count
 
     async def create(self, req: CreateTable, addr: str = "local") -> Joined:
         svc = self.svc
@@ -162,12 +186,12 @@ class Intents:
             raise ServiceError(400, "bad_table",
                                f"{req.players} players need {req.players} seats, "
                                f"not {len(specs_list)}")
-        standin = req.standin or default_bot(game.name)
+        standin = req.standin or self.default_bot(game.name)
         seats: list[SeatInfo] = []
         for i, spec in enumerate(specs_list):
             name = _name(spec.get("name") or "")
             if spec["kind"] == "bot":
-                level = spec.get("bot") or default_bot(game.name)
+                level = spec.get("bot") or self.default_bot(game.name)
                 if level not in available:
                     raise ServiceError(400, "bad_table", f"seat {i}: unknown bot {level!r}; "
                                        f"choose one of: {', '.join(available)}")
@@ -206,6 +230,7 @@ class Intents:
                        config=config, record=None, seq=0, deadline=None, salt=None,
                        log=[], invite_key="", watch_key="", rematch=None)
         svc.store.add(row)
+        self._open = (self._open[0] + 1, self._open[1])
         t = svc.load(tid)
         t.creator = addr
         if host is not None:

@@ -56,6 +56,9 @@ class TableService:
         self.store = store
         self.hub = Hub(settings.presence_every)
         self.tables: dict[str, LiveTable] = {}
+        self._bot_tables: set[str] = set()
+        """Ids of the loaded tables of bots only (so counting them is not a pass over
+        every open table)."""
         self.closing = False
         self.instance = settings.instance or secrets.token_hex(8)
         self.keys = key_ring(settings, store)
@@ -72,7 +75,9 @@ class TableService:
     # --- lifecycle ---------------------------------------------------------------------
 
     async def startup(self) -> None:
-        """Resume every table in play: timers and bots from their stored deadlines."""
+        """Resume every table in play: timers and bots from their stored deadlines.
+        Every bot worker starts now, side by side; until they have loaded the engines
+        bot moves wait (``/healthz`` says ``"bots": "starting"``)."""
         self.pool.start()
         await self.coord.startup()
         self.clock.start()
@@ -132,7 +137,20 @@ class TableService:
             raise ServiceError(404, "not_found", f"there is no table {table_id!r}")
         t = LiveTable.from_row(row, tail, self.keys)
         self.tables[table_id] = t
+        if t.bots_only:
+            self._bot_tables.add(table_id)
         return t
+
+    def running_bot_tables(self) -> list[LiveTable]:
+        """The tables of bots only in play here (forgetting those gone or over)."""
+        running = []
+        for tid in list(self._bot_tables):
+            t = self.tables.get(tid)
+            if t is None or t.status in ("over", "expired"):
+                self._bot_tables.discard(tid)
+            elif t.status == "playing" and t.bots_only:
+                running.append(t)
+        return running
 
     async def sweep(self, now: float | None = None) -> list[str]:
         """Expire idle tables (see :meth:`TableClock.sweep`)."""

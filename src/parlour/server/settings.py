@@ -104,6 +104,9 @@ class Settings:
     bot_move_seconds: float = 5.0
     """Most CPU time a bot move or hint may take; a worker over it is replaced and the
     move falls back to a quick bot."""
+    bots_only_move_seconds: float = 0.3
+    """Most search time of one move at a table of bots only (an ``expert`` there plays
+    on this quick budget), so such tables cannot keep the workers from people's tables."""
     internal_bots: bool = False
     """Offer the research engines (``pimc``, ``ismcts``) to table creators."""
     max_bot_tables: int = 8

@@ -10,11 +10,13 @@ server's GIL). Jobs wait in one queue ordered by class, then arrival:
 * ``BOTS_ONLY`` -- a move at a table of bots only.
 
 Jobs of the last two classes occupy at most ``bot_workers - 1`` workers at once (at
-least one), so a worker is always free for the tables with people. Each job may run
+least one, and one fewer than the workers ready while others start), so a worker is
+always free for the tables with people. Each job may run
 for ``bot_move_seconds``; a worker over it is killed and replaced, and the caller gets
-:class:`TimeoutError` (a bot move then falls back to a quick bot). Workers start when
-first needed, one at a time, and take jobs once they have loaded the engines; if
-workers keep dying before that, waiting jobs fail (:class:`WorkFailed`) instead.
+:class:`TimeoutError` (a bot move then falls back to a quick bot). Every worker starts with
+the server, side by side, and takes jobs once it has loaded the engines; a worker lost
+is replaced at once; if workers keep dying before they are ready, they are replaced
+one at a time, and after three in a row waiting jobs fail (:class:`WorkFailed`).
 """
 
 from __future__ import annotations
@@ -135,26 +137,43 @@ class ThinkPool:
     def _running_low(self) -> int:
         return sum(1 for w in self._workers if w.job is not None and w.job.priority > PEOPLE)
 
+    def _low_slots(self) -> int:
+        """Workers the last two classes may occupy: ``bot_workers - 1`` (at least one),
+        and while some workers are still starting (or being replaced), one fewer than
+        are ready, so one ready worker stays free for tables with people."""
+        if self.size <= 1:
+            return 1
+        ready = sum(1 for w in self._workers if w.ready)
+        return min(self.low_limit, max(0, ready - 1))
+
     def _dispatch(self) -> None:
         while self._queue:
             job = self._queue[0]
             if job.future.done():  # the caller gave up while it waited
                 heapq.heappop(self._queue)
                 continue
-            if job.priority > PEOPLE and self._running_low() >= self.low_limit:
+            if job.priority > PEOPLE and self._running_low() >= self._low_slots():
                 return  # the next job waits for a low-class slot; PEOPLE jobs sort first
             worker = self._idle.pop() if self._idle else None
             if worker is None:
-                if len(self._workers) < self.size and all(w.ready for w in self._workers):
-                    self._spawn()
+                if len(self._workers) < self.size and (self.stillborn == 0 or all(
+                        w.ready for w in self._workers)):
+                    self._spawn()  # a replacement (one at a time while workers die young)
                 return
             heapq.heappop(self._queue)
             self._start(worker, job)
 
     def start(self) -> None:
-        """Start the first worker now (it loads the engines while nobody waits)."""
-        if self.size > 0 and not self._workers and not self.closed:
+        """Start every worker now, side by side (each loads the engines while nobody
+        waits; one at a time, the last would be ready only after all the others)."""
+        while 0 < self.size > len(self._workers) and not self.closed:
             self._spawn()
+
+    @property
+    def ready(self) -> bool:
+        """Every worker has loaded the engines (or bots think in this process)."""
+        return self.size <= 0 or (len(self._workers) >= self.size
+                                  and all(w.ready for w in self._workers))
 
     def _spawn(self) -> None:
         """A new worker; it takes jobs once it has loaded the engines (``ready``)."""
@@ -230,6 +249,8 @@ class ThinkPool:
         if job is not None and not job.future.done():
             job.future.set_exception(error)
         if not self.closed:
+            if self.stillborn == 0:
+                self.start()  # a replacement at once, whatever waits
             self._dispatch()
 
     def close(self) -> None:

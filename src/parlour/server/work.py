@@ -11,11 +11,29 @@ from typing import Any
 from parlour.game import Move
 
 
-def choose(game: str, bot: str, seed: int, view: Any) -> Move:
-    """The move bot ``bot`` (seeded) makes for ``view``."""
+def choose(game: str, bot: str, seed: int, view: Any, seconds: float | None = None) -> Move:
+    """The move bot ``bot`` (seeded) makes for ``view``; a search bot searches at most
+    ``seconds`` when given (a quicker budget than its own)."""
     from parlour.bots import make_bot
 
-    return make_bot(bot, game, seed).choose(view)
+    made = make_bot(bot, game, seed)
+    if seconds is not None:
+        cap_search(made, seconds)
+    return made.choose(view)
+
+
+def cap_search(bot: Any, seconds: float) -> bool:
+    """Limit a search bot's time a decision to ``seconds`` (its iterations unchanged);
+    False for a bot that does not search."""
+    from parlour.bots.budget import Budget
+
+    engine = getattr(bot, "engine", None)
+    budget = getattr(engine, "budget", None)
+    if not isinstance(budget, Budget):
+        return False
+    limit = seconds if budget.seconds is None else min(budget.seconds, seconds)
+    engine.budget = Budget(iterations=budget.iterations, seconds=limit)
+    return True
 
 
 def rank(game: str, view: Any, level: str, seed: int) -> list[tuple[Move, float]]:

@@ -112,5 +112,7 @@ def serve(
 
     config = uvicorn.Config(application, host=host, port=port, log_level="warning",
                             ws_max_size=64 * 1024, ws_per_message_deflate=ws_deflate,
-                            backlog=4096, timeout_graceful_shutdown=5)
+                            backlog=4096, timeout_graceful_shutdown=5,
+                            # the client's address is the guard's (--trusted-proxy) alone
+                            proxy_headers=False)
     Server(config).run()

@@ -9,7 +9,9 @@ loop runs in numba (:mod:`.search_kernel`):
    of card swaps between two other seats, each started from a deal within the hard
    constraints, burnt in and thinned. ``constraints`` runs the same chains without
    the likelihood (uniform over consistent deals); ``none`` also drops the pass voids
-   (:data:`parlour.bots.determinize.INFERENCE`).
+   (:data:`parlour.bots.determinize.INFERENCE`). ``learned`` replaces the likelihood by
+   the learned card-location prior of :mod:`.cardnet` (weighted :data:`PRIOR_WEIGHT`),
+   ``blend`` multiplies the two; both are ``full`` where no trained network fits.
 2. Every legal move is evaluated in every world from the current state (hands,
    table, turn, passes so far; under ``strict: false`` the world's past withholdings
    are recomputed from its hands): one heuristic playout per move with
@@ -63,6 +65,9 @@ BETA = 0.5
 READ_BETA = 1.0
 """Tempering with each seat read as its own mixture of models (``full``): the
 mixture is the hedge against a wrong model, so it is taken at its word."""
+PRIOR_WEIGHT = 2.0
+"""The learned card-location prior (:mod:`.cardnet`) enters a world's log-weight as
+this times ``sum log q[seat, card]``."""
 MODEL_EPSILON = 0.1
 """The opponent model's chance of not making the heuristic's play."""
 READ_WORLDS = 24
@@ -175,8 +180,8 @@ class FastFanTan:
         moves = np.array(legal, np.int64)
         clock = self.budget.clock()
         su = _setup(view, self.inference)
-        reading = self.inference in ("full", "fixed")
-        decisions = decision_arrays(view) if reading else None
+        prior = self._prior(view, rng)
+        decisions = decision_arrays(view) if self._likelihood(prior) else None
         hit, miss, eps = self._models(view, su, rng)
         rules = view.rules
         strict, chips = bool(rules["strict"]), rules["stakes"] == "chips"
@@ -194,7 +199,7 @@ class FastFanTan:
         # At least one chunk is evaluated even past the time limit (the first call
         # may spend it compiling the kernels), so every move gets an estimate.
         while samples == 0 or not clock.over:
-            pool = self._pool(su, decisions, rng, chains, hit=hit, miss=miss)
+            pool = self._pool(su, decisions, rng, chains, hit=hit, miss=miss, prior=prior)
             solved = np.zeros(len(pool), np.bool_)
             while (samples == 0 or not clock.over) and not solved.all():
                 todo = np.flatnonzero(~solved)
@@ -221,10 +226,30 @@ class FastFanTan:
         out.sort(key=lambda e: -e.reward)
         return out
 
+    def _prior(self, view: FanTanView, rng: random.Random) -> np.ndarray | None:
+        """With ``learned`` or ``blend`` inference, the learned card-location prior
+        (:mod:`.cardnet`) as ``PRIOR_WEIGHT * log q[seat, card]``; None without one, or
+        when no shipped network fits the view's player count and rules."""
+        if self.inference not in ("learned", "blend"):
+            return None
+        from parlour.games.fantan import cardnet
+
+        net = cardnet.load(view.players)
+        if net is None or not net.fits(view):
+            return None
+        return PRIOR_WEIGHT * np.log(np.maximum(net.probs(view, rng), 1e-6))
+
+    def _likelihood(self, prior: np.ndarray | None) -> bool:
+        """Whether the worlds weigh the opponent model's likelihood: ``full``, ``fixed``
+        and ``blend``, and ``learned`` when no network fits (it then falls back to
+        ``full``)."""
+        return self.inference in ("full", "fixed", "blend") or (
+            self.inference == "learned" and prior is None)
+
     def _beta(self) -> float:
         """The tempering: :data:`READ_BETA` when each seat is read on its own (its
         mixture already allows for a wrong model), else :data:`BETA`."""
-        return READ_BETA if self.inference == "full" else BETA
+        return BETA if self.inference == "fixed" else READ_BETA
 
     def _models(self, view: FanTanView, su: _Setup,
                 rng: random.Random) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -236,7 +261,7 @@ class FastFanTan:
         weight sets the likelihood, the random (and greedy) weight the noise."""
         n = su.n
         heuristic, sensible = np.ones(n), np.ones(n)
-        if self.inference == "full":
+        if self.inference in ("full", "learned", "blend"):
             worlds = self._pool(su, None, rng, count=READ_WORLDS)
             post = read_seats(view, worlds, MODEL_EPSILON)
             for s in range(n):
@@ -256,11 +281,13 @@ class FastFanTan:
 
     def _pool(self, su: _Setup, d: DecisionArrays | None, rng: random.Random,
               chains: _Chains | None = None, count: int | None = None,
-              hit: np.ndarray | None = None, miss: np.ndarray | None = None) -> np.ndarray:
+              hit: np.ndarray | None = None, miss: np.ndarray | None = None,
+              prior: np.ndarray | None = None, beta: float | None = None) -> np.ndarray:
         """A pool of ``count`` worlds (default :attr:`worlds`): current hands
         ``[world, seat]``; the opponent model (``hit``/``miss`` tables of
         :meth:`_models`; default: the heuristic for every seat) is used when the
-        decisions ``d`` are given. ``chains`` carries the Metropolis chains from one
+        decisions ``d`` are given, the learned ``prior`` (:meth:`_prior`) when
+        given; ``beta`` overrides the tempering (:meth:`_beta`). ``chains`` carries the Metropolis chains from one
         pool of a decision to the next (burnt in on the first)."""
         if chains is None:
             chains = _Chains(su.n)
@@ -278,8 +305,9 @@ class FastFanTan:
         nu = len(su.unseen)
         out = np.empty((self.worlds if count is None else count, su.n), np.uint64)
         args = (su.unseen, su.seats, su.sizes, su.voids, int(BURN * nu),
-                max(2, int(THIN * nu)), self._beta(), full, d.lo, d.hi, d.playable, d.chosen,
-                d.later, su.af, hit, math.log(eps), miss, *_TABLES)
+                max(2, int(THIN * nu)), self._beta() if beta is None else beta, full, d.lo, d.hi, d.playable, d.chosen,
+                d.later, su.af, hit, math.log(eps), miss, *_TABLES, prior is not None,
+                np.zeros((su.n, 52)) if prior is None else prior)
         fresh = not chains.started
         chains.started = True
         state = (chains.hands, chains.ll, fresh)

@@ -207,10 +207,12 @@ def _greedy_deal(st, unseen, seats, sizes, voids, hands, tries):
 
 @njit(cache=True)
 def _chain(st, hands, seats, voids, ll_seat, steps, beta, use_like, dlo, dhi, dplay,
-           dchosen, dlater, af, hit, logeps, logmiss, lc, lp, ll, lm):
+           dchosen, dlater, af, hit, logeps, logmiss, lc, lp, ll, lm, use_prior, prior):
     """``steps`` Metropolis swap proposals between two of ``seats`` (in place):
     :func:`.infer.metropolis`, likelihood skipped when ``use_like`` is false
-    (then every allowed swap is accepted: the uniform chain over consistent deals)."""
+    (then every allowed swap is accepted: the uniform chain over consistent deals).
+    With ``use_prior``, a world's log-weight also gains ``prior[seat, card]`` for
+    every card it deals to ``seat`` (untempered: :mod:`.cardnet`'s learned prior)."""
     k = seats.shape[0]
     if k < 2:
         return
@@ -230,14 +232,21 @@ def _chain(st, hands, seats, voids, ll_seat, steps, beta, use_like, dlo, dhi, dp
         na = (ha & ~bit(x)) | bit(y)
         nb = (hb & ~bit(y)) | bit(x)
         if not use_like:
-            hands[a], hands[b] = na, nb
+            if not use_prior:
+                hands[a], hands[b] = na, nb
+                continue
+            dp = prior[b, x] + prior[a, y] - prior[a, x] - prior[b, y]
+            if dp >= 0 or _uniform(st) < np.exp(dp):
+                hands[a], hands[b] = na, nb
             continue
         la = seat_loglik(na, dlo[a], dhi[a], dplay, dchosen, dlater, af, hit[a], logeps,
                          logmiss[a], lc, lp, ll, lm)
         lb = seat_loglik(nb, dlo[b], dhi[b], dplay, dchosen, dlater, af, hit[b], logeps,
                          logmiss[b], lc, lp, ll, lm)
-        delta = la + lb - ll_seat[a] - ll_seat[b]
-        if delta >= 0 or _uniform(st) < np.exp(beta * delta):
+        delta = beta * (la + lb - ll_seat[a] - ll_seat[b])
+        if use_prior:
+            delta += prior[b, x] + prior[a, y] - prior[a, x] - prior[b, y]
+        if delta >= 0 or _uniform(st) < np.exp(delta):
             hands[a], hands[b] = na, nb
             ll_seat[a], ll_seat[b] = la, lb
 
@@ -245,7 +254,7 @@ def _chain(st, hands, seats, voids, ll_seat, steps, beta, use_like, dlo, dhi, dp
 @njit(cache=True)
 def sample_pool(seed, out, chain_hands, chain_ll, fresh, start, dealt, unseen, seats, sizes,
                 voids, burn, thin, beta, use_like, dlo, dhi, dplay, dchosen, dlater, af,
-                hit, logeps, logmiss, lc, lp, ll, lm):
+                hit, logeps, logmiss, lc, lp, ll, lm, use_prior, prior):
     """Fill ``out[w, seat]`` with ``out.shape[0]`` worlds (current hands) from the
     chains whose states are ``chain_hands[c, seat]`` (log-likelihoods in
     ``chain_ll``), in turn, each advanced by ``thin`` steps per world. ``hit`` and
@@ -275,12 +284,13 @@ def sample_pool(seed, out, chain_hands, chain_ll, fresh, start, dealt, unseen, s
                                                  dlater, af, hit[s], logeps, logmiss[s], lc,
                                                  lp, ll, lm)
             _chain(st, hands, seats, voids, chain_ll[c], burn, beta, use_like, dlo, dhi,
-                   dplay, dchosen, dlater, af, hit, logeps, logmiss, lc, lp, ll, lm)
+                   dplay, dchosen, dlater, af, hit, logeps, logmiss, lc, lp, ll, lm,
+                   use_prior, prior)
     for w in range(out.shape[0]):
         c = w % chains
         hands = chain_hands[c]
         _chain(st, hands, seats, voids, chain_ll[c], thin, beta, use_like, dlo, dhi, dplay,
-               dchosen, dlater, af, hit, logeps, logmiss, lc, lp, ll, lm)
+               dchosen, dlater, af, hit, logeps, logmiss, lc, lp, ll, lm, use_prior, prior)
         for s in range(n):
             out[w, s] = hands[s]
     return True

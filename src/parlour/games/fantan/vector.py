@@ -205,19 +205,26 @@ def _bot_move(b, kind, seed, n, any_seven, strict, af, unlock, iv, uv):
         return PASS if k == cnt else kth_card(legal, k)
     if legal == U0:
         return PASS
-    if kind == 2:  # greedy: most own cards behind it, 7s last, then the lowest card
-        best = -1
-        best_key = -1
-        m = legal
-        while m != U0:
-            c = lowest(m)
-            m &= m - np.uint64(1)
-            key = (count(_reach(c, unlock) & hand) * 2 + (1 if c % 13 != SEVEN else 0)) * 64 \
-                + 63 - c
-            if key > best_key:
-                best, best_key = c, key
-        return best
+    if kind == 2:
+        return greedy_card(hand, legal, unlock)
     return policy(hand, legal, af, LANE_CARDS, LANE_PREFIX, LANE_LEN, LANE_MASK)
+
+
+@njit(cache=True)
+def greedy_card(hand, legal, unlock):
+    """The ``greedy`` bot's card among ``legal`` (non-empty), compiled
+    (:func:`.bots.greedy_card`): most own cards behind it, 7s last, then the lowest card."""
+    best = -1
+    best_key = -1
+    m = legal
+    while m != U0:
+        c = lowest(m)
+        m &= m - np.uint64(1)
+        key = (count(_reach(c, unlock) & hand) * 2 + (1 if c % 13 != SEVEN else 0)) * 64 \
+            + 63 - c
+        if key > best_key:
+            best, best_key = c, key
+    return best
 
 
 @njit(cache=True)

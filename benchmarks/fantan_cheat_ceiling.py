@@ -1,0 +1,107 @@
+"""The ceiling of inference: Fan Tan ``hard`` when it *sees every hand* (a diagnostic, not a
+bot -- it reads the real round, which no player may).
+
+    OPENBLAS_NUM_THREADS=1 nice -n 19 .venv/bin/python benchmarks/fantan_cheat_ceiling.py \\
+        --players 4 --opponents heuristic --deals 200 --seed 1
+
+Plays exactly the games of ``parlour tournament fantan --players P --bots
+hard:N,OPPONENTS --games DEALS --seed S`` (the same duplicate deals, seat rotations and
+bot seeds: :mod:`parlour.arena.jobs`), except that the ``hard`` seat's worlds are all
+the true deal: its engine (:class:`.search.FastFanTan`, ``--iterations`` a move, the
+same playouts and late exact search, opponents answered as the heuristic) evaluates
+every move in the real position. Its win rate against the line the real ``hard``
+reaches is what better inference could still be worth. Prints the tournament's JSON
+summary (``--out`` to write it too).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from parlour import __version__, record
+from parlour.arena.jobs import GameResult, Job, derive_deck_seed
+from parlour.arena.lineup import bot_seed, deal_seed, seat_entries
+from parlour.arena.tournament import Tournament, TournamentResult
+from parlour.bots import make_bot
+from parlour.bots.budget import Budget
+from parlour.games import get_game
+from parlour.games.fantan.search import FastFanTan
+from parlour.match import Match, Shuffler
+
+
+class SeeingEngine(FastFanTan):
+    """The ``hard`` engine with every world the true deal of ``match``'s current round."""
+
+    def __init__(self, budget: Budget, match: Match) -> None:
+        super().__init__(budget, inference="fixed")
+        self.match = match
+
+    def _pool(self, su: Any, d: Any, rng: random.Random, chains: Any = None,
+              count: int | None = None, **_kw: Any) -> np.ndarray:
+        hands = np.array([int(h) for h in self.match.rounds[-1].hands], np.uint64)
+        return np.tile(hands, (count or 64, 1))
+
+
+class SeeingBot:
+    def __init__(self, engine: SeeingEngine, seed: int) -> None:
+        self.engine = engine
+        self.rng = random.Random(seed)
+
+    def choose(self, view: Any) -> Any:
+        assert int(self.engine.match.rounds[-1].hands[view.seat]) == view.hand
+        legal = list(view.legal)
+        if len(legal) == 1:
+            return legal[0]
+        return self.engine.estimates(view, self.rng)[0].move
+
+
+def run(job: Job, iterations: int, seeing: str) -> GameResult:
+    game = get_game(job.game)
+    entries = seat_entries(job.players, job.rotation)
+    seats = [job.bots[e] for e in entries]
+    seeds = [bot_seed(job.seed, job.deal, s) for s in range(job.players)]
+    ds = deal_seed(job.seed, job.deal)
+    m = Match.new(game, job.players, dict(job.rules), seats=seats, shuffler=Shuffler(ds),
+                  meta={"arena": {"parlour": __version__, "seed": job.seed, "deal": job.deal,
+                                  "rotation": job.rotation, "bots": seats}}, deal=False)
+    agents = [SeeingBot(SeeingEngine(Budget(iterations), m), sd) if name == seeing
+              else make_bot(name, job.game, sd) for name, sd in zip(seats, seeds, strict=True)]
+    started = time.perf_counter()
+    m.play_out(agents, Shuffler(derive_deck_seed(ds)))
+    return GameResult(
+        deal=job.deal, rotation=job.rotation, entries=entries, bots=seats,
+        totals=m.totals, winners=list(m.winners or []), round_scores=m.scores(),
+        moves=[len(r.history) for r in m.rounds],
+        first_players=[r.history[0][0] for r in m.rounds],
+        seconds=time.perf_counter() - started, record=record.dumps(m))
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--players", type=int, default=4)
+    ap.add_argument("--opponents", default="heuristic")
+    ap.add_argument("--deals", type=int, default=200)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--iterations", type=int, default=3000)
+    ap.add_argument("--out", type=Path, default=None)
+    a = ap.parse_args()
+    seeing = f"hard:{a.iterations}"
+    t = Tournament("fantan", a.players, [seeing, *a.opponents.split(",")], a.deals, a.seed)
+    games = [run(job, a.iterations, seeing) for job in t.jobs()]
+    summary = TournamentResult(t, games).summary()
+    summary["seeing"] = f"{seeing} sees every hand (diagnostic)"
+    text = json.dumps(summary, indent=1)
+    if a.out:
+        a.out.write_text(text)
+    print(text)
+
+
+if __name__ == "__main__":
+    main()
