@@ -3,6 +3,8 @@ and the hidden-card oracle."""
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
 import copy
 import re
 import threading
@@ -20,6 +22,19 @@ from starlette.testclient import TestClient  # noqa: E402
 CODE = re.compile(r"(?<![0-9A-Za-z])(10|[2-9]|[AJQK])([CDHS])(?![0-9A-Za-z])")
 SYMBOL = re.compile(r"(10|[2-9]|[AJQK])([♣♦♥♠])")
 SYMBOL_SUIT = {"♣": "C", "♦": "D", "♥": "H", "♠": "S"}
+
+
+def run_async(coro: Any) -> Any:
+    """``asyncio.run(coro)`` in a thread of its own.
+
+    Another test's session fixture (Playwright's sync API in tests/browser) may keep an
+    event loop running in this worker's main thread, and ``asyncio.run`` refuses to start
+    a second one there; which tests share a worker depends on pytest-xdist's scheduling.
+    """
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coro).result()
+
+
 SKIP_KEYS = {"links", "id", "commit", "salt", "url", "rematch", "watch", "invite_url",
              "watch_url", "table_url"}
 

@@ -7,7 +7,7 @@ import asyncio
 import time
 
 import pytest
-from server_kit import create, service
+from server_kit import create, run_async, service
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
@@ -113,7 +113,7 @@ def test_the_pool_serves_tables_with_people_first():
         finally:
             pool.close()
 
-    order, pids = asyncio.run(scenario())
+    order, pids = run_async(scenario())
     assert order == ["people", "bots-1", "bots-2"]
     assert len(pids) == 1 and all(p > 0 for p in pids)  # a process, not a thread
 
@@ -144,7 +144,7 @@ def test_every_worker_starts_with_the_pool_and_one_ready_stays_free_for_people()
         finally:
             pool.close()
 
-    spawned, waited, people, low = asyncio.run(scenario())
+    spawned, waited, people, low = run_async(scenario())
     assert spawned == 2
     assert waited  # the bots' job did not take the one worker ready
     assert r.why_illegal(people) is None and r.why_illegal(low) is None
@@ -178,7 +178,7 @@ def test_a_job_over_the_budget_is_stopped_and_the_pool_recovers():
         finally:
             pool.close()
 
-    first, after, move, stats = asyncio.run(scenario())
+    first, after, move, stats = run_async(scenario())
     assert r.why_illegal(move) is None
     assert first != after and stats["timeouts"] == 1  # the worker was replaced
 

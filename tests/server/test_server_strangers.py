@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 
 import pytest
-from server_kit import Seat, create, service
+from server_kit import Seat, create, run_async, service
 from starlette.websockets import WebSocketDisconnect
 
 pytestmark = pytest.mark.timeout(90)
@@ -213,7 +213,6 @@ def test_sockets_are_capped_per_address_before_hello_and_overall(make_app):
 def test_a_socket_over_a_cap_is_refused_before_the_app_is_reached():
     """The guard refuses an over-cap handshake itself, so a flood never reaches the
     router and the endpoint (each refusal costs little)."""
-    import asyncio
     from types import SimpleNamespace
 
     from parlour.server import Settings
@@ -240,10 +239,10 @@ def test_a_socket_over_a_cap_is_refused_before_the_app_is_reached():
                 "headers": [(b"host", b"tables.example")], "app": SimpleNamespace(state=state)}
 
     guard = Guard(app, settings)
-    asyncio.run(guard(scope("10.0.0.1"), receive, send))
+    run_async(guard(scope("10.0.0.1"), receive, send))
     assert reached == [] and sent == [{"type": "websocket.close", "code": 1008,
                                        "reason": sockets.refuse("10.0.0.1")}]
-    asyncio.run(guard(scope("10.0.0.2"), receive, send))
+    run_async(guard(scope("10.0.0.2"), receive, send))
     assert reached == ["10.0.0.2"]
 
 
