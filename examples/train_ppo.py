@@ -28,15 +28,7 @@ import time
 
 import numpy as np
 
-from parlour.envs.training import (
-    compiled_bots,
-    evaluate,
-    forward,
-    init,
-    make_vec,
-    sample,
-)
-from parlour.envs.training import ppo_grads as grads
+from parlour.envs.training import Adam, compiled_bots, evaluate, init, make_vec, ppo_update
 
 
 def main() -> None:
@@ -81,9 +73,8 @@ def main() -> None:
     obs, info = envs.reset(seed=args.seed)
     size, actions = obs.shape[1], info["action_mask"].shape[1]
     w = init(rng, size, args.hidden, actions)
-    m = {k: np.zeros_like(v) for k, v in w.items()}
-    s = {k: np.zeros_like(v) for k, v in w.items()}
-    t, n, T = 0, args.envs, args.steps
+    opt = Adam(w, args.lr)
+    n, T = args.envs, args.steps
     start = time.time()
     update = 0
     while True:
@@ -91,53 +82,13 @@ def main() -> None:
         if len(kinds) > 1 and update % args.switch == 1 and update > 1:
             envs = make(kinds[(update // args.switch) % len(kinds)])
             obs, info = envs.reset(seed=args.seed + update)
-        xs = np.zeros((T, n, size), np.float32)
-        ms = np.zeros((T, n, actions), bool)
-        acts = np.zeros((T, n), np.int64)
-        lps = np.zeros((T, n), np.float32)
-        vals = np.zeros((T + 1, n), np.float32)
-        rews = np.zeros((T, n), np.float32)
-        dones = np.zeros((T, n), np.float32)
-        for k in range(T):
-            mask = info["action_mask"]
-            _h1, _h2, p, logp, v = forward(w, obs, mask)
-            a = sample(rng, p)
-            xs[k], ms[k], acts[k], vals[k] = obs, mask, a, v
-            lps[k] = logp[np.arange(n), a]
-            obs, r, term, trunc, info = envs.step(a)
-            rews[k], dones[k] = r * args.reward_scale, term | trunc
-        vals[T] = forward(w, obs, info["action_mask"])[4]
-        adv = np.zeros((T, n), np.float32)
-        last = np.zeros(n, np.float32)
-        for k in reversed(range(T)):
-            nonterm = 1.0 - dones[k]
-            delta = rews[k] + args.gamma * vals[k + 1] * nonterm - vals[k]
-            last = delta + args.gamma * args.lam * nonterm * last
-            adv[k] = last
-        ret = adv + vals[:T]
-        X, M, A = xs.reshape(T * n, size), ms.reshape(T * n, actions), acts.reshape(-1)
-        LP, ADV, RET = lps.reshape(-1), adv.reshape(-1), ret.reshape(-1)
-        for _ in range(args.epochs):
-            order = rng.permutation(T * n)
-            for lo in range(0, T * n, args.minibatch):
-                i = order[lo:lo + args.minibatch]
-                a_mb = (ADV[i] - ADV[i].mean()) / (ADV[i].std() + 1e-8)
-                g, ent, clipfrac = grads(w, X[i], M[i], A[i], LP[i], a_mb, RET[i], args.clip,
-                                         args.vf, args.ent)
-                norm = np.sqrt(sum(float((x ** 2).sum()) for x in g.values()))
-                scale = min(1.0, 0.5 / (norm + 1e-8))
-                t += 1
-                for key in w:
-                    gk = g[key] * scale
-                    m[key] = 0.9 * m[key] + 0.1 * gk
-                    s[key] = 0.999 * s[key] + 0.001 * gk ** 2
-                    mh, sh = m[key] / (1 - 0.9 ** t), s[key] / (1 - 0.999 ** t)
-                    w[key] -= (args.lr * mh / (np.sqrt(sh) + 1e-5)).astype(np.float32)
+        obs, info, stats = ppo_update(
+            w, opt, envs, obs, info, rng, steps=T, reward_scale=args.reward_scale,
+            gamma=args.gamma, lam=args.lam, epochs=args.epochs, minibatch=args.minibatch,
+            clip=args.clip, vf=args.vf, ent=args.ent)
         elapsed = time.time() - start
         line = {"update": update, "steps": update * T * n, "minutes": round(elapsed / 60, 2),
-                "entropy": round(ent, 3), "clipfrac": round(clipfrac, 3),
-                "mean_reward": round(float(rews.sum() / args.reward_scale / max(dones.sum(), 1)),
-                                     4)}
+                **stats}
         if update % args.eval_every == 0:
             for kind in compiled:
                 line[f"vs_{kind}"] = round(evaluate(args.game, args.players, w, kind,

@@ -175,6 +175,59 @@ class Adam:
             w[key] -= (rate * mh / (np.sqrt(sh) + 1e-5)).astype(np.float32)
 
 
+def ppo_update(w: Weights, opt: Adam, envs: Any, obs: np.ndarray, info: dict[str, Any],
+               rng: np.random.Generator, *, steps: int, reward_scale: float, gamma: float,
+               lam: float, epochs: int, minibatch: int, clip: float, vf: float, ent: float,
+               only: tuple[str, ...] | None = None, lr: float | None = None,
+               ) -> tuple[np.ndarray, dict[str, Any], dict[str, float]]:
+    """One PPO update: ``steps`` steps of every game in ``envs`` from ``(obs, info)``,
+    advantages by GAE, then ``epochs`` passes of clipped-objective minibatches through
+    ``opt`` (``only``/``lr`` as in :meth:`Adam.step`).
+
+    Returns the observation and info to continue from and the update's entropy, clip
+    fraction and mean reward an episode (unscaled)."""
+    n, T = obs.shape[0], steps
+    size, actions = obs.shape[1], info["action_mask"].shape[1]
+    xs = np.zeros((T, n, size), np.float32)
+    ms = np.zeros((T, n, actions), bool)
+    acts = np.zeros((T, n), np.int64)
+    lps = np.zeros((T, n), np.float32)
+    vals = np.zeros((T + 1, n), np.float32)
+    rews = np.zeros((T, n), np.float32)
+    dones = np.zeros((T, n), np.float32)
+    for k in range(T):
+        mask = info["action_mask"]
+        _h1, _h2, p, logp, v = forward(w, obs, mask)
+        a = sample(rng, p)
+        xs[k], ms[k], acts[k], vals[k] = obs, mask, a, v
+        lps[k] = logp[np.arange(n), a]
+        obs, r, term, trunc, info = envs.step(a)
+        rews[k], dones[k] = r * reward_scale, term | trunc
+    vals[T] = forward(w, obs, info["action_mask"])[4]
+    adv = np.zeros((T, n), np.float32)
+    last = np.zeros(n, np.float32)
+    for k in reversed(range(T)):
+        nonterm = 1.0 - dones[k]
+        delta = rews[k] + gamma * vals[k + 1] * nonterm - vals[k]
+        last = delta + gamma * lam * nonterm * last
+        adv[k] = last
+    ret = adv + vals[:T]
+    X, M, A = xs.reshape(T * n, size), ms.reshape(T * n, actions), acts.reshape(-1)
+    LP, ADV, RET = lps.reshape(-1), adv.reshape(-1), ret.reshape(-1)
+    entropy = clipfrac = 0.0
+    for _ in range(epochs):
+        order = rng.permutation(T * n)
+        for lo in range(0, T * n, minibatch):
+            i = order[lo:lo + minibatch]
+            a_mb = (ADV[i] - ADV[i].mean()) / (ADV[i].std() + 1e-8)
+            g, entropy, clipfrac = ppo_grads(w, X[i], M[i], A[i], LP[i], a_mb, RET[i],
+                                             clip, vf, ent)
+            opt.step(w, g, only=only, lr=lr)
+    return obs, info, {"entropy": round(entropy, 3), "clipfrac": round(clipfrac, 3),
+                       "mean_reward": round(float(rews.sum() / reward_scale
+                                                  / max(dones.sum(), 1)), 4)}
+
+
 def win_share(r: np.ndarray, players: int) -> np.ndarray:
     """A seat's share of the win from its ``"result"`` reward: ``1/k`` for one of ``k``
     winners (``r = (n-k) / (k(n-1))``, everyone tied: 0), 0 for a loser -- as the
@@ -397,50 +450,16 @@ def train(cfg: TrainConfig, out: Path | None = None) -> Iterator[dict[str, Any]]
             step_no = cfg.imitate + u
             kind = kinds[(u - 1) % len(kinds)]
             envs = vecs[kind]
-            obs, info = state[kind]
-            xs = np.zeros((T, n, size), np.float32)
-            ms = np.zeros((T, n, actions), bool)
-            acts = np.zeros((T, n), np.int64)
-            lps = np.zeros((T, n), np.float32)
-            vals = np.zeros((T + 1, n), np.float32)
-            rews = np.zeros((T, n), np.float32)
-            dones = np.zeros((T, n), np.float32)
-            for k in range(T):
-                mask = info["action_mask"]
-                _h1, _h2, p, logp, v = forward(w, obs, mask)
-                a = sample(rng, p)
-                xs[k], ms[k], acts[k], vals[k] = obs, mask, a, v
-                lps[k] = logp[np.arange(n), a]
-                obs, r, term, trunc, info = envs.step(a)
-                rews[k], dones[k] = r * cfg.reward_scale, term | trunc
-            state[kind] = (obs, info)
-            vals[T] = forward(w, obs, info["action_mask"])[4]
-            adv = np.zeros((T, n), np.float32)
-            last = np.zeros(n, np.float32)
-            for k in reversed(range(T)):
-                nonterm = 1.0 - dones[k]
-                delta = rews[k] + cfg.gamma * vals[k + 1] * nonterm - vals[k]
-                last = delta + cfg.gamma * cfg.lam * nonterm * last
-                adv[k] = last
-            ret = adv + vals[:T]
-            X, M, A = xs.reshape(T * n, size), ms.reshape(T * n, actions), acts.reshape(-1)
-            LP, ADV, RET = lps.reshape(-1), adv.reshape(-1), ret.reshape(-1)
             warm = u <= cfg.value_warmup
-            ent = clipfrac = 0.0
-            for _ in range(cfg.epochs):
-                order = rng.permutation(T * n)
-                for lo in range(0, T * n, cfg.minibatch):
-                    i = order[lo:lo + cfg.minibatch]
-                    a_mb = (ADV[i] - ADV[i].mean()) / (ADV[i].std() + 1e-8)
-                    g, ent, clipfrac = ppo_grads(w, X[i], M[i], A[i], LP[i], a_mb, RET[i],
-                                                 cfg.clip, cfg.vf, cfg.ent)
-                    opt.step(w, g, only=("wv", "bv") if warm else None,
-                             lr=max(cfg.lr, 1e-3) if warm else None)
+            obs, info, stats = ppo_update(
+                w, opt, envs, *state[kind], rng, steps=T, reward_scale=cfg.reward_scale,
+                gamma=cfg.gamma, lam=cfg.lam, epochs=cfg.epochs, minibatch=cfg.minibatch,
+                clip=cfg.clip, vf=cfg.vf, ent=cfg.ent, only=("wv", "bv") if warm else None,
+                lr=max(cfg.lr, 1e-3) if warm else None)
+            state[kind] = (obs, info)
             line = {"phase": "ppo", "update": step_no, "opponents": kind,
                     "steps": u * T * n, "minutes": round((time.time() - start) / 60, 2),
-                    "entropy": round(ent, 3), "clipfrac": round(clipfrac, 3),
-                    "mean_reward": round(float(rews.sum() / cfg.reward_scale
-                                               / max(dones.sum(), 1)), 4)}
+                    **stats}
             checkpoint(line)
             yield line
     final: dict[str, Any] = {"done": True, "update": step_no}
