@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import queue
 
-from websockets.exceptions import ConnectionClosedError
+from websockets.exceptions import ConnectionClosedError, ConnectionClosedOK
 from websockets.frames import Close
 
 from parlour import netclient
@@ -40,7 +40,10 @@ class FakeSocket:
         self.sent.append(json.loads(text))
 
     def recv(self, timeout: float | None = None) -> str:
-        item = self.script.get(timeout=5)
+        try:
+            item = self.script.get(timeout=5)
+        except queue.Empty:  # the script is over: the server closed, as a real one would
+            raise ConnectionClosedOK(Close(1000, ""), None) from None
         if isinstance(item, BaseException):
             raise item
         return json.dumps(item)
