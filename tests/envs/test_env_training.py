@@ -146,6 +146,8 @@ def test_parlour_train_writes_weights_log_and_curve_and_repeats(tmp_path: Path) 
     (["fanti", "--imitate", "0", "--updates", "0"], "nothing to train"),
     (["fanti", "--reward", "chips"], "reward must be score or result"),
     (["fanti", "--init", "/no/such.npz"], "no such file"),
+    (["fanti", "--init", str(Path(__file__).parent)], "is a folder"),
+    (["fanti", "--init", __file__], "is not a weights file"),  # a text file, checked first
     (["nosuchgame"], "nosuchgame"),
 ])
 def test_parlour_train_refuses_bad_options_in_words(args: list[str], words: str) -> None:
@@ -158,6 +160,21 @@ def test_parlour_train_refuses_bad_options_in_words(args: list[str], words: str)
     assert res.exit_code == 2
     assert words in res.output
     assert "Traceback" not in res.output
+
+
+def test_parlour_train_refuses_weights_without_the_network_arrays(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    import parlour.cli.commands  # noqa: F401
+    from parlour.cli import app
+
+    other = tmp_path / "other.npz"
+    np.savez(other, w1=np.zeros((2, 2), np.float32))
+    res = CliRunner().invoke(app, ["train", "fanti", "--init", str(other), "--out",
+                                   str(tmp_path / "w.npz")])
+    assert res.exit_code == 2
+    assert "lacks b1, w2, b2, wp, bp" in res.output
+    assert not (tmp_path / "w.npz").exists()  # refused before any work
 
 
 def test_win_share_splits_shared_wins_as_the_arena_does() -> None:

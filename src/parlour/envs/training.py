@@ -326,6 +326,24 @@ class TrainConfig:
             raise ValueError("learning rates must be positive")
         if self.reward_scale <= 0:
             raise ValueError("reward-scale must be positive")
+        if self.init_weights:
+            load_weights(self.init_weights)
+
+
+def load_weights(path: str | Path) -> Weights:
+    """The network arrays of a weights file written by training (float32), or ValueError
+    in words when the file is not one (missing, a folder, not ``.npz``, other arrays)."""
+    try:
+        with np.load(path, allow_pickle=False) as d:
+            w = {k: d[k].astype(np.float32) for k in d.files}
+    except (OSError, ValueError, EOFError) as e:
+        raise ValueError(f"{str(path)!r} is not a weights file of parlour train (a .npz of "
+                         f"the network's arrays): {type(e).__name__}") from None
+    missing = [k for k in LAYERS if k not in w]
+    if missing:
+        raise ValueError(f"{str(path)!r} is not a weights file of parlour train: it lacks "
+                         f"{', '.join(missing)}")
+    return w
 
 
 def train(cfg: TrainConfig, out: Path | None = None) -> Iterator[dict[str, Any]]:
@@ -341,8 +359,7 @@ def train(cfg: TrainConfig, out: Path | None = None) -> Iterator[dict[str, Any]]
     obs, info = probe.reset(seed=cfg.seed)
     size, actions = obs.shape[1], info["action_mask"].shape[1]
     if cfg.init_weights:
-        with np.load(cfg.init_weights) as d:
-            w = {k: d[k].astype(np.float32) for k in d.files}
+        w = load_weights(cfg.init_weights)
         if w["w1"].shape[0] != size or w["wp"].shape[1] != actions:
             raise ValueError(f"{cfg.init_weights} is for observations of {w['w1'].shape[0]} "
                              f"and {w['wp'].shape[1]} actions, not {size} and {actions}")

@@ -138,14 +138,17 @@ def train(
             raise UsageError(f"--out must name a .npz file, not {str(out)!r}")
         if not out.parent.is_dir():
             raise UsageError(f"--out: the folder {str(out.parent)!r} does not exist")
+        if init is not None and init.is_dir():
+            raise UsageError(f"--init: {str(init)!r} is a folder, not a weights file")
         if init is not None and not init.is_file():
             raise UsageError(f"--init: no such file {str(init)!r}")
-        try:
+        try:  # the vector environments need gymnasium, which is in the rl extra
             from parlour.envs.training import TrainConfig, compiled_bots
-        except ImportError as e:  # gymnasium is in the rl extra
+            bots = compiled_bots(g.name)
+        except ImportError as e:
             raise UsageError(f"training needs the rl extra (pip install 'parlour[rl]'): {e}") \
                 from None
-        if not compiled_bots(g.name):
+        if not bots:
             raise UsageError(f"{g.title} has no compiled vector environment to train in")
         cfg = TrainConfig(game=g.name, players=n, expert=expert, imitate=imitate,
                           imitate_envs=imitate_envs, dagger=dagger, explore=explore,
