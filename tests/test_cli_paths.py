@@ -169,3 +169,15 @@ def test_serve_refuses_a_file_that_is_not_a_database(tmp_path):
     res = runner.invoke(app, ["serve", "--db", str(path), "--port", "1"])
     refused(res, path)
     assert "not a SQLite database" in res.stderr
+
+
+def test_an_error_message_with_brackets_is_printed_as_written(capsys):
+    """A message is plain text: ``[rl]`` in it is not taken for Rich markup and dropped."""
+    import pytest
+    import typer
+
+    from parlour.cli.common import fail
+
+    with pytest.raises(typer.Exit):
+        fail("training needs the rl extra (pip install 'parlour[rl]')")
+    assert "pip install 'parlour[rl]'" in capsys.readouterr().err

@@ -12,6 +12,7 @@ from typing import Any, NoReturn
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from parlour.bots import bot_names, make_bot
 from parlour.game import Game
@@ -81,7 +82,8 @@ def stderr() -> Console:
 
 def fail(message: str, code: int = 2) -> NoReturn:
     """Print ``error: message`` on one line of standard error and exit with ``code``."""
-    stderr().print(f"[bold red]error:[/] {message}", markup=True)
+    # the message is plain text: a file name or option value with [brackets] is shown as is
+    stderr().print(f"[bold red]error:[/] {escape(message)}", markup=True)
     raise typer.Exit(code)
 
 

@@ -143,6 +143,7 @@ def train(
         if init is not None and not init.is_file():
             raise UsageError(f"--init: no such file {str(init)!r}")
         try:  # the vector environments need gymnasium, which is in the rl extra
+            import parlour.envs.vector  # noqa: F401
             from parlour.envs.training import TrainConfig, compiled_bots
             bots = compiled_bots(g.name)
         except ImportError as e:
