@@ -40,6 +40,9 @@ run fanti2-hard-vs-heuristic      fanti --players 2 --bots hard,heuristic
 run fantan6-hard-vs-heuristic     fantan --players 6 --bots hard,heuristic
 run fanti4-hard-vs-heuristic      fanti --players 4 --bots hard,heuristic
 
+# Issue #15 targets (Fan Tan): hard vs 3 heuristic >= 34% (CI low > 32%); hard vs 3
+# random >= 55%; mixed field hard >= 40%, CI clear of every other; 6p hard vs 5 heuristic
+# >= 20%; expert vs 3 hard CI low > 25%. docs/bots.md says where each stands and why.
 # Issue #15: reading each opponent. Against players unlike the heuristic, a mixed field
 # (the first bot is the one measured; the line-up rotates through every seat), and the
 # next level up. `hard:3000:fixed` reads every seat as the heuristic (the old `hard`).
