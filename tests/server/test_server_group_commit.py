@@ -1,5 +1,7 @@
 """Group commit: moves of several tables that arrive together are written in one
-transaction, each acknowledged only after that commit, a stale one failing alone."""
+transaction, each acknowledged only after that commit, a stale one failing alone. And
+the visible log each audience's state holds, kept and extended between events, equals
+the one built from scratch."""
 
 from __future__ import annotations
 
@@ -130,6 +132,60 @@ def test_a_stale_table_fails_alone_in_its_batch(tmp_path):
         for i in (0, 2):
             t = tables[i][0]
             assert svc.store.events(t.id)[-1].seq == t.seq
+        svc.store.close()
+
+    run_async(run())
+
+
+def _reference_log(t: Any, audience: Any) -> list[dict[str, Any]]:
+    """The visible log computed from scratch (what views.visible_log keeps up to date)."""
+    from parlour.server.views import LOG_SHOWN, log_entry
+
+    k = t.round_number
+    out = [log_entry(t, audience, e) for e in t.log
+           if not (e.get("kind") in ("move", "leftovers") and e.get("round") != k)]
+    return out[-LOG_SHOWN:]
+
+
+@pytest.mark.timeout(120)
+def test_kept_logs_follow_every_event(tmp_path, monkeypatch):
+    """The visible log kept per audience (extended with each new entry) equals the one
+    computed from scratch after every event, across rounds, past the length cap, and
+    per seat under ``strict: false`` (where forced passes read differently)."""
+    from parlour.server import views
+
+    monkeypatch.setattr(views, "LOG_SHOWN", 30)  # the cap is reached within a round
+
+    async def run() -> None:
+        svc = _service(tmp_path)
+        j = await svc.create(CreateTable(game="fantan", players=3,
+                                         seats=[{"kind": "person"}] * 3,
+                                         rules={"rounds": 2, "strict": False},
+                                         test={"seed": 5}))
+        t = svc.load(j.table)
+        tokens = [j.token] + [(await svc.intents.sit(t, f"P{i}", addr=f"a{i}")).token
+                              for i in range(2)]
+        conns = []
+        for tok in tokens:
+            c = Connection(Socket(), svc.settings)
+            await svc.hello(c, Hello(type="hello", table=t.id, token=tok))
+            conns.append(c)
+        await svc.handle(conns[0], parse_client('{"type": "start"}'))
+        checked = rounds = 0
+        while t.status == "playing" and checked < 400:
+            r = t.match.current
+            if r is None:  # between rounds: the next deal comes from the clock
+                await asyncio.sleep(0.01)
+                continue
+            for audience in (None, 0, 1, 2):
+                assert views.visible_log(t, audience) == _reference_log(t, audience)
+            checked += 1
+            rounds = max(rounds, t.round_number)
+            p, msg = _move(t)
+            await svc.handle(conns[p], msg)
+        assert checked > 60 and rounds == 2
+        for audience in (None, 0, 1, 2):
+            assert views.visible_log(t, audience) == _reference_log(t, audience)
         svc.store.close()
 
     run_async(run())
