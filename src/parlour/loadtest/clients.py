@@ -237,6 +237,7 @@ class SeatClient:
             self.table.stats.rtts.append(now - sent_at)
             self.table.stats.rtt_at.append(time.monotonic())
             self.table.stats.moves_acked += 1
+            self.table.acked += 1
             self.log.acked.append((msg["seq"], ev["move"]))
             self.pending = None
         elif self.pending is not None and msg["seq"] > self.pending[0] + 1:
@@ -297,6 +298,8 @@ class TableRun:
         self.start_sent = False
         self.started = time.monotonic()
         self.finished = False
+        self.acked = 0
+        """Moves of this table's seats that the server confirmed."""
         self.watch: str | None = None
         self.record_data: dict[str, Any] | None = None
         """The finished game's record, once fetched."""

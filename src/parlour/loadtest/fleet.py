@@ -93,7 +93,7 @@ def _child(index: int, urls: list[str], tables: int, kwargs: dict[str, Any],
         t1 = time.monotonic()
         me1 = resource.getrusage(resource.RUSAGE_SELF)
         cpu = me1.ru_utime + me1.ru_stime - me0.ru_utime - me0.ru_stime
-        out.put(("done", index, (stats, [(r.id, r.finished) for r in runs], cpu, t0, t1)))
+        out.put(("done", index, (stats, [(r.id, r.finished, r.acked) for r in runs], cpu, t0, t1)))
     except BaseException:  # noqa: BLE001 -- reported to the parent in words
         out.put(("failed", index, traceback.format_exc(limit=5)))
 
@@ -103,7 +103,7 @@ def run_procs(urls: list[str], tables: int, procs: int, kwargs: dict[str, Any],
               ) -> tuple[list[TableRun], Stats, list[Stats], list[float], float]:
     """Play ``tables`` tables from ``procs`` client processes.
 
-    Returns the tables (id and ``finished`` only: no seats), the merged stats, each
+    Returns the tables (``id``, ``finished`` and ``acked`` only: no seats), the merged stats, each
     process's own stats, each process's CPU seconds and the seconds from the common
     start to the last process's end. ``on_tick(done, moves,
     errors)`` is called about every second with the totals so far.
@@ -167,9 +167,9 @@ def run_procs(urls: list[str], tables: int, procs: int, kwargs: dict[str, Any],
     stats.failures.extend(failures)
     runs = []
     for i in sorted(results):
-        for table_id, finished in results[i][1]:
+        for table_id, finished, acked in results[i][1]:
             run = TableRun(urls, stats, deadline=0.0)
-            run.id, run.finished = table_id, finished
+            run.id, run.finished, run.acked = table_id, finished, acked
             runs.append(run)
     missing = tables - len(runs)  # the tables of a process that failed: not finished
     for _ in range(missing):
