@@ -8,8 +8,9 @@ Plays exactly the games of ``parlour tournament fantan --players P --bots
 hard:N,OPPONENTS --games DEALS --seed S`` (the same duplicate deals, seat rotations and
 bot seeds: :mod:`parlour.arena.jobs`), except that the ``hard`` seat's worlds are all
 the true deal: its engine (:class:`.search.FastFanTan`, ``--iterations`` a move, the
-same playouts and late exact search, opponents answered as the heuristic) evaluates
-every move in the real position. Its win rate against the line the real ``hard``
+same playouts and late exact search) evaluates every move in the real position, the
+other seats answered as the heuristic or, with ``--replies random``, as random players
+(playouts only). ``--first-deal`` plays a slice of the deals. Its win rate against the line the real ``hard``
 reaches is what better inference could still be worth. Prints the tournament's JSON
 summary (``--out`` to write it too).
 """
@@ -37,11 +38,21 @@ from parlour.match import Match, Shuffler
 
 
 class SeeingEngine(FastFanTan):
-    """The ``hard`` engine with every world the true deal of ``match``'s current round."""
+    """The ``hard`` engine with every world the true deal of ``match``'s current round;
+    with ``random_replies`` every other seat is answered as a random player (playouts
+    only: the late exact search answers the heuristic), else as the heuristic."""
 
-    def __init__(self, budget: Budget, match: Match) -> None:
+    def __init__(self, budget: Budget, match: Match, random_replies: bool = False) -> None:
         super().__init__(budget, inference="fixed")
         self.match = match
+        self.random_replies = random_replies
+
+    def _models(self, view: Any, su: Any, rng: random.Random) -> Any:
+        hit, miss, prand = super()._models(view, su, rng)
+        if self.random_replies:
+            prand = np.ones_like(prand)
+            prand[su.me] = 0.0
+        return hit, miss, prand
 
     def _pool(self, su: Any, d: Any, rng: random.Random, chains: Any = None,
               count: int | None = None, **_kw: Any) -> np.ndarray:
@@ -62,7 +73,7 @@ class SeeingBot:
         return self.engine.estimates(view, self.rng)[0].move
 
 
-def run(job: Job, iterations: int, seeing: str) -> GameResult:
+def run(job: Job, iterations: int, seeing: str, random_replies: bool = False) -> GameResult:
     game = get_game(job.game)
     entries = seat_entries(job.players, job.rotation)
     seats = [job.bots[e] for e in entries]
@@ -71,7 +82,7 @@ def run(job: Job, iterations: int, seeing: str) -> GameResult:
     m = Match.new(game, job.players, dict(job.rules), seats=seats, shuffler=Shuffler(ds),
                   meta={"arena": {"parlour": __version__, "seed": job.seed, "deal": job.deal,
                                   "rotation": job.rotation, "bots": seats}}, deal=False)
-    agents = [SeeingBot(SeeingEngine(Budget(iterations), m), sd) if name == seeing
+    agents = [SeeingBot(SeeingEngine(Budget(iterations), m, random_replies), sd) if name == seeing
               else make_bot(name, job.game, sd) for name, sd in zip(seats, seeds, strict=True)]
     started = time.perf_counter()
     m.play_out(agents, Shuffler(derive_deck_seed(ds)))
@@ -90,13 +101,19 @@ def main() -> None:
     ap.add_argument("--deals", type=int, default=200)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--iterations", type=int, default=3000)
+    ap.add_argument("--replies", choices=("heuristic", "random"), default="heuristic",
+                    help="answer every other seat as the heuristic (the engine's default "
+                    "model) or as a random player")
+    ap.add_argument("--first-deal", type=int, default=0,
+                    help="play deals first-deal .. deals-1 only (a slice of the tournament)")
     ap.add_argument("--out", type=Path, default=None)
     a = ap.parse_args()
     seeing = f"hard:{a.iterations}"
     t = Tournament("fantan", a.players, [seeing, *a.opponents.split(",")], a.deals, a.seed)
-    games = [run(job, a.iterations, seeing) for job in t.jobs()]
+    games = [run(job, a.iterations, seeing, a.replies == "random") for job in t.jobs()
+             if job.deal >= a.first_deal]
     summary = TournamentResult(t, games).summary()
-    summary["seeing"] = f"{seeing} sees every hand (diagnostic)"
+    summary["seeing"] = f"{seeing} sees every hand (diagnostic), replies {a.replies}"
     text = json.dumps(summary, indent=1)
     if a.out:
         a.out.write_text(text)

@@ -78,8 +78,9 @@ def test_kernel_likelihood_is_the_opponent_models(seed, variant, bot):
             assert got == pytest.approx(like.seat(s, hand), abs=1e-9)
 
 
-def kernel_values(r, exact):
-    """The kernel's (reward, win share) of every legal move in the true world, no noise."""
+def kernel_values(r, exact, eps=None, solved_out=None):
+    """The kernel's (reward, win share) of every legal move in the true world, no noise
+    (or each seat's chance of a random move ``eps``)."""
     view = r.view(r.current_player)
     su = _setup(view, "constraints")
     rules = view.rules
@@ -88,9 +89,13 @@ def kernel_values(r, exact):
     solved = np.zeros(1, np.bool_)
     K.evaluate(np.array([r.hands], np.uint64), np.zeros(1, np.int64), moves, su.n,
                su.table, su.playable, su.me, su.passes, su.dealer, np.zeros(1, np.uint64),
-               np.zeros(su.n), exact, 52 if exact else 0, 10**6, solved, _UNLOCK[bool(su.af)],
+               np.zeros((1, su.n)) if eps is None else np.array([eps], np.float64),
+               exact, 52 if exact else 0, 10**6, solved, _UNLOCK[bool(su.af)],
                rules["opening"] == "any-seven", rules["strict"], rules["stakes"] == "chips",
                su.pseat, su.pplay, su.plater, su.af, *_TABLES, out_r, out_w)
+    if solved_out is not None:
+        solved_out.append(bool(solved[0]))
+        return []
     assert bool(solved[0]) == exact
     return list(zip(out_r[0], out_w[0], strict=True))
 
@@ -131,6 +136,43 @@ def test_kernel_late_search_is_the_best_response(seed, variant):
         want = solve(w, outcomes, m.key, m.policy, {}, budget=10**6, moves=m.moves, me=me,
                      opponents=m.policy)[me]
         assert got == pytest.approx(want, abs=1e-12)
+
+
+def test_late_search_only_where_no_seat_is_drawn_as_random():
+    """The late exact search answers every other seat as the heuristic: a world where a
+    seat is drawn as a random player (its reply chance 1) is played out instead."""
+    r = round_at("fantan", 4, {}, 11, 200, "random")
+    r = round_at("fantan", 4, {}, 11, max(0, len(r.history) - 12))
+    while not r.is_over and (len(r.legal_moves()) < 2 or r.hands[r.turn].bit_count() > 5):
+        r.apply(r.legal_moves()[0])
+    assert not r.is_over
+    me = r.current_player
+    other = (me + 1) % 4
+    got = []
+    for eps in ([0.1] * 4, [1.0 if s == other else 0.1 for s in range(4)]):
+        kernel_values(r, True, eps, got)
+    assert got == [True, False]
+
+
+def test_replies_draw_each_seat_from_its_posterior(monkeypatch):
+    """Posterior sampling: per world, a seat plays at random (reply chance 1) with its
+    posterior weight of ``random``, else as the heuristic with the engine's noise; my
+    seat never. The mixture gives every world every seat's mixed chance."""
+    from parlour.games.fantan import search
+
+    engine = FastFanTan(Budget(iterations=1))
+    prand = np.array([0.0, 0.3, 0.7, 0.05])
+    mixed = engine._replies(3, prand, 0, random.Random(2))
+    assert mixed[:, 1:] == pytest.approx(np.tile(1 - 0.9 * (1 - prand[1:]), (3, 1)))
+    assert (mixed[:, 0] == engine.epsilon).all()
+    monkeypatch.setattr(search, "REPLIES", "sample")
+    eps = engine._replies(4000, prand, 0, random.Random(2))
+    assert set(np.unique(eps)) <= {1.0, engine.epsilon}
+    assert (eps[:, 0] == engine.epsilon).all()
+    drawn = (eps == 1.0).mean(axis=0)
+    assert drawn[1:] == pytest.approx(prand[1:], abs=0.03)
+    assert (engine._replies(50, prand, 0, random.Random(2)) ==
+            engine._replies(50, prand, 0, random.Random(2))).all()
 
 
 @settings(max_examples=30, deadline=None)

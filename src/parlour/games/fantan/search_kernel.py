@@ -487,10 +487,12 @@ def evaluate(worlds, which, moves, n, table, playable, me, passes0, dealer, seed
     """Evaluate every move of ``moves`` in the worlds ``which`` (indices into
     ``worlds``): writes ``out_r[i, j]``, ``out_w[i, j]`` (reward, win share of ``me``).
 
-    A world is solved exactly (:func:`respond`) when ``exact`` and ``me`` holds at most
-    ``late_hand`` cards; ``solved[i]`` tells the caller so. Otherwise each move gets
-    one playout with the seed ``seeds[i]`` (the same noise for every move: paired),
-    seat ``s`` playing a random move with probability ``eps[s]``.
+    ``eps[w, s]`` is seat ``s``'s chance of a random move in world ``w`` (the reply
+    model drawn for that world; 1 is a random player). A world is solved exactly
+    (:func:`respond`, every other seat answering as the heuristic) when ``exact``,
+    ``me`` holds at most ``late_hand`` cards and no other seat plays at random there
+    (``eps < 1``); ``solved[i]`` tells the caller so. Otherwise each move gets one
+    playout with the seed ``seeds[i]`` (the same noise for every move: paired).
     """
     hands = np.empty(n, np.uint64)
     passes = np.empty(n, np.int64)
@@ -507,7 +509,12 @@ def evaluate(worlds, which, moves, n, table, playable, me, passes0, dealer, seed
         if pseat.shape[0]:
             past_fines(worlds[wi], n, chips, pseat, pplay, plater, f0, p0)
         done = False
-        if exact and count(worlds[wi, me]) <= late_hand:
+        ew = eps[wi]
+        heuristic_replies = True
+        for s in range(n):
+            if s != me and ew[s] >= 1.0:
+                heuristic_replies = False
+        if exact and heuristic_replies and count(worlds[wi, me]) <= late_hand:
             done = True
             for j in range(moves.shape[0]):
                 m = moves[j]
@@ -568,7 +575,7 @@ def evaluate(worlds, which, moves, n, table, playable, me, passes0, dealer, seed
                 if hands[me] == U0:
                     w = me
             if w < 0:
-                w = _playout(hands, n, tb, pl, nxt, passes, fines, paid5, seeds[i], eps,
+                w = _playout(hands, n, tb, pl, nxt, passes, fines, paid5, seeds[i], ew,
                              unlock, any_seven, strict, chips, af, lc, lp, ll, lm)
             r, sh = _outcome(hands, n, dealer, w, chips, passes, fines, paid5, me, score)
             out_r[i, j] = r
