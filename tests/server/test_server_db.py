@@ -109,3 +109,14 @@ def test_postgresql_by_url(postgres_url, make_app):
     final = me.play_to_end()
     assert final["winners"] is not None
     assert client.get(f"/api/tables/{j['table']}/record").status_code == 200
+
+
+def test_a_value_that_cannot_be_stored_leaves_no_transaction_open(tmp_path):
+    """An event whose data cannot be encoded fails alone: the next write goes through."""
+    store = Store(f"sqlite:///{tmp_path}/s.sqlite3")
+    store.add(row())
+    with pytest.raises(TypeError):
+        store.commit_event("t1", 0, {"n": {1, 2}})  # a set is not JSON
+    assert store.commit_event("t1", 0, {"n": 1}) == 1
+    assert [e.data for e in store.events("t1")] == [{"n": 1}]
+    store.close()

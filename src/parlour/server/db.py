@@ -244,11 +244,13 @@ class SqliteEvents:
                 out.append(expected + 1)
             sql = "COMMIT"
             con.commit()
-        except sqlite3.Error as e:
+        except BaseException as e:
             with contextlib.suppress(sqlite3.Error):
-                con.rollback()
-            # As SQLAlchemy would raise it, so callers tell busy from broken the same way.
-            raise DBAPIError.instance(sql, None, e, sqlite3.Error) from e
+                con.rollback()  # never left inside a transaction, whatever went wrong
+            if isinstance(e, sqlite3.Error):
+                # As SQLAlchemy raises it: callers tell busy from broken the same way.
+                raise DBAPIError.instance(sql, None, e, sqlite3.Error) from e
+            raise
         return out
 
     def close(self) -> None:
