@@ -134,7 +134,7 @@ def placed_right(z: np.ndarray, y: np.ndarray, group: np.ndarray,
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--rounds", type=int, default=1500)
+    ap.add_argument("--rounds", type=int, default=1200)
     ap.add_argument("--samples", type=int, default=4)
     ap.add_argument("--hidden", type=int, default=32)
     ap.add_argument("--epochs", type=int, default=30)
