@@ -104,3 +104,24 @@ def test_messages_a_client_keeps_never_change_later():
         assert m.take(msg)
     assert m.state == {"log": [{"n": 1}, {"n": 2}], "hand": ["9D"]}
     assert [welcome, first, second] == kept
+
+
+def test_a_mirror_without_copies_builds_the_same_states():
+    """``Mirror(copies=False)`` (the load generator's, which keeps no message) holds the
+    same state after every message as the copying one."""
+    welcome = {"type": "welcome", "v": 1, "state": {"log": [{"n": 1}], "hand": ["7D"]}}
+    msgs = [welcome,
+            {"type": "state", "v": 2, "delta": [["=", ["hand"], ["8D", "9D"]]]},
+            {"type": "update", "v": 3, "delta": [["+", ["log"], [{"n": 2}]],
+                                                 ["=", ["hand", 0], "TD"]]},
+            {"type": "update", "v": 4, "delta": [["+", ["log"], [{"n": 3}], 1],
+                                                 ["-", ["hand"]]]}]
+    copying, sharing = Mirror(), Mirror(copies=False)
+    for msg in msgs:
+        assert copying.take(copy.deepcopy(msg)) and sharing.take(copy.deepcopy(msg))
+        assert sharing.state == copying.state
+    assert sharing.state == {"log": [{"n": 2}, {"n": 3}]}
+    mine = copy.deepcopy(welcome)
+    shared = Mirror(copies=False)
+    shared.take(mine)
+    assert shared.state is mine["state"]  # no copy made: the message is the state

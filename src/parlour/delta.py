@@ -131,9 +131,16 @@ def copy(value: Any) -> Any:
     return value
 
 
-def apply(state: dict[str, Any], ops: list[Op]) -> dict[str, Any]:
+def _same(value: Any) -> Any:
+    return value
+
+
+def apply(state: dict[str, Any], ops: list[Op], copies: bool = True) -> dict[str, Any]:
     """Apply ``ops`` to ``state`` in place (and return it). The values put into the state
-    are copies: the message keeps its own (a kept message never changes later)."""
+    are copies: the message keeps its own (a kept message never changes later). With
+    ``copies=False`` the operations' own values go into the state (cheaper, for a caller
+    that keeps no message: later operations may change them)."""
+    own = copy if copies else _same
     for op in ops:
         kind, path = op[0], op[1]
         parent: Any = state
@@ -141,12 +148,12 @@ def apply(state: dict[str, Any], ops: list[Op]) -> dict[str, Any]:
             parent = parent[key]
         key = path[-1]
         if kind == "=":
-            parent[key] = copy(op[2])
+            parent[key] = own(op[2])
         elif kind == "+":
             target = parent[key]
             if len(op) > 3 and op[3]:
                 del target[:op[3]]
-            target.extend(copy(op[2]))
+            target.extend(own(op[2]))
         elif kind == "-":
             del parent[key]
         else:
@@ -161,23 +168,28 @@ class Mirror:
     (``delta``) changes it when its version ``v`` is the next one; it answers False when
     a version was missed (the caller then sends ``{"type": "sync"}`` and gets a
     snapshot). Messages without either are left alone (True).
+
+    ``copies=False``: the state is built from the messages' own values, not copies of
+    them (cheaper, for a caller that keeps no message after taking it).
     """
 
-    def __init__(self) -> None:
+    def __init__(self, copies: bool = True) -> None:
+        self.copies = copies
         self.state: dict[str, Any] | None = None
         self.v: int | None = None
         self.seq: int | None = None
 
     def take(self, msg: dict[str, Any]) -> bool:
         if "state" in msg:  # (a copy: the message itself never changes later)
-            self.state, self.v = copy(msg["state"]), msg.get("v")
+            state = msg["state"]
+            self.state, self.v = copy(state) if self.copies else state, msg.get("v")
             self.seq = msg.get("seq", self.seq)
             return True
         if "delta" not in msg:
             return True
         if self.state is None or self.v is None or msg.get("v") != self.v + 1:
             return False
-        apply(self.state, msg["delta"])
+        apply(self.state, msg["delta"], self.copies)
         self.v = msg["v"]
         self.seq = msg.get("seq", self.seq)
         return True

@@ -82,3 +82,21 @@ def test_only_local_servers_are_load_tested(url):
                                  "http://[::1]:8000", "ws://127.0.0.2:1"])
 def test_loopback_urls_are_accepted(url):
     assert check_local_url(url).startswith("http")
+
+
+def test_two_client_processes_play_every_table_and_their_totals_are_merged():
+    """``--procs 2``: five tables split 3 + 2 across two client processes; the report
+    counts every table, every confirmed move (table by table) and both loops' lag."""
+    r = run_load(LoadConfig(tables=5, duration=90, speed="full", seed=11, bot_delay=0.05,
+                            procs=2))
+    assert r["games_finished"] == 5 and r["all_finished"], r["failures"]
+    assert r["errors"] == 0, (r["error_codes"], r["failures"])
+    assert r["records_checked"] == {"ok": 5, "bad": 0, "missing": 0}
+    runs = r["_runs"]
+    assert len(runs) == 5 and len({run.id for run in runs}) == 5
+    assert r["moves"] == sum(run.acked for run in runs) == r["rtt_ms"]["n"] > 5 * 20
+    assert r["moves"] == r["moves_sent"]
+    assert r["client_procs"] == 2 and len(r["client_loop_lag_ms_per_proc"]) == 2
+    assert all(x["p99"] is not None for x in r["client_loop_lag_ms_per_proc"])
+    assert len(r["cpu"]["clients_s_per_proc"]) == 2 and r["cpu"]["clients_ms_per_move"] > 0
+    assert r["moves_per_s"] and r["elapsed_s"] > 0

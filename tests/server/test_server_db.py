@@ -12,8 +12,9 @@ import time
 
 import pytest
 from server_kit import Seat, create
+from sqlalchemy import update
 
-from parlour.server.db import Conflict, Store, TableRow
+from parlour.server.db import TABLES, Conflict, Store, TableRow
 
 
 def row(tid: str = "t1") -> TableRow:
@@ -30,6 +31,34 @@ def check_sequence(store: Store) -> None:
         store.commit_event("t1", 0, {"n": "again"}, log=["stale"])  # stale writer
     assert store.get("t1").seq == 1 and store.get("t1").log == ["a"]
     assert [e.data for e in store.events("t1")] == [{"n": 1}]
+    check_group_commit(store)
+
+
+def check_group_commit(store: Store) -> None:
+    """Several tables' events in one transaction: each with its own sequence check, a
+    stale one (or one whose event row exists already) failing alone."""
+    for tid in ("g1", "g2", "g3", "g4"):
+        store.add(row(tid))
+    # g4 already holds event 1 (written by another process behind its row's back)
+    assert store.commit_event("g4", 0, {"n": "first"}) == 1
+    with store.engine.begin() as c:
+        c.execute(update(TABLES).where(TABLES.c.id == "g4").values(seq=0))
+    now = time.time()
+    out = store.commit_events([
+        ("g1", 0, {"n": 1}, {"updated": now, "deadline": 5.0}),
+        ("g2", 3, {"n": "stale"}, {"updated": now}),
+        ("g3", 0, {"n": 3}, {"updated": now, "log": ["x"], "config": {"k": [1]}}),
+        ("g4", 0, {"n": "twice"}, {"updated": now}),
+    ])
+    assert out[0] == 1 and out[2] == 1
+    assert isinstance(out[1], Conflict) and isinstance(out[3], Conflict)
+    g1, g2, g3 = store.get("g1"), store.get("g2"), store.get("g3")
+    assert (g1.seq, g1.deadline, g1.updated) == (1, 5.0, now)
+    assert g2.seq == 0 and store.events("g2") == []
+    assert (g3.seq, g3.log, g3.config) == (1, ["x"], {"k": [1]})
+    assert [e.data for e in store.events("g1")] == [{"n": 1}]
+    assert [e.data for e in store.events("g3")] == [{"n": 3}]
+    assert [e.data for e in store.events("g4")] == [{"n": "first"}]
 
 
 def test_sequence_check_on_sqlite(tmp_path):
@@ -80,3 +109,14 @@ def test_postgresql_by_url(postgres_url, make_app):
     final = me.play_to_end()
     assert final["winners"] is not None
     assert client.get(f"/api/tables/{j['table']}/record").status_code == 200
+
+
+def test_a_value_that_cannot_be_stored_leaves_no_transaction_open(tmp_path):
+    """An event whose data cannot be encoded fails alone: the next write goes through."""
+    store = Store(f"sqlite:///{tmp_path}/s.sqlite3")
+    store.add(row())
+    with pytest.raises(TypeError):
+        store.commit_event("t1", 0, {"n": {1, 2}})  # a set is not JSON
+    assert store.commit_event("t1", 0, {"n": 1}) == 1
+    assert [e.data for e in store.events("t1")] == [{"n": 1}]
+    store.close()

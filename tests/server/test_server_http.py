@@ -75,6 +75,22 @@ def test_sqlite_durability_is_the_documented_setting(client, make_app):
         assert c.exec_driver_sql("PRAGMA synchronous").scalar() == 2
 
 
+def test_the_young_collection_threshold_is_the_setting(make_app):
+    """``gc_young``: objects allocated between passes over the youngest objects (a
+    move allocates thousands of short-lived ones; Python's default of 700 ran the
+    collector several times a move)."""
+    import gc
+
+    before = gc.get_threshold()
+    try:
+        make_app(gc_young=12_345)
+        assert gc.get_threshold()[0] == 12_345
+        make_app()
+        assert gc.get_threshold()[0] == 10_000
+    finally:
+        gc.set_threshold(*before)
+
+
 def test_a_database_error_on_create_is_json_not_a_traceback(client, monkeypatch):
     def broken(_row):
         raise RuntimeError("disk on fire")

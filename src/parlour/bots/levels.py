@@ -22,7 +22,8 @@ game's ``greedy``/``heuristic`` bot, the search levels a ``model`` part with a
 Search bots can also be named with an explicit iteration budget and no time limit,
 which makes them reproducible from their seed on any machine (the arena's
 benchmarks use these): ``pimc:N`` (the generic :class:`.pimc.Pimc`), ``ismcts:N``,
-``hard:N`` (hard's engine and settings at ``N`` iterations), and a third part to set
+``hard:N`` (hard's engine and settings at ``N`` iterations), ``deep:N`` (hard's
+engine with the model's farther horizon where it offers one), and a third part to set
 the world inference (:data:`.determinize.INFERENCE`): ``hard:N:fixed`` (every
 opponent read as the heuristic, no per-seat reading), ``hard:N:constraints`` (hard
 constraints only, no opponent model), ``hard:N:none`` or ``hard:N:noinfer`` (Fan
@@ -47,7 +48,7 @@ between worlds, so a decision can overrun its limit by one world's evaluation.""
 DEFAULT_ITERATIONS = 1000
 LEVELS = ("easy", "medium", "hard", "expert")
 SEARCH_LEVELS = ("hard", "expert")
-ENGINES = ("hard", "pimc", "ismcts")
+ENGINES = ("hard", "deep", "pimc", "ismcts")
 """Search engines that can be named with an iteration budget (``pimc:500``)."""
 INFERENCE_NAMES = {"full": "full", "fixed": "fixed", "constraints": "constraints",
                    "none": "none", "noinfer": "none", "learned": "learned", "blend": "blend"}
@@ -74,16 +75,18 @@ def level_budget(game: str, level: str) -> Budget:
 def search_bot(engine: str, game: str, seed: int | None, budget: Budget,
                inference: str | None = None, label: str | None = None) -> SearchBot:
     """A search bot: ``engine`` is ``hard`` (the level's engine for the game),
+    ``deep`` (the same with the model's farther horizon where it has one),
     ``pimc`` or ``ismcts``."""
     kit = get_kit(game)
     kit.need("model", "MODEL", "search bots")
-    if engine == "hard":
+    deep = engine == "deep"
+    if engine in ("hard", "deep"):
         own = kit.attr("model", "engine")
         if own is not None:
             return SearchBot(kit.name, seed, own(budget, inference), label or engine)
         engine = "pimc"
     if engine == "pimc":
-        eng = Pimc(kit.name, budget, inference=inference)
+        eng = Pimc(kit.name, budget, inference=inference, deep=deep)
     elif engine == "ismcts":
         eng = Ismcts(kit.name, budget, inference=inference)
     else:

@@ -48,6 +48,9 @@ class SearchModel:
     now: NowWorlds | None = None
     """A capability: worlds dealt at the view's moment and solved exactly to the
     search horizon, for :class:`.pimc.Pimc` instead of dealt rounds and playouts."""
+    deep: NowWorlds | None = None
+    """Optional: like ``now`` with a farther horizon, for the ``deep:N`` bots (a
+    game's model says how far)."""
 
 
 class Evidence(Protocol):
@@ -61,7 +64,8 @@ class Evidence(Protocol):
 class NowWorlds(Protocol):
     """Worlds at the view's moment (not whole rounds), each solved exactly."""
 
-    def evidence(self, view: Any, rng: random.Random, per_seat: bool) -> Evidence:
+    def evidence(self, view: Any, rng: random.Random, per_seat: bool,
+                 inference: str = "full") -> Evidence:
         """The other seats' plays that weigh a world; with ``per_seat`` each seat is
         read on its own (:mod:`.opponents`), else as the game's heuristic."""
         ...

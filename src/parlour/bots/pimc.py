@@ -48,6 +48,12 @@ EPSILON = 0.1
 NOW_POOL = 16
 """Worlds at the view's moment with ``full`` inference: worlds weighted together
 (see :meth:`Pimc._now`)."""
+NOW_CANDIDATES = 1
+"""Candidate worlds dealt per world solved, with ``full`` inference: a pool of
+``NOW_POOL * NOW_CANDIDATES`` dealt worlds is weighed by the opponent model
+(tempered only as far as its effective size needs to stay at ``NOW_POOL``) and
+``NOW_POOL`` of them are drawn by those weights to be solved. 1: the pool is solved
+as dealt, weighed (tempered to half its size)."""
 
 
 @dataclass(frozen=True)
@@ -75,7 +81,7 @@ class Pimc:
 
     def __init__(self, game: str, budget: Budget, worlds: int | None = None,
                  epsilon: float | None = None, inference: str | None = None,
-                 exact: bool = True) -> None:
+                 exact: bool = True, deep: bool = False) -> None:
         self.model = model_for(game)
         self.budget = budget
         self.worlds = WORLDS if worlds is None else worlds
@@ -84,11 +90,15 @@ class Pimc:
         self.exact = exact
         self.determinizer = self.model.determinizer()
         self.respond = self.model.respond
+        self.now = (self.model.deep if deep and self.model.deep is not None
+                    else self.model.now)
+        """Worlds at the view's moment: the model's ``deep`` ones when asked for and
+        offered (``expert``), else its ``now`` ones."""
 
     def estimates(self, view: Any, rng: random.Random) -> list[Estimate]:
         """Every legal move with its value, best first."""
         legal = list(view.legal)
-        if self.model.now is not None and self.exact:
+        if self.now is not None and self.exact:
             return self._now(view, legal, rng)
         clock = self.budget.clock()
         me = view.seat
@@ -123,17 +133,22 @@ class Pimc:
         inference, worlds come in pools of :data:`NOW_POOL` weighted by how likely
         the opponent model makes the other seats' plays (tempered,
         :func:`.determinize.temper`); otherwise every world weighs the same."""
-        now = self.model.now
+        now = self.now
         assert now is not None
         clock = self.budget.clock()
-        evidence = (now.evidence(view, rng, self.inference == "full")
-                    if self.inference in ("full", "fixed") else None)
+        evidence = (now.evidence(view, rng, self.inference != "fixed", self.inference)
+                    if self.inference in ("full", "fixed", "learned", "blend") else None)
         if evidence is not None and not evidence.plays:
             evidence = None  # nothing seen yet: every world is as likely
         tally = _Tally(len(legal))
         while not clock.over:
             if evidence is None:
                 pool = [(now.deal(view, rng), 1.0)]
+            elif NOW_CANDIDATES > 1:
+                worlds = [now.deal(view, rng) for _ in range(NOW_POOL * NOW_CANDIDATES)]
+                weights, _beta = temper([evidence.loglik(w) for w in worlds],
+                                        min_ess=1.0 / NOW_CANDIDATES)
+                pool = _resample(worlds, weights, NOW_POOL, rng)
             else:
                 worlds = [now.deal(view, rng) for _ in range(NOW_POOL)]
                 weights, _beta = temper([evidence.loglik(w) for w in worlds])
@@ -175,6 +190,25 @@ class Pimc:
             return values
         except TooBig:
             return None
+
+
+def _resample(worlds: list[Any], weights: list[float], k: int,
+              rng: random.Random) -> list[tuple[Any, float]]:
+    """``k`` draws from ``worlds`` by ``weights`` (systematic resampling: one random
+    offset, evenly spaced), a world drawn several times solved once with its count."""
+    step = sum(weights) / k
+    u = rng.random() * step
+    counts: dict[int, int] = {}
+    acc = 0.0
+    j = 0
+    for i, w in enumerate(weights):
+        acc += w
+        while j < k and u + j * step < acc:
+            counts[i] = counts.get(i, 0) + 1
+            j += 1
+    if j < k:  # rounding at the end
+        counts[len(worlds) - 1] = counts.get(len(worlds) - 1, 0) + k - j
+    return [(worlds[i], c / k) for i, c in counts.items()]
 
 
 class _Tally:

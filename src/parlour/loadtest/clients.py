@@ -14,7 +14,6 @@ event of that seat, at the sequence number after the one the move answered).
 from __future__ import annotations
 
 import asyncio
-import json
 import random
 import time
 from collections import Counter
@@ -24,11 +23,19 @@ from typing import Any
 import httpx
 
 from parlour.delta import Mirror
+from parlour.loadtest.wire import Wire
 
 try:
+    from orjson import dumps as _dumps
     from orjson import loads
+
+    def dumps(value: Any) -> str:
+        return _dumps(value).decode()
 except ImportError:  # pragma: no cover -- orjson is a dependency
-    from json import loads
+    from json import dumps, loads
+
+CREATE_ERRORS = (httpx.HTTPError, OSError, EOFError, TimeoutError, KeyError, ValueError)
+"""What a table's creation may meet while a server restarts (either HTTP client)."""
 
 RETRY_CODES = {"unavailable", "conflict", "server_error"}
 """Errors that say "not saved, try again": the seat re-sends its move."""
@@ -100,7 +107,9 @@ class SeatClient:
         self.token = token
         self.log = SeatLog(seat)
         self.state: dict[str, Any] | None = None
-        self.mirror = Mirror()  # the state, from the server's snapshots and deltas
+        # the state, from the server's snapshots and deltas (built from the messages'
+        # own values unless the messages are kept)
+        self.mirror = Mirror(copies=table.capture)
         self.seq = -1
         self.answered: int | None = None
         self.pending: tuple[int, dict[str, Any], float] | None = None
@@ -171,12 +180,12 @@ class SeatClient:
         self.due = None
         if self.seat == 0:
             self.table.start_sent = False  # a start lost with the last server is sent again
-        await ws.send(json.dumps({"type": "hello", "table": self.table.id,
-                                  "token": self.token}))
+        await ws.send(dumps({"type": "hello", "table": self.table.id, "token": self.token}))
         while True:
             timeout = None if self.due is None else max(0.0, self.due - time.monotonic())
             try:
-                raw = await asyncio.wait_for(ws.recv(), timeout=timeout)
+                # bytes: orjson parses them without a decoded str in between
+                raw = await asyncio.wait_for(ws.recv(decode=False), timeout=timeout)
             except TimeoutError:
                 await self.send_move(ws)
                 continue
@@ -193,7 +202,7 @@ class SeatClient:
                 stats.byes += 1
             if not self.mirror.take(msg):  # a version was missed: ask for the whole state
                 stats.syncs += 1
-                await ws.send(json.dumps({"type": "sync"}))
+                await ws.send(dumps({"type": "sync"}))
                 continue
             if kind == "presence":
                 await self.after_state(ws)
@@ -228,6 +237,7 @@ class SeatClient:
             self.table.stats.rtts.append(now - sent_at)
             self.table.stats.rtt_at.append(time.monotonic())
             self.table.stats.moves_acked += 1
+            self.table.acked += 1
             self.log.acked.append((msg["seq"], ev["move"]))
             self.pending = None
         elif self.pending is not None and msg["seq"] > self.pending[0] + 1:
@@ -242,7 +252,7 @@ class SeatClient:
                      or time.monotonic() > self.table.started + 10)
                 and not self.table.start_sent):
             self.table.start_sent = True
-            await ws.send(json.dumps({"type": "start"}))
+            await ws.send(dumps({"type": "start"}))
         if self.my_turn():
             if self.answered != self.seq and self.due is None:
                 self.due = time.monotonic() + self.think()
@@ -260,7 +270,7 @@ class SeatClient:
         self.pending = (self.seq, move, time.perf_counter())
         self.log.sent.append((self.seq, move))
         self.table.stats.moves_sent += 1
-        await ws.send(json.dumps({"type": "move", "seq": self.seq, "move": move}))
+        await ws.send(dumps({"type": "move", "seq": self.seq, "move": move}))
 
 
 class TableRun:
@@ -288,6 +298,8 @@ class TableRun:
         self.start_sent = False
         self.started = time.monotonic()
         self.finished = False
+        self.acked = 0
+        """Moves of this table's seats that the server confirmed."""
         self.watch: str | None = None
         self.record_data: dict[str, Any] | None = None
         """The finished game's record, once fetched."""
@@ -297,7 +309,7 @@ class TableRun:
         """Seat ``seat``'s address: every seat of every table seems its own client."""
         return f"{self.net}.{seat + 1}"
 
-    async def create(self, http: httpx.AsyncClient) -> None:
+    async def create(self, http: Wire | httpx.AsyncClient) -> None:
         base = self.urls[0]
         people = self.players - self.bots
         body = {"game": self.game, "players": self.players, "rules": self.rules,
@@ -319,13 +331,13 @@ class TableRun:
             tokens.append(r.json()["token"])
         self.seats = [SeatClient(self, i, tok) for i, tok in enumerate(tokens)]
 
-    async def play(self, http: httpx.AsyncClient) -> None:
+    async def play(self, http: Wire | httpx.AsyncClient) -> None:
         attempt = 0
         while True:  # a server that is restarting: keep trying until the deadline
             try:
                 await self.create(http)
                 break
-            except (httpx.HTTPError, KeyError, ValueError) as e:
+            except CREATE_ERRORS as e:
                 if time.monotonic() > self.deadline:
                     self.stats.failures.append(f"a table could not be created: {e!r}")
                     return
@@ -379,8 +391,7 @@ async def run_tables(urls: list[str], tables: int, *, duration: float,
                      deadline=deadline, capture=capture, compression=compression,
                      rng=random.Random(rng.random()), bots=bots, bot=bot)
             for _ in range(tables)]
-    limits = httpx.Limits(max_connections=50, max_keepalive_connections=50)
-    async with httpx.AsyncClient(timeout=30, limits=limits) as http:
+    async with Wire(limit=50, timeout=30) as http:
 
         async def one(i: int, run: TableRun) -> None:
             if ramp > 0:

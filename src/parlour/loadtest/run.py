@@ -39,20 +39,33 @@ class LoadConfig:
     """Fetch every finished game's record and check it (``record.load`` and commitments)."""
     capture: bool = False
     seed: int | None = None
+    procs: int = 1
+    """Client processes the tables are split across (``--procs``): 1 plays them all in
+    this process."""
     server_args: list[str] = field(default_factory=list)
 
 
+def _run(coro: Any) -> Any:
+    try:
+        import uvloop  # with uvicorn[standard]: a cheaper event loop for 4,000 sockets
+    except ImportError:  # pragma: no cover -- not on every platform
+        return asyncio.run(coro)
+    with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
+        return runner.run(coro)
+
+
 def run_sync(coro: Any) -> Any:
-    """``asyncio.run(coro)``, in a thread of its own when this thread already runs an
-    event loop (a notebook, or a test process where a browser driver holds one)."""
+    """Run ``coro`` to its end on a new event loop (uvloop's when installed), in a
+    thread of its own when this thread already runs an event loop (a notebook, or a
+    test process where a browser driver holds one)."""
     try:
         asyncio.get_running_loop()
     except RuntimeError:
-        return asyncio.run(coro)
+        return _run(coro)
     from concurrent.futures import ThreadPoolExecutor
 
     with ThreadPoolExecutor(1) as pool:
-        return pool.submit(asyncio.run, coro).result()
+        return pool.submit(_run, coro).result()
 
 
 def _mb(n: int | None) -> float | None:
@@ -71,9 +84,14 @@ def _after(stats: Stats, skip: float) -> dict[str, float | int | None]:
             "p99": None if p99 is None else round(p99, 2)}
 
 
+def _lag(lags: list[float]) -> dict[str, float | None]:
+    return {"p50": _ms(percentile(lags, 50)), "p99": _ms(percentile(lags, 99)),
+            "max": _ms(max(lags) if lags else None)}
+
+
 def summarise(cfg: LoadConfig, runs: list[TableRun], stats: Stats, elapsed: float,
               rss: dict[str, int | None], checked: dict[str, int],
-              ramp: float = 0.0) -> dict[str, Any]:
+              ramp: float = 0.0, parts: list[Stats] | None = None) -> dict[str, Any]:
     ms = [x * 1000 for x in stats.rtts]
     finished = sum(1 for r in runs if r.finished)
 
@@ -99,9 +117,10 @@ def summarise(cfg: LoadConfig, runs: list[TableRun], stats: Stats, elapsed: floa
         # The same, leaving out the tables' arrival (the ramp and 5 s after it), when
         # the server also creates tables, seats players and opens their sockets.
         "rtt_ms_after_arrival": _after(stats, ramp + 5.0),
-        "client_loop_lag_ms": {"p50": _ms(percentile(stats.lags, 50)),
-                               "p99": _ms(percentile(stats.lags, 99)),
-                               "max": _ms(max(stats.lags) if stats.lags else None)},
+        "client_procs": cfg.procs,
+        "client_loop_lag_ms": _lag(stats.lags),
+        # each client process's own event loop (one entry per process)
+        "client_loop_lag_ms_per_proc": [_lag(s.lags) for s in (parts or [stats])],
         "errors": sum(errors.values()) + len(stats.failures),
         "error_codes": errors,
         "failures": stats.failures[:20],
@@ -138,7 +157,16 @@ async def _check_records(runs: list[TableRun]) -> dict[str, int]:
 
 
 def run_load(cfg: LoadConfig, progress: Any = None) -> dict[str, Any]:
-    """Run one load test and return its report (a JSON-ready dict)."""
+    """Run one load test and return its report (a JSON-ready dict).
+
+    ``progress(done, tables, moves, errors)``, if given, is called about every second
+    with the games over, the tables, the moves confirmed and the errors so far.
+    """
+    from parlour.loadtest.fleet import check_procs, run_procs
+
+    refused = check_procs(cfg.procs, cfg.tables)
+    if refused is not None:
+        raise ValueError(refused)
     server: ServerProcess | None = None
     if cfg.url:
         base = check_local_url(cfg.url)
@@ -151,27 +179,40 @@ def run_load(cfg: LoadConfig, progress: Any = None) -> dict[str, Any]:
                                   "end": None}
     peak = [rss["start"] or 0]
 
-    def tick(runs: list[TableRun], stats: Stats) -> None:
+    def tick(done: int, moves: int, errors: int) -> None:
         if pid:
             now = rss_bytes(pid)
             if now:
                 peak[0] = max(peak[0], now)
         if progress:
-            progress(runs, stats)
+            progress(done, cfg.tables, moves, errors)
+
+    def tick_here(runs: list[TableRun], stats: Stats) -> None:
+        tick(sum(1 for r in runs if r.seats and all(s.log.done for s in r.seats)),
+             stats.moves_acked, sum(stats.errors.values()))
 
     ramp = cfg.ramp if cfg.ramp is not None else min(10.0, cfg.tables / 20)
+    kwargs = {"duration": cfg.duration, "speed": cfg.speed, "game": cfg.game,
+              "players": cfg.players, "rules": {"rounds": cfg.rounds}, "ramp": ramp,
+              "compression": "deflate" if cfg.compression else None, "seed": cfg.seed}
     cpu0 = cpu_seconds(pid) if pid else None
-    me0 = resource.getrusage(resource.RUSAGE_SELF)
-    t0 = time.monotonic()
+    parts: list[Stats] | None = None
+    cpu: dict[str, Any] = {}
     try:
-        runs, stats = run_sync(run_tables(
-            [base], cfg.tables, duration=cfg.duration, speed=cfg.speed, game=cfg.game,
-            players=cfg.players, rules={"rounds": cfg.rounds}, ramp=ramp,
-            capture=cfg.capture, compression="deflate" if cfg.compression else None,
-            seed=cfg.seed, on_tick=tick))
-        elapsed = time.monotonic() - t0
-        me1 = resource.getrusage(resource.RUSAGE_SELF)
-        cpu = {"clients_s": round(me1.ru_utime + me1.ru_stime - me0.ru_utime - me0.ru_stime, 2)}
+        if cfg.procs == 1:
+            me0 = resource.getrusage(resource.RUSAGE_SELF)
+            t0 = time.monotonic()
+            runs, stats = run_sync(run_tables([base], cfg.tables, capture=cfg.capture,
+                                              on_tick=tick_here, **kwargs))
+            elapsed = time.monotonic() - t0
+            me1 = resource.getrusage(resource.RUSAGE_SELF)
+            cpu["clients_s"] = round(me1.ru_utime + me1.ru_stime - me0.ru_utime
+                                     - me0.ru_stime, 2)
+        else:
+            runs, stats, parts, each, elapsed = run_procs([base], cfg.tables, cfg.procs,
+                                                          kwargs, on_tick=tick)
+            cpu["clients_s"] = round(sum(each), 2)
+            cpu["clients_s_per_proc"] = [round(x, 2) for x in each]
         cpu1 = cpu_seconds(pid) if pid else None
         if cpu0 is not None and cpu1 is not None:
             cpu["server_s"] = round(cpu1 - cpu0, 2)
@@ -182,11 +223,13 @@ def run_load(cfg: LoadConfig, progress: Any = None) -> dict[str, Any]:
     finally:
         if server is not None:
             server.cleanup()
-    report = summarise(cfg, runs, stats, elapsed, rss, checked, ramp)
+    report = summarise(cfg, runs, stats, elapsed, rss, checked, ramp, parts)
     report["server"] = {"url": base, "pid": pid, "started_here": server is not None}
-    if cpu.get("server_s") is not None and report["moves"]:
-        # everything the server did (arrival included) over the moves it confirmed
-        cpu["server_ms_per_move"] = round(1000 * cpu["server_s"] / report["moves"], 3)
+    if report["moves"]:
+        # everything each side did (arrival included) over the moves the server confirmed
+        if cpu.get("server_s") is not None:
+            cpu["server_ms_per_move"] = round(1000 * cpu["server_s"] / report["moves"], 3)
+        cpu["clients_ms_per_move"] = round(1000 * cpu["clients_s"] / report["moves"], 3)
     report["cpu"] = cpu
     report["config"] = {k: v for k, v in asdict(cfg).items() if k != "server_args"}
     report["_runs"] = runs  # for tests; dropped from the JSON output

@@ -56,6 +56,8 @@ def create_app(settings: Settings | None = None, *, testing: bool | None = None)
         # pauses would otherwise grow with the heap and show as latency spikes.
         gc.collect()
         gc.freeze()
+        _, older, oldest = gc.get_threshold()
+        gc.set_threshold(max(1, settings.gc_young), older, oldest)
         try:
             yield
         finally:

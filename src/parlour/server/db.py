@@ -191,6 +191,73 @@ def _update_for(columns: frozenset[str]) -> Any:
     return stmt
 
 
+JSON_COLUMNS = frozenset(c.name for c in TABLES.columns if isinstance(c.type, JSON))
+
+
+class SqliteEvents:
+    """The event write of a SQLite file through the driver itself: a connection of its
+    own, kept open, and two SQL strings the driver prepares once and keeps (its
+    statement cache). A move's write is then two statements and a commit, without
+    SQLAlchemy's per-statement work (compiling parameters, result objects), which cost
+    more than SQLite's own. The statements are those of :meth:`Store.commit_events`'
+    SQLAlchemy path: the same rows, the same sequence check."""
+
+    INSERT = "INSERT INTO events (table_id, seq, at, data) VALUES (?, ?, ?, ?)"
+
+    def __init__(self, engine: Engine) -> None:
+        self._pooled = engine.raw_connection()  # the engine's pragmas (WAL, timeout)
+        self.con: Any = self._pooled.driver_connection
+        self._updates: dict[tuple[str, ...], tuple[str, tuple[bool, ...]]] = {}
+
+    def _update(self, columns: tuple[str, ...]) -> tuple[str, tuple[bool, ...]]:
+        found = self._updates.get(columns)
+        if found is None:
+            for c in columns:
+                if c not in TABLES.c or c in ("id", "seq"):
+                    raise ValueError(f"not a column an event writes: {c!r}")
+            sets = ", ".join(f"{c} = ?" for c in columns)
+            found = (f"UPDATE tables SET {sets}, seq = ? WHERE id = ? AND seq = ?",
+                     tuple(c in JSON_COLUMNS for c in columns))
+            self._updates[columns] = found
+        return found
+
+    def commit(self, batch: list[tuple[str, int, dict[str, Any], dict[str, Any]]]
+               ) -> list[int | Conflict]:
+        import sqlite3
+
+        con = self.con
+        out: list[int | Conflict] = []
+        sql = None
+        try:
+            con.execute("BEGIN IMMEDIATE")  # the write lock now (or busy: try again)
+            for table_id, expected, data, values in batch:
+                columns = tuple(values)
+                sql, json_flags = self._update(columns)
+                params = [_json(values[c]) if j else values[c]
+                          for c, j in zip(columns, json_flags, strict=True)]
+                params += (expected + 1, table_id, expected)
+                if con.execute(sql, params).rowcount != 1:
+                    out.append(Conflict(f"table {table_id} is no longer at seq {expected}"))
+                    continue
+                sql = self.INSERT
+                con.execute(sql, (table_id, expected + 1, values["updated"], _json(data)))
+                out.append(expected + 1)
+            sql = "COMMIT"
+            con.commit()
+        except BaseException as e:
+            with contextlib.suppress(sqlite3.Error):
+                con.rollback()  # never left inside a transaction, whatever went wrong
+            if isinstance(e, sqlite3.Error):
+                # As SQLAlchemy raises it: callers tell busy from broken the same way.
+                raise DBAPIError.instance(sql, None, e, sqlite3.Error) from e
+            raise
+        return out
+
+    def close(self) -> None:
+        with contextlib.suppress(Exception):
+            self._pooled.close()
+
+
 class Store:
     """Reads and writes tables; every write is one short transaction."""
 
@@ -210,6 +277,11 @@ class Store:
                     raise
                 time.sleep(0.5)
         self.sessions = sessionmaker(self.engine, expire_on_commit=False)
+        path = self.engine.url.database
+        self._fast: SqliteEvents | None = (
+            SqliteEvents(self.engine) if url.startswith("sqlite") and path
+            and path != ":memory:" and not path.startswith("file:") else None)
+        """A SQLite file: events are written through the driver (``SqliteEvents``)."""
         self.notify_as: str | None = None
         """Cluster on PostgreSQL: the instance name sent with a ``NOTIFY`` in the same
         transaction as every change of a table (delivered when it commits)."""
@@ -303,6 +375,8 @@ class Store:
         if stop is not None:
             stop.set()
             self._checkpointer.join(5)
+        if self._fast is not None:
+            self._fast.close()
         self.engine.dispose()
 
     def get_with_tail(self, table_id: str) -> tuple[TableRow | None, list[dict[str, Any]]]:
@@ -385,20 +459,55 @@ class Store:
         ``expected_seq``.
         """
         values.setdefault("updated", time.time())
-        new_seq = expected_seq + 1
-        params = {f"v_{k}": v for k, v in values.items()}
-        params.update(_id=table_id, _expected=expected_seq, v_seq=new_seq)
-        try:
-            with self.engine.begin() as c:
-                c.execute(_INSERT_EVENT, {"table_id": table_id, "seq": new_seq,
-                                          "at": values["updated"], "data": data})
+        result = self.commit_events([(table_id, expected_seq, data, values)])[0]
+        if isinstance(result, Exception):
+            raise result
+        return result
+
+    def commit_events(self, batch: list[tuple[str, int, dict[str, Any], dict[str, Any]]]
+                      ) -> list[int | Conflict]:
+        """Write several tables' events in one transaction (a group commit): each item is
+        ``(table_id, expected_seq, data, values)`` as :meth:`commit_event` takes it, and
+        ``values`` must hold ``updated``. Each item's result is its new sequence number,
+        or a :class:`Conflict` when its table is no longer at ``expected_seq`` (that item
+        wrote nothing; the others are written). A database error (busy, unreachable)
+        raises, and then nothing of the batch is written.
+        """
+        if not batch:
+            return []
+        if len(batch) > 1:
+            try:
+                return self._commit_batch(batch)
+            except IntegrityError:  # an event already there: find out which, one by one
+                pass
+        out: list[int | Conflict] = []
+        for item in batch:
+            try:
+                out.extend(self._commit_batch([item]))
+            except IntegrityError:
+                out.append(Conflict(f"event {item[1] + 1} of table {item[0]} already exists"))
+        return out
+
+    def _commit_batch(self, batch: list[tuple[str, int, dict[str, Any], dict[str, Any]]]
+                      ) -> list[int | Conflict]:
+        """One transaction for ``batch``; IntegrityError (nothing written) if an event
+        row already exists."""
+        if self._fast is not None:
+            return self._fast.commit(batch)
+        out: list[int | Conflict] = []
+        with self.engine.begin() as c:
+            for table_id, expected, data, values in batch:
+                params = {f"v_{k}": v for k, v in values.items()}
+                params.update(_id=table_id, _expected=expected, v_seq=expected + 1)
                 res = c.execute(_update_for(frozenset(values)), params)
                 if res.rowcount != 1:
-                    raise Conflict(f"table {table_id} is no longer at seq {expected_seq}")
+                    out.append(Conflict(f"table {table_id} is no longer at seq {expected}"))
+                    continue
+                c.execute(_INSERT_EVENT, {"table_id": table_id, "seq": expected + 1,
+                                          "at": values["updated"], "data": data})
                 self._notify(c, table_id)
-        except IntegrityError:
-            raise Conflict(f"event {new_seq} of table {table_id} already exists") from None
-        return new_seq
+                out.append(expected + 1)
+        return out
 
     def events(self, table_id: str) -> list[EventRow]:
         with self.sessions() as s:

@@ -151,7 +151,8 @@ class Hub:
         async def later() -> None:
             try:
                 await asyncio.sleep(self.presence_every)
-                await self.broadcast(t, "presence")
+                async with t.lock:  # never a change whose write is still under way
+                    await self.broadcast(t, "presence")
             finally:
                 self._presence_due.discard(t.id)
 

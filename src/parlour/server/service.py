@@ -186,7 +186,8 @@ class TableService:
     def record(self, table_id: str) -> dict[str, Any]:
         """The finished game's record (with every deck and salt revealed)."""
         t = self.load(table_id)
-        if t.match is None or not t.match.is_over:
+        # The stored status: the last move's write may still be under way.
+        if t.match is None or not t.match.is_over or t.committed.get("status") != "over":
             raise ServiceError(409, "not_over",
                                "the record is available when the game is over")
         return record.dump(t.match)

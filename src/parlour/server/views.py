@@ -141,27 +141,49 @@ def log_entry(t: LiveTable, audience: Audience, e: dict[str, Any]) -> dict[str, 
     return e  # log entries never change once written: the same object in every state
 
 
+LOG_SHOWN = 200
+"""The last entries of the log a state holds."""
+
+
 def visible_log(t: LiveTable, audience: Audience) -> list[dict[str, Any]]:
     """The log of the current (or last) round, plus the game's milestones.
 
     Moves (and FA-8 leftovers) of earlier rounds are left out: their cards are dealt
     again in later rounds.
+
+    The log only grows (entries never change once written), so the list is kept per
+    audience (``t.derived``) and only the entries written since are read; the same
+    list object comes back while nothing was written (a sent state never changes, so
+    sharing it is safe, and a comparison of two states skips it at once).
     """
     k = t.round_number
-    out = []
-    for e in t.log:
-        if e.get("kind") in ("move", "leftovers") and e.get("round") != k:
-            continue
-        out.append(log_entry(t, audience, e))
-    return out[-200:]
+    log = t.log
+    n = len(log)
+    key = ("log", audience if t.rules.get("strict") is False else "all")
+    held = t.derived.get(key)
+    if held is not None and held[0] == k and held[1] is log and held[2] <= n \
+            and (held[2] == 0 or log[held[2] - 1] is held[3]):
+        _, _, done, _, full, shown = held
+        if done == n:
+            return shown
+    else:
+        done, full = 0, []
+    extra = [log_entry(t, audience, e) for e in log[done:]
+             if not (e.get("kind") in ("move", "leftovers") and e.get("round") != k)]
+    if extra or held is None:
+        full = full + extra  # a new list: the one already sent stays as it was
+    shown = full[-LOG_SHOWN:] if len(full) > LOG_SHOWN else full
+    t.derived[key] = (k, log, n, log[n - 1] if n else None, full, shown)
+    return shown
 
 
 def seats_json(t: LiveTable) -> list[dict[str, Any]]:
     """Each seat's public facts; ``standin_left``: seconds until the computer plays for a
     disconnected player (the server's own grace clock, so every page counts the same)."""
     now = time.time()
+    here = {c.seat for c in t.conns}  # (t.connected(i), for every seat in one pass)
     return [{"name": s.name, "kind": s.kind, "bot": s.bot, "claimed": s.claimed,
-             "connected": s.kind == "bot" or t.connected(i), "auto": s.auto,
+             "connected": s.kind == "bot" or i in here or i in t.remote, "auto": s.auto,
              "open": s.open, "never_connected": s.kind == "person" and s.claimed
              and not s.connected_once,
              "standin_left": round(max(0.0, t.grace_until[i] - now), 1)
@@ -258,10 +280,8 @@ def snapshot(t: LiveTable, audience: Audience, cache: dict[Any, Any] | None = No
         "role": "spectator" if audience is None else "seat",
         "log": cache[log_key],
         "chat": chat_lines(t, audience),
-        "links": {"watch": f"/t/{t.id}#watch={t.watch_key}"},
+        "links": links(t, audience),
     }
-    if audience is not None:
-        state["links"]["invite"] = f"/t/{t.id}#invite={t.invite_key}"
     if last is not None:
         state["view"] = public_view(last) if audience is None else seat_view(last, audience)
         pot = getattr(last, "pot", None)  # a game played for chips has a pot (FT-7)
@@ -305,6 +325,27 @@ def part(t: LiveTable, audience: Audience, key: str, cache: dict[Any, Any]) -> A
     raise ValueError(f"no part {key!r}")
 
 
+def links(t: LiveTable, audience: Audience) -> dict[str, str]:
+    """The table's links an audience may pass on: spectators the watch link, seats the
+    invite link too (built once per table: one object in every state)."""
+    key = ("links", audience is None)
+    found = t.derived.get(key)
+    if found is None:
+        found = {"watch": f"/t/{t.id}#watch={t.watch_key}"}
+        if audience is not None:
+            found["invite"] = f"/t/{t.id}#invite={t.invite_key}"
+        t.derived[key] = found
+    return found
+
+
 def chat_lines(t: LiveTable, audience: Audience) -> list[dict[str, Any]]:
-    """Seats read the table's chat; spectators also their own channel (cardroom.py)."""
-    return [ln for ln in t.chat if audience is None or ln["channel"] == "table"]
+    """Seats read the table's chat; spectators also their own channel (cardroom.py).
+    The list is kept until a line is added (the same object in every state until then)."""
+    chat = t.chat
+    version = (len(chat), chat[0]["id"], chat[-1]["id"]) if chat else (0, 0, 0)
+    key = ("chat", audience is None)
+    held = t.derived.get(key)
+    if held is None or held[0] != version:
+        held = t.derived[key] = (version, [ln for ln in chat if audience is None
+                                           or ln["channel"] == "table"])
+    return held[1]

@@ -49,12 +49,17 @@ def test_play_and_final_outcome_match_the_engine(players, rules):
         assert r.is_over
 
 
-def _minimax(s, hands, table, piles, turn, last):
-    """Plain 2-player minimax of seat 0's win share: the reference for alpha-beta."""
+def _minimax(s, hands, table, piles, turn, last, stage=0):
+    """Plain 2-player minimax of seat 0's win share: the reference for alpha-beta
+    (on into the next deal when the solver has its hands)."""
     vals = []
     for m in hand_moves(hands[turn], table, s.gtg):
         h, t, p, nxt, lc, done = s._play(hands, table, piles, turn, last, m)
-        vals.append(s._leaf2(p, t, lc) if done else _minimax(s, h, t, p, nxt, lc))
+        if done and stage == 0 and s.next_hands:
+            vals.append(_minimax(s, list(s.next_hands), t, p, nxt, lc, 1))
+        else:
+            vals.append(s._leaf2(p, t, lc, nxt, stage) if done
+                        else _minimax(s, h, t, p, nxt, lc, stage))
     return max(vals) if turn == 0 else min(vals)
 
 
@@ -73,10 +78,37 @@ def test_alpha_beta_equals_plain_minimax(moves):
             ref = _solver_for(r)
             h, t, p, nxt, lc, done = ref._play(hands, r.table, list(r.piles), r.turn,
                                                r.last_collector, m)
-            v = ref._leaf2(p, t, lc) if done else _minimax(ref, h, t, p, nxt, lc)
+            v = ref._leaf2(p, t, lc, nxt) if done else _minimax(ref, h, t, p, nxt, lc)
             mine = v if r.turn == 0 else 1.0 - v
             assert share == pytest.approx(mine, abs=1e-12)
             assert reward == share
+
+
+@pytest.mark.parametrize("moves", [3, 37])
+def test_two_deal_search_equals_plain_minimax_into_the_next_deal(moves):
+    """``expert``'s horizon (2 players): with the next deal's hands the pruned search
+    runs on to the end of that deal (or of the round, FA-8, when it is the last) and
+    gives every root move the minimax value of the two deals."""
+    changed = False
+    for seed in range(4):
+        r = round_at("fanti", 2, {}, 50 + seed, moves)
+        view = r.view(r.turn)
+        rng = random.Random(seed)
+        hands = deal_hands(view, rng)
+        nxt_hands = fanti_search.next_deal(view, hands, rng)
+        assert len(nxt_hands) == 2 and all(h.bit_count() == 4 for h in nxt_hands)
+        seen = view.table | view.piles[0] | view.piles[1] | hands[0] | hands[1]
+        assert not (nxt_hands[0] | nxt_hands[1]) & seen
+        got = fanti_search.solve_moves(view, hands + nxt_hands, list(view.legal))
+        ref = Solver(2, r.turn, r._gtg, False, False, False, view.deck_left, nxt_hands)
+        for m, (_reward, share) in zip(view.legal, got, strict=True):
+            h, t, p, nxt, lc, done = ref._play(hands, r.table, list(r.piles), r.turn,
+                                               r.last_collector, m)
+            v = (_minimax(ref, list(nxt_hands), t, p, nxt, lc, 1) if done
+                 else _minimax(ref, h, t, p, nxt, lc))
+            assert share == pytest.approx(v if r.turn == 0 else 1.0 - v, abs=1e-12)
+        changed |= fanti_search.solve_moves(view, hands, list(view.legal)) != got
+    assert changed  # the farther horizon changes the values
 
 
 def test_worlds_keep_my_hand_and_hand_sizes_and_use_only_unseen_cards():
@@ -193,8 +225,8 @@ def _pairs(s, x):
     """The fast solver's leaf or final value for a generic round ``x``, per seat."""
     if s.n == 2:
         v = (final_outcome(x.piles, 0, -1, False)[0][1] if x.is_over
-             else s._leaf2(x.piles, x.table, x.last_collector))
+             else s._leaf2(x.piles, x.table, x.last_collector, x.turn))
         return [(v, v), (1.0 - v, 1.0 - v)]
     if x.is_over:
         return list(final_outcome(x.piles, 0, -1, False))
-    return list(s._leafn(x.piles, x.table, x.last_collector))
+    return list(s._leafn(x.piles, x.table, x.last_collector, x.turn))

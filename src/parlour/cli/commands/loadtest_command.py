@@ -7,9 +7,10 @@ from enum import StrEnum
 from typing import Annotated
 
 import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
 from parlour.cli.app import app
-from parlour.cli.common import resolve_game, resolve_players, usage_errors
+from parlour.cli.common import UsageError, resolve_game, resolve_players, stderr, usage_errors
 from parlour.games import GAMES
 
 
@@ -45,6 +46,16 @@ def report_text(report: dict, tables: int, speed: str, game: str, players: int,
         *(f"  {f}" for f in report["failures"]),
         f"server RSS MB   start {_v(m['start'])}  peak {_v(m['peak'])}  end {_v(m['end'])}",
     ]
+    cpu, lag = report.get("cpu") or {}, report.get("client_loop_lag_ms")
+    if lag is not None:
+        per = report.get("client_loop_lag_ms_per_proc") or []
+        procs = report.get("client_procs", 1)
+        lines.append(
+            f"clients         {procs} process{'' if procs == 1 else 'es'}, CPU "
+            f"{_v(cpu.get('clients_ms_per_move'))} ms a move (server "
+            f"{_v(cpu.get('server_ms_per_move'))}), loop lag p99 {_v(lag['p99'])} ms"
+            + (" (" + ", ".join(_v(x["p99"]) for x in per) + " by process)"
+               if len(per) > 1 else ""))
     checked = report["records_checked"]
     if checked:
         lines.append("records         " + ", ".join(
@@ -75,6 +86,9 @@ def loadtest(
         help="Seconds over which the tables arrive (default: 1 s per 20 tables, at most "
              "10 s).")] = None,
     seed: Annotated[int | None, typer.Option(help="Seed of the players' choices.")] = None,
+    procs: Annotated[int, typer.Option(
+        help="Client processes the tables are split across (the load generator's own "
+             "CPU on more than one core); at most one per table.")] = 1,
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
 ) -> None:
     """Play T concurrent games over real WebSockets, one connection per seat, and report
@@ -84,10 +98,14 @@ def loadtest(
     Exit status 0 when every game finished with no error, 1 otherwise.
     """
     from parlour.loadtest import LoadConfig, NotLocal, check_local_url, public, run_load
+    from parlour.loadtest.fleet import check_procs
 
     with usage_errors():
         game = resolve_game(game).name
         resolve_players(resolve_game(game), players)
+        refused = check_procs(procs, tables)
+        if refused is not None:
+            raise UsageError(refused)
 
     if url is not None:
         try:
@@ -96,17 +114,19 @@ def loadtest(
             typer.echo(f"parlour loadtest: {e}", err=True)
             raise typer.Exit(2) from None
 
-    def progress(runs, stats) -> None:  # noqa: ANN001
-        if as_json:
-            return
-        done = sum(1 for r in runs if all(s.log.done for s in r.seats) and r.seats)
-        typer.echo(f"  {done}/{len(runs)} games over, {stats.moves_acked} moves, "
-                   f"{sum(stats.errors.values())} errors", err=True)
+    bar = Progress(TextColumn("games over"), BarColumn(), MofNCompleteColumn(),
+                   TextColumn("{task.fields[moves]} moves, {task.fields[errors]} errors"),
+                   console=stderr(), transient=True, disable=as_json)
+    task = bar.add_task("games", total=tables, moves=0, errors=0)
+
+    def progress(done: int, total: int, moves: int, errors: int) -> None:
+        bar.update(task, completed=done, moves=moves, errors=errors)
 
     cfg = LoadConfig(tables=tables, duration=duration, url=url, speed=speed.value, game=game,
                      players=players, rounds=rounds, bot_delay=bot_delay,
-                     compression=compression, seed=seed, ramp=ramp)
-    report = public(run_load(cfg, progress=progress))
+                     compression=compression, seed=seed, ramp=ramp, procs=procs)
+    with bar:
+        report = public(run_load(cfg, progress=progress))
     if as_json:
         typer.echo(json.dumps(report, indent=1))
     else:

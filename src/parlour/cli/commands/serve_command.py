@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import socket
 from pathlib import Path
 from typing import Annotated
 
@@ -23,6 +24,53 @@ def check_sqlite_file(path: Path) -> None:
     if head and head != SQLITE_MAGIC:
         raise UsageError(f"--db {path} is not a SQLite database; give a new file name "
                          f"or an existing parlour database")
+
+
+BACKLOG = 4096
+"""Connections the kernel queues on each listening socket until they are accepted."""
+
+
+def listening_sockets(host: str, port: int, count: int,
+                      backlog: int = BACKLOG) -> list[socket.socket]:
+    """``count`` sockets listening on the same address (``SO_REUSEPORT``), or one.
+
+    The event loop (uvloop) accepts one new connection per listening socket on each of
+    its turns; a turn under load takes several milliseconds, so one socket took only
+    about a hundred new connections a second while 1,000 tables were arriving (four
+    sockets each) and handshakes timed out. The kernel spreads new connections over the
+    sockets, and each turn accepts one on each. The port is first bound without
+    ``SO_REUSEPORT``: if another process already listens there (say a second server
+    started by mistake) that fails with "address in use", as with one socket, instead
+    of silently sharing the port with it.
+    """
+    family, kind, proto, _, addr = socket.getaddrinfo(
+        host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0]
+    probe = socket.socket(family, kind, proto)
+    try:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        probe.bind(addr)
+    except OSError as e:
+        raise UsageError(f"cannot listen on {host}:{port}: {e.strerror or e}") from None
+    finally:
+        probe.close()
+    if not hasattr(socket, "SO_REUSEPORT"):
+        count = 1
+    out = []
+    try:
+        for _ in range(max(1, count)):
+            sock = socket.socket(family, kind, proto)
+            out.append(sock)
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            if count > 1:
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+            sock.bind(addr)
+            sock.listen(backlog)
+            sock.setblocking(False)
+    except OSError as e:
+        for sock in out:
+            sock.close()
+        raise UsageError(f"cannot listen on {host}:{port}: {e.strerror or e}") from None
+    return out
 
 
 @app.command("serve", short_help="Serve the web tables (page, HTTP API, WebSocket).")
@@ -57,6 +105,10 @@ def serve(
     public_url: Annotated[str | None, typer.Option(
         help="The address people use, e.g. https://tables.example: links are built "
              "from it and only its host is answered (DNS rebinding).")] = None,
+    listeners: Annotated[int, typer.Option(
+        min=1, max=64,
+        help="Listening sockets on the port (SO_REUSEPORT): new connections accepted "
+             "per turn of the event loop (see docs/deploy.md).")] = 8,
     set_: Annotated[list[str] | None, typer.Option(
         "--set", help="Any server setting as NAME=VALUE (repeatable; the limits are "
                       "listed in docs/hardening.md).")] = None,
@@ -65,6 +117,7 @@ def serve(
     with usage_errors():
         if "://" not in db:
             check_sqlite_file(Path(db))
+        sockets = listening_sockets(host, port, listeners)
     import uvicorn
 
     from parlour.server import Settings, create_app
@@ -112,7 +165,7 @@ def serve(
 
     config = uvicorn.Config(application, host=host, port=port, log_level="warning",
                             ws_max_size=64 * 1024, ws_per_message_deflate=ws_deflate,
-                            backlog=4096, timeout_graceful_shutdown=5,
+                            backlog=BACKLOG, timeout_graceful_shutdown=5,
                             # the client's address is the guard's (--trusted-proxy) alone
                             proxy_headers=False)
-    Server(config).run()
+    Server(config).run(sockets=sockets)

@@ -164,12 +164,20 @@ class FanTanView:
             "rows": rows_json(self.table, self.rules["ace"] == "high"),
             "hand_counts": list(self.hand_counts),
             "passes": list(self.passes),
-            "moves": [{"seat": s, **FANTAN.move_to_json(m)} for s, m in self.history],
+            "moves": [_history_entry(s, m) for s, m in self.history],
             "current_player": self.current_player,
             "legal": [FANTAN.move_to_json(m) for m in self.legal],
             "score": list(self.score) if self.score is not None else None,
             "winner": self.winner if self.winner >= 0 else None,
         }
+
+
+@lru_cache(maxsize=1024)
+def _history_entry(seat: int, move: Move) -> dict[str, Any]:
+    """A move of the history as a view shows it. Kept: every seat's view of every move
+    lists the whole round's moves, and the same entry object in each lets a comparison
+    of two views (the server's deltas) pass over it at once. Never change it."""
+    return {"seat": seat, **FANTAN.move_to_json(move)}
 
 
 def rows_json(table: Mask, ace_high: bool) -> dict[str, list[str]]:

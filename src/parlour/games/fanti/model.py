@@ -46,4 +46,5 @@ MODEL = SearchModel(
     "fanti", FantiDeterminizer, light_policy,
     key=lambda r: (tuple(r.hands), tuple(r.piles), r.table, r.turn, r.last_collector,
                    r.dealt),
-    late=late, inference="full", horizon=horizon, respond=True, now=search.NowWorlds())
+    late=late, inference="full", horizon=horizon, respond=True, now=search.NowWorlds(),
+    deep=search.NowWorlds(deals=2))

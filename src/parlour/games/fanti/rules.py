@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from parlour import cards
@@ -274,11 +275,19 @@ class FantiView:
             "hand_counts": list(self.hand_counts),
             "deck_left": self.deck_left,
             "last_collector": self.last_collector if self.last_collector >= 0 else None,
-            "moves": [{"seat": s, **FANTI.move_to_json(m)} for s, m in self.history],
+            "moves": [_history_entry(s, m) for s, m in self.history],
             "current_player": self.current_player,
             "legal": [FANTI.move_to_json(m) for m in self.legal],
             "score": list(self.score) if self.score is not None else None,
         }
+
+
+@lru_cache(maxsize=8192)
+def _history_entry(seat: int, move: Move) -> dict[str, Any]:
+    """A move of the history as a view shows it. Kept: every seat's view of every move
+    lists the whole round's moves, and the same entry object in each lets a comparison
+    of two views (the server's deltas) pass over it at once. Never change it."""
+    return {"seat": seat, **FANTI.move_to_json(move)}
 
 
 class FantiRound(Round):

@@ -27,7 +27,15 @@ last collector -- and plays moves with the engine's own transition
 
 Worlds can be weighted by how likely the opponent model makes the other seats' plays
 of the current deal (:class:`DealEvidence`, ``full`` inference): a seat that
-discarded when it could have collected probably held nothing that collects.
+discarded when it could have collected probably held nothing that collects; with
+``learned`` / ``blend`` inference, by the card-location network (:mod:`.cardnet`)
+instead of / as well as the model.
+
+``deep:N`` bots (2 players) search on to the end of the *next* deal: a world then
+also deals every seat's next hand from the unseen cards (:func:`next_deal`), and the
+solver continues into it (:attr:`Solver.next_hands`). Settings kept to measure
+alternatives, all off by default because they measured no better (docs/bots.md):
+:data:`TABLE_LEAF`, :data:`ROOT_ONLY`.
 
 The leaf at the end of a deal that is not the last is :func:`leaf`: in 2 players
 the probability of winning the round given the piles so far, with the cards still
@@ -57,6 +65,7 @@ from parlour.games.fanti.rules import (
     TEN_OF_DIAMONDS,
     TWO_OF_CLUBS,
     VALUED,
+    collections,
     hand_moves,
     leftovers,
     play_card,
@@ -99,6 +108,29 @@ def deal_hands(view: Any, rng: random.Random) -> list[Mask]:
     return hands
 
 
+ROOT_ONLY = False
+"""2 players, ``respond``: my own later moves in a world are the heuristic's too (only
+the move at the root is searched), so the search cannot choose them knowing the
+world's hidden cards (strategy fusion). Off: measured no better (docs/bots.md)."""
+def next_deal(view: Any, hands: list[Mask], rng: random.Random) -> list[Mask]:
+    """2 players: every seat's hand in the next deal, for a world where the seats hold
+    ``hands`` now: the cards out of every hand, pile and the table, dealt at random
+    (the deck's order is unknown, FA-3). [] when there is no next deal or more players."""
+    if view.players != 2 or view.deck_left == 0:
+        return []
+    seen = view.table
+    for p in view.piles:
+        seen |= p
+    for h in hands:
+        seen |= h
+    out = cards.cards_of(cards.FULL_DECK & ~seen)
+    rng.shuffle(out)
+    return [cards.mask_of(out[HAND_SIZE * s:HAND_SIZE * (s + 1)])
+            for s in range(view.players)]
+
+
+PRIOR_WEIGHT = 1.0
+"""How much the card-location network's logits count in a world's log-weight."""
 READ_WORLDS = 8
 """Worlds on which the current deal's plays are read (:meth:`NowWorlds.evidence`)."""
 EPSILON = 0.15
@@ -138,8 +170,20 @@ class DealEvidence:
         self.hit = math.log(1.0 - epsilon)
         self.miss = math.log(epsilon)
         self.weights = weights or {}
+        self.prior: dict[int, dict[int, float]] | None = None
+        """The card-location network's ``logit[seat][card]`` (``learned``/``blend``)."""
+        self.model = True
+        """Whether the opponent model's likelihood counts (not with ``learned``)."""
 
     def loglik(self, hands: list[Mask]) -> float:
+        total = self._model_loglik(hands) if self.model else 0.0
+        if self.prior is not None:
+            for seat, logit in self.prior.items():
+                h = hands[seat]
+                total += PRIOR_WEIGHT * sum(z for c, z in logit.items() if h >> c & 1)
+        return total
+
+    def _model_loglik(self, hands: list[Mask]) -> float:
         """Log-likelihood of the other seats' plays of this deal in the world ``hands``:
         under the heuristic, or under the seat's mixture of the family
         (:mod:`parlour.bots.opponents`) when ``weights`` has the seat."""
@@ -255,10 +299,89 @@ def leaf_2p(p0: Mask, p1: Mask, left: Mask | None = None) -> float:
                    plain_left, leaves_left, special_diff, specials)
 
 
-def leaf_lead(piles: tuple[Mask, ...]) -> tuple[tuple[float, float], ...]:
+TABLE_LEAF = False
+"""Whether the leaf at the end of a deal counts what the table left there is worth to
+the seat that moves first in the next deal (:func:`table_gifts`); without it the leaf
+sees only the piles. Off: it measured no better (docs/bots.md)."""
+
+_GIFTS: dict[tuple[Mask, Mask, bool], tuple[tuple[Mask, float], ...]] = {}
+
+
+def table_gifts(table: Mask, out: Mask, gtg: bool,
+                hand: int = HAND_SIZE) -> tuple[tuple[Mask, float], ...]:
+    """What the next seat to move takes from ``table`` with its first card of the next
+    deal, from a fresh hand of ``hand`` cards drawn from ``out`` (the undealt deck):
+    each possible collection (the cards taken and the card that takes them) with its
+    probability. For each rank the best collection it could make (by
+    :func:`.heuristic.value`); the seat is assumed to play its best one (the chance
+    of holding a rank is hypergeometric, as in :func:`.heuristic.gift_risk`)."""
+    key = (table, out, gtg)
+    hit = _GIFTS.get(key)
+    if hit is not None:
+        return hit
+    n_out = out.bit_count()
+    options = []
+    if table and n_out:
+        for r in range(13):
+            of_rank = out & heuristic_fanti.RANK_MASKS[r]
+            k = of_rank.bit_count()
+            if not k:
+                continue
+            takes = collections(r, table, gtg)
+            if not takes:
+                continue
+            plain = of_rank & ~LEAVES & ~TEN_D or of_rank  # a representative card
+            card = plain & -plain
+            best = max(takes, key=heuristic_fanti.value)
+            options.append((heuristic_fanti.value(best | card), best | card, k))
+    options.sort(key=lambda o: -o[0])
+    out_list, none_yet = [], 1.0
+    for _v, got, k in options:
+        p = heuristic_fanti.p_holds(k, n_out, hand)
+        out_list.append((got, none_yet * p))
+        none_yet *= 1.0 - p
+    res = tuple(out_list)
+    if len(_GIFTS) >= _MEMO_LIMIT:
+        _GIFTS.clear()
+    _GIFTS[key] = res
+    return res
+
+
+_TABLE_LEAF_MEMO: dict[tuple[Mask, Mask, Mask, int, bool], float] = {}
+
+
+def leaf_2p_table(p0: Mask, p1: Mask, table: Mask, nxt: int, gtg: bool) -> float:
+    """:func:`leaf_2p` with the table left at the end of the deal: seat ``nxt``, first
+    to move in the next deal, takes each of :func:`table_gifts` with its chance."""
+    if not table:
+        return leaf_2p(p0, p1)
+    key = (p0, p1, table, nxt, gtg)
+    v = _TABLE_LEAF_MEMO.get(key)
+    if v is None:
+        out = cards.FULL_DECK & ~(p0 | p1 | table)
+        rest, v = 1.0, 0.0
+        for got, q in table_gifts(table, out, gtg):
+            v += q * (leaf_2p(p0 | got, p1) if nxt == 0 else leaf_2p(p0, p1 | got))
+            rest -= q
+        v += rest * leaf_2p(p0, p1)
+        if len(_TABLE_LEAF_MEMO) >= _MEMO_LIMIT:
+            _TABLE_LEAF_MEMO.clear()
+        _TABLE_LEAF_MEMO[key] = v
+    return v
+
+
+def leaf_lead(piles: tuple[Mask, ...], table: Mask = 0, nxt: int = 0,
+              gtg: bool = True) -> tuple[tuple[float, float], ...]:
     """3-4 players: per seat ``(p, p)``, p the sigmoid of its pile-value lead over
-    the best other pile, normalised over the seats."""
+    the best other pile, normalised over the seats; with :data:`TABLE_LEAF`, seat
+    ``nxt`` counts what it is expected to take from ``table`` first."""
     v = [heuristic_fanti.value(p) for p in piles]
+    if TABLE_LEAF and table:
+        seen = table
+        for p in piles:
+            seen |= p
+        v[nxt] += sum(q * heuristic_fanti.value(got)
+                      for got, q in table_gifts(table, cards.FULL_DECK & ~seen, gtg))
     ps = [1.0 / (1.0 + math.exp(-LEAD_SCALE * (x - max(v[:i] + v[i + 1:]))))
           for i, x in enumerate(v)]
     total = sum(ps)  # one winner: the chances add up to 1
@@ -350,7 +473,8 @@ class Solver:
     """
 
     def __init__(self, players: int, me: int, gtg: bool, shared: bool,
-                 last_deal: bool, respond: bool = False, deck_left: int = 0) -> None:
+                 last_deal: bool, respond: bool = False, deck_left: int = 0,
+                 next_hands: list[Mask] | None = None) -> None:
         self.n = players
         self.me = me
         self.gtg = gtg
@@ -358,19 +482,26 @@ class Solver:
         self.last_deal = last_deal
         self.respond = respond
         self.deck_left = deck_left
+        self.next_hands = next_hands if next_hands and not last_deal else None
+        """2 players: every seat's hand in the next deal; the search then runs on to
+        the end of that deal (stage 1) instead of stopping at the end of this one."""
         self.table: dict = {}
         self.nodes = 0
 
+    def _final(self, stage: int) -> bool:
+        """Whether the deal searched at ``stage`` is the round's last."""
+        return self.last_deal or (stage == 1 and self.deck_left == HAND_SIZE * self.n)
+
     def _model_move(self, hands: list[Mask], table: Mask, piles: list[Mask],
-                    turn: int) -> Move:
+                    turn: int, stage: int = 0) -> Move:
         """The opponent model's move for seat ``turn``: the ``heuristic`` bot's choice
         from what that seat would see (its hand, the table, the piles)."""
         seen = table
         for p in piles:
             seen |= p
         return heuristic_choice(hands[turn], table, seen,
-                                hands[(turn + 1) % self.n].bit_count(), self.deck_left,
-                                self.gtg)[0]
+                                hands[(turn + 1) % self.n].bit_count(),
+                                self.deck_left - stage * HAND_SIZE * self.n, self.gtg)[0]
 
     def root(self, hands: list[Mask], table: Mask, piles: list[Mask], turn: int,
              last: int, legal: list[Move]) -> list[tuple[float, float]]:
@@ -380,13 +511,17 @@ class Solver:
         for m in legal:
             h, t, p, nxt, lc, done = self._play(hands, table, piles, turn, last, m)
             if self.n == 2:
-                v = (self._leaf2(p, t, lc) if done
-                     else self._ab(h[0], h[1], t, p[0], p[1], nxt, lc, -1.0, 2.0))
+                if done and self.next_hands:
+                    v = self._ab(self.next_hands[0], self.next_hands[1], t, p[0], p[1], nxt,
+                                 lc, -1.0, 2.0, 1)
+                else:
+                    v = (self._leaf2(p, t, lc, nxt) if done
+                         else self._ab(h[0], h[1], t, p[0], p[1], nxt, lc, -1.0, 2.0))
                 w = v if self.me == 0 else 1.0 - v
                 out.append((w, w))
             else:
                 left = sum(x.bit_count() for x in h)
-                vec = self._leafn(p, t, lc) if done else self._maxn(h, t, p, nxt, lc, left)
+                vec = self._leafn(p, t, lc, nxt) if done else self._maxn(h, t, p, nxt, lc, left)
                 out.append(vec[self.me])
         return out
 
@@ -402,22 +537,26 @@ class Solver:
         nxt = (seat + 1) % self.n
         return hands, table, piles, nxt, last, hands[nxt] == 0
 
-    def _leaf2(self, piles: list[Mask], table: Mask, last: int) -> float:
-        if self.last_deal:
+    def _leaf2(self, piles: list[Mask], table: Mask, last: int, nxt: int,
+               stage: int = 0) -> float:
+        if self._final(stage):
             return final_outcome(piles, table, last, self.shared)[0][1]
+        if TABLE_LEAF:
+            return leaf_2p_table(piles[0], piles[1], table, nxt, self.gtg)
         return leaf_2p(piles[0], piles[1])
 
     def _leafn(self, piles: list[Mask], table: Mask,
-               last: int) -> tuple[tuple[float, float], ...]:
+               last: int, nxt: int) -> tuple[tuple[float, float], ...]:
         if self.last_deal:
             return final_outcome(piles, table, last, self.shared)
-        return leaf_lead(tuple(piles))
+        return leaf_lead(tuple(piles), table, nxt, self.gtg)
 
     def _ab(self, h0: Mask, h1: Mask, table: Mask, p0: Mask, p1: Mask, turn: int,
-            last: int, alpha: float, beta: float) -> float:
+            last: int, alpha: float, beta: float, stage: int = 0) -> float:
         """Seat 0's win share, alpha-beta (seat 0 maximises, seat 1 minimises); the
-        hands and piles as plain masks, and the move played inline (the hot loop)."""
-        key = (h0, h1, table, p0, p1, turn, last)
+        hands and piles as plain masks, and the move played inline (the hot loop).
+        ``stage`` 1: the next deal (:attr:`next_hands`)."""
+        key = (h0, h1, table, p0, p1, turn, last, stage)
         hit = self.table.get(key)
         if hit is not None:
             lo, hi = hit
@@ -434,8 +573,8 @@ class Solver:
         a0, b0 = alpha, beta
         maximise = turn == 0
         best = -1.0 if maximise else 2.0
-        if self.respond and turn != self.me:
-            moves = [self._model_move([h0, h1], table, [p0, p1], turn)]
+        if self.respond and (turn != self.me or ROOT_ONLY):
+            moves = [self._model_move([h0, h1], table, [p0, p1], turn, stage)]
         else:
             moves = ordered_moves(h1 if turn else h0, table, self.gtg)
         for m in moves:
@@ -445,9 +584,13 @@ class Solver:
             q0, q1 = ps
             lc = turn if m >> 6 else last
             if (n0 if turn else n1) == 0:  # the next seat has no card: the deal is over
-                v = self._leaf2([q0, q1], t, lc)
+                if stage == 0 and self.next_hands:
+                    v = self._ab(self.next_hands[0], self.next_hands[1], t, q0, q1,
+                                 1 - turn, lc, alpha, beta, 1)
+                else:
+                    v = self._leaf2([q0, q1], t, lc, 1 - turn, stage)
             else:
-                v = self._ab(n0, n1, t, q0, q1, 1 - turn, lc, alpha, beta)
+                v = self._ab(n0, n1, t, q0, q1, 1 - turn, lc, alpha, beta, stage)
             if maximise:
                 if v > best:
                     best = v
@@ -489,7 +632,7 @@ class Solver:
         best: tuple[tuple[float, float], ...] | None = None
         for m in moves:
             h, t, p, nxt, lc, done = self._play(hands, table, piles, turn, last, m)
-            v = self._leafn(p, t, lc) if done else self._maxn(h, t, p, nxt, lc, left - 1)
+            v = self._leafn(p, t, lc, nxt) if done else self._maxn(h, t, p, nxt, lc, left - 1)
             if best is None or v[turn][0] > best[turn][0] + 1e-12:
                 best = v
         assert best is not None
@@ -501,10 +644,11 @@ def solve_moves(view: Any, hands: list[Mask], legal: list[Move],
                 respond: bool = False) -> list[tuple[float, float]]:
     """``(reward, win share)`` of each of ``legal`` for ``view``'s seat in the world
     where the seats hold ``hands`` (see :class:`Solver`)."""
-    s = Solver(view.players, view.seat, view.rules["guardian_takes_guardians"],
+    n = view.players
+    s = Solver(n, view.seat, view.rules["guardian_takes_guardians"],
                view.rules["ties"] == "shared", view.deck_left == 0, respond,
-               view.deck_left)
-    return s.root(list(hands), view.table, list(view.piles), view.seat,
+               view.deck_left, list(hands[n:]) if len(hands) > n else None)
+    return s.root(list(hands[:n]), view.table, list(view.piles), view.seat,
                   view.last_collector, legal)
 
 
@@ -514,20 +658,40 @@ class NowWorlds:
     (:func:`deal_hands`), weighed by :class:`DealEvidence` and solved exactly to the
     end of the deal (:func:`solve_moves`)."""
 
-    def evidence(self, view: Any, rng: random.Random, per_seat: bool) -> DealEvidence:
+    def evidence(self, view: Any, rng: random.Random, per_seat: bool,
+                 inference: str = "full") -> DealEvidence:
         """The current deal's plays; with ``per_seat``, each other seat weighed by its
         posterior over the player models (:func:`.opponents.read_seats`, on
-        :data:`READ_WORLDS` uniform worlds)."""
+        :data:`READ_WORLDS` uniform worlds). With ``learned`` / ``blend`` inference
+        (and the network shipped), the card-location network's logits
+        (:mod:`.cardnet`) instead of / on top of the opponent model."""
         weights = None
         if per_seat:
             from parlour.games.fanti.opponents import read_seats
 
             post = read_seats(view, [deal_hands(view, rng) for _ in range(READ_WORLDS)])
             weights = {s: post.weights(s) for s in post.log}
-        return DealEvidence(view, weights=weights)
+        evidence = DealEvidence(view, weights=weights)
+        if inference in ("learned", "blend") and evidence.plays:
+            from parlour.games.fanti.cardnet import load
+
+            net = load()
+            if net is not None:
+                evidence.prior = net.table(view, weights)
+                evidence.model = inference == "blend"
+        return evidence
+
+    def __init__(self, deals: int = 1) -> None:
+        self.deals = deals
+        """The search horizon in deals: 1, the end of the current deal; 2 (2 players),
+        the end of the next one, its hands dealt at random from the unseen cards
+        (:func:`next_deal`)."""
 
     def deal(self, view: Any, rng: random.Random) -> list[Mask]:
-        return deal_hands(view, rng)
+        hands = deal_hands(view, rng)
+        if self.deals > 1:
+            hands += next_deal(view, hands, rng)
+        return hands
 
     def solve(self, view: Any, world: list[Mask], legal: list[Move],
               respond: bool) -> list[tuple[float, float]]:

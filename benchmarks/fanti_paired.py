@@ -1,0 +1,155 @@
+"""Paired screening of Fanti search variants on the tournament's duplicate deals.
+
+    OPENBLAS_NUM_THREADS=1 nice -n 19 .venv/bin/python benchmarks/fanti_paired.py \\
+        --players 2 --opponents heuristic --deals 0:300 --variants hard:200,cheat
+
+Plays exactly the games of ``parlour tournament fanti --players P --bots
+VARIANT,OPPONENTS --games N --seed S`` (same deals, rotations and bot seeds:
+:mod:`parlour.arena.jobs`) for each variant, and prints each variant's win share
+with its 95% CI clustered by deal, and the paired difference of every variant
+against the first. A variant is any bot name (``hard:200``, ``expert``) or one
+of the diagnostics below:
+
+* ``cheat``: every world the true deal (it reads the real round, which no player may):
+  the ceiling of inference for hard's search and leaf.
+
+``--jsonl`` appends one line per game (variant, deal, rotation, share) so that a run
+cut short still counts and runs can be merged.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import time
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+from parlour.arena.jobs import Job, derive_deck_seed
+from parlour.arena.lineup import bot_seed, deal_seed, seat_entries
+from parlour.arena.tournament import Tournament
+from parlour.bots import make_bot, pimc
+from parlour.games import get_game
+from parlour.games.fanti import search
+from parlour.games.fanti.search import solve_moves
+from parlour.match import Match, Shuffler
+
+
+class CheatBot:
+    """Solves the true deal exactly (a diagnostic: it reads the real round)."""
+
+    def __init__(self, match: Match) -> None:
+        self.match = match
+
+    def choose(self, view: Any) -> Any:
+        legal = list(view.legal)
+        if len(legal) == 1:
+            return legal[0]
+        hands = list(self.match.rounds[-1].hands)
+        assert hands[view.seat] == view.hand
+        vals = solve_moves(view, hands, legal, respond=True)
+        return legal[max(range(len(legal)), key=lambda j: vals[j][0])]
+
+
+MODULES = {k: search for k in ("TABLE_LEAF", "EPSILON", "CLUMP", "LEAD_SCALE", "ROOT_ONLY", "PRIOR_WEIGHT")}
+MODULES.update({k: pimc for k in ("NOW_POOL", "NOW_CANDIDATES")})
+
+
+def settings(variant: str) -> tuple[str, dict[str, Any]]:
+    """``NAME@ATTR=VALUE@...``: a bot name and :mod:`parlour.games.fanti.search`
+    settings to hold while it plays."""
+    name, *sets = variant.split("@")
+    return name, {k: (MODULES[k], type(getattr(MODULES[k], k))(float(v))) for k, v in
+                  (x.split("=") for x in sets)}
+
+
+def make_agent(name: str, game: str, seed: int, match: Match) -> Any:
+    name = settings(name)[0]
+    if name == "cheat":
+        return CheatBot(match)
+    return make_bot(name, game, seed)
+
+
+def play(job: Job, measured: str) -> float:
+    """The measured entry's win share in one game."""
+    game = get_game(job.game)
+    entries = seat_entries(job.players, job.rotation)
+    seats = [job.bots[e] for e in entries]
+    seeds = [bot_seed(job.seed, job.deal, s) for s in range(job.players)]
+    ds = deal_seed(job.seed, job.deal)
+    m = Match.new(game, job.players, dict(job.rules), seats=seats, shuffler=Shuffler(ds),
+                  meta={}, deal=False)
+    agents = [make_agent(n, job.game, sd, m) for n, sd in zip(seats, seeds, strict=True)]
+    m.play_out(agents, Shuffler(derive_deck_seed(ds)))
+    winners = list(m.winners or [])
+    seat = entries.index(0)
+    return 1.0 / len(winners) if seat in winners else 0.0
+
+
+def ci(per_deal: list[float]) -> tuple[float, float]:
+    n = len(per_deal)
+    mean = sum(per_deal) / n
+    if n < 2:
+        return mean, 0.0
+    var = sum((x - mean) ** 2 for x in per_deal) / (n - 1)
+    return mean, 1.96 * math.sqrt(var / n)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--players", type=int, default=2)
+    ap.add_argument("--opponents", default="heuristic")
+    ap.add_argument("--deals", default="0:200", help="first:last (exclusive)")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--variants", default="hard:200,cheat")
+    ap.add_argument("--jsonl", type=Path, default=None)
+    a = ap.parse_args()
+    lo, hi = (int(x) for x in a.deals.split(":"))
+    variants = a.variants.split(",")
+    shares: dict[str, dict[int, list[float]]] = defaultdict(lambda: defaultdict(list))
+    started = time.perf_counter()
+    for d in range(lo, hi):
+        for v in variants:
+            probe = "hard:1" if v.startswith("cheat") else settings(v)[0]
+            t = Tournament("fanti", a.players, [probe, *a.opponents.split(",")], hi, a.seed)
+            for job in t.jobs()[d * a.players:(d + 1) * a.players]:
+                bots = tuple(v if b == probe else b for b in job.bots)
+                job = Job(job.game, job.players, job.rules, bots, job.seed, job.deal,
+                          job.rotation)
+                name, sets = settings(v)
+                old = {k: getattr(mod, k) for k, (mod, _x) in sets.items()}
+                for k, (mod, x) in sets.items():
+                    setattr(mod, k, x)
+                try:
+                    s = play(job, v)
+                finally:
+                    for k, x in old.items():
+                        setattr(sets[k][0], k, x)
+                shares[v][d].append(s)
+                if a.jsonl:
+                    with a.jsonl.open("a") as f:
+                        f.write(json.dumps({"variant": v, "players": a.players,
+                                            "opponents": a.opponents, "seed": a.seed,
+                                            "deal": d, "rotation": job.rotation,
+                                            "share": s}) + "\n")
+    base = variants[0]
+    out: dict[str, Any] = {"deals": hi - lo, "seconds": round(time.perf_counter() - started)}
+    for v in variants:
+        per = [sum(x) / len(x) for _, x in sorted(shares[v].items())]
+        mean, half = ci(per)
+        row = {"win": round(mean, 4), "ci": [round(mean - half, 4), round(mean + half, 4)]}
+        if v != base:
+            diff = [sum(shares[v][d]) / len(shares[v][d]) - sum(shares[base][d]) / len(shares[base][d])
+                    for d in sorted(shares[v])]
+            dm, dh = ci(diff)
+            row["paired_vs_" + base] = [round(dm, 4), round(dm - dh, 4), round(dm + dh, 4)]
+        out[v] = row
+    print(json.dumps(out, indent=1))
+
+
+if __name__ == "__main__":
+    random.seed(0)
+    main()

@@ -1,0 +1,60 @@
+"""``parlour serve`` listens on several sockets of one port (SO_REUSEPORT): the event
+loop accepts one new connection per listening socket on each of its turns."""
+
+from __future__ import annotations
+
+import socket
+
+import pytest
+
+from parlour.cli.commands.serve_command import listening_sockets
+from parlour.cli.common import UsageError
+
+
+def _port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_several_sockets_listen_on_one_port_and_each_takes_connections():
+    port = _port()
+    socks = listening_sockets("127.0.0.1", port, 4)
+    try:
+        assert len(socks) == 4
+        assert {s.getsockname() for s in socks} == {("127.0.0.1", port)}
+        for s in socks:
+            s.setblocking(True)
+            s.settimeout(0.01)
+        clients = [socket.create_connection(("127.0.0.1", port)) for _ in range(64)]
+        taken = []
+        for s in socks:  # the kernel spread the connections over the sockets
+            n = 0
+            while True:
+                try:
+                    conn, _ = s.accept()
+                except TimeoutError:
+                    break
+                conn.close()
+                n += 1
+            taken.append(n)
+        assert sum(taken) == 64 and sum(1 for n in taken if n) >= 2
+        for c in clients:
+            c.close()
+    finally:
+        for s in socks:
+            s.close()
+
+
+def test_a_port_in_use_is_refused_in_words_not_shared():
+    port = _port()
+    held = listening_sockets("127.0.0.1", port, 2)  # another server, say
+    try:
+        with pytest.raises(UsageError, match="cannot listen on 127.0.0.1:.*in use"):
+            listening_sockets("127.0.0.1", port, 4)
+    finally:
+        for s in held:
+            s.close()
+    again = listening_sockets("127.0.0.1", port, 1)
+    assert len(again) == 1
+    again[0].close()

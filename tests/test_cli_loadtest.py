@@ -1,0 +1,61 @@
+"""``parlour loadtest --procs``: bad values are refused in plain words before any work
+(no server started, no traceback), and the split of tables across client processes."""
+
+from __future__ import annotations
+
+import pytest
+from typer.testing import CliRunner
+
+import parlour.cli.commands  # noqa: F401  (registers the commands)
+from parlour.cli import app
+from parlour.loadtest import run as load_run
+from parlour.loadtest.clients import Stats
+from parlour.loadtest.fleet import check_procs, merge, shares
+
+runner = CliRunner()
+
+
+@pytest.mark.parametrize(("args", "words"), [
+    (["--procs", "0"], "--procs must be at least 1 (got 0)"),
+    (["--procs", "-2"], "--procs must be at least 1 (got -2)"),
+    (["--procs", "65", "--tables", "100"], "--procs must be at most 64 (got 65)"),
+    (["--procs", "3", "--tables", "2"], "more client processes than tables (2)"),
+])
+def test_bad_procs_are_refused_in_words_before_any_work(args, words, monkeypatch):
+    started = []
+    monkeypatch.setattr(load_run.ServerProcess, "start", lambda self: started.append(self))
+    res = runner.invoke(app, ["loadtest", "--duration", "1", *args])
+    assert res.exit_code == 2, res.output
+    assert words in " ".join(res.output.split())
+    assert "Traceback" not in res.output
+    assert started == []  # refused before a server was started
+
+
+def test_procs_that_are_not_a_number_are_a_usage_error():
+    res = runner.invoke(app, ["loadtest", "--procs", "two"])
+    assert res.exit_code == 2 and "--procs" in res.output and "Traceback" not in res.output
+
+
+def test_run_load_refuses_bad_procs_too():
+    with pytest.raises(ValueError, match="at most one per table|more client processes"):
+        load_run.run_load(load_run.LoadConfig(tables=1, procs=2))
+
+
+def test_tables_are_split_evenly_and_all_played():
+    assert shares(5, 2) == [3, 2]
+    assert shares(1000, 3) == [334, 333, 333]
+    assert shares(4, 4) == [1, 1, 1, 1]
+    assert check_procs(2, 5) is None and check_procs(5, 5) is None
+
+
+def test_merged_stats_add_counts_and_join_lists():
+    a, b = Stats(started=10.0), Stats(started=9.5)
+    a.rtts, b.rtts = [0.1, 0.2], [0.3]
+    a.moves_acked, b.moves_acked = 2, 1
+    a.errors["stale"] += 1
+    b.errors["stale"] += 2
+    b.failures.append("table x seat 1: not finished")
+    m = merge([a, b])
+    assert m.rtts == [0.1, 0.2, 0.3] and m.moves_acked == 3
+    assert m.errors == {"stale": 3} and m.failures == ["table x seat 1: not finished"]
+    assert m.started == 9.5
