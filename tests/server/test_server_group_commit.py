@@ -34,24 +34,27 @@ class Socket:
         pass
 
 
+async def _started(svc: TableService, players: int, rules: dict[str, Any],
+                   seed: int) -> tuple[Any, list[Connection]]:
+    """A started Fan Tan table of ``players`` people, each seat connected."""
+    j = await svc.create(CreateTable(game="fantan", players=players,
+                                     seats=[{"kind": "person"}] * players,
+                                     rules=rules, test={"seed": seed}))
+    t = svc.load(j.table)
+    tokens = [j.token] + [(await svc.intents.sit(t, f"P{i}", addr=f"a{i}")).token
+                          for i in range(players - 1)]
+    conns = []
+    for tok in tokens:
+        c = Connection(Socket(), svc.settings)
+        await svc.hello(c, Hello(type="hello", table=t.id, token=tok))
+        conns.append(c)
+    await svc.handle(conns[0], parse_client('{"type": "start"}'))
+    return t, conns
+
+
 async def _tables(svc: TableService, n: int) -> list[tuple[Any, list[Connection]]]:
     """``n`` started Fan Tan tables of four people, each seat connected."""
-    out = []
-    for k in range(n):
-        j = await svc.create(CreateTable(game="fantan", players=4,
-                                         seats=[{"kind": "person"}] * 4,
-                                         rules={"rounds": 1}, test={"seed": 40 + k}))
-        t = svc.load(j.table)
-        tokens = [j.token] + [(await svc.intents.sit(t, f"P{i}", addr=f"a{i}")).token
-                              for i in range(3)]
-        conns = []
-        for tok in tokens:
-            c = Connection(Socket(), svc.settings)
-            await svc.hello(c, Hello(type="hello", table=t.id, token=tok))
-            conns.append(c)
-        await svc.handle(conns[0], parse_client('{"type": "start"}'))
-        out.append((t, conns))
-    return out
+    return [await _started(svc, 4, {"rounds": 1}, 40 + k) for k in range(n)]
 
 
 def _move(t: Any) -> tuple[int, Any]:
@@ -158,19 +161,7 @@ def test_kept_logs_follow_every_event(tmp_path, monkeypatch):
 
     async def run() -> None:
         svc = _service(tmp_path)
-        j = await svc.create(CreateTable(game="fantan", players=3,
-                                         seats=[{"kind": "person"}] * 3,
-                                         rules={"rounds": 2, "strict": False},
-                                         test={"seed": 5}))
-        t = svc.load(j.table)
-        tokens = [j.token] + [(await svc.intents.sit(t, f"P{i}", addr=f"a{i}")).token
-                              for i in range(2)]
-        conns = []
-        for tok in tokens:
-            c = Connection(Socket(), svc.settings)
-            await svc.hello(c, Hello(type="hello", table=t.id, token=tok))
-            conns.append(c)
-        await svc.handle(conns[0], parse_client('{"type": "start"}'))
+        t, conns = await _started(svc, 3, {"rounds": 2, "strict": False}, 5)
         checked = rounds = 0
         while t.status == "playing" and checked < 400:
             r = t.match.current
