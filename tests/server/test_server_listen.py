@@ -58,3 +58,26 @@ def test_a_port_in_use_is_refused_in_words_not_shared():
     again = listening_sockets("127.0.0.1", port, 1)
     assert len(again) == 1
     again[0].close()
+
+
+@pytest.mark.parametrize("name,value,said", [
+    ("PARLOUR_GC_YOUNG", "abc", "not a valid value"),
+    ("PARLOUR_MAX_BODY_BYTES", "-5", "must not be negative"),
+])
+def test_a_bad_setting_in_the_environment_is_a_usage_error_and_frees_the_port(
+        monkeypatch, name, value, said):
+    """A bad ``PARLOUR_*`` value is refused in words naming the variable (exit 2, no
+    traceback), before serving, and the port it had opened is free again."""
+    from typer.testing import CliRunner
+
+    import parlour.cli.commands  # noqa: F401  (registers the commands)
+    from parlour.cli import app
+
+    monkeypatch.setenv(name, value)
+    port = _port()
+    res = CliRunner().invoke(app, ["serve", "--port", str(port), "--db", "sqlite://"])
+    assert res.exit_code == 2, res.output
+    assert res.exception is None or isinstance(res.exception, SystemExit)
+    assert said in res.output and name in res.output
+    with socket.socket() as s:  # nobody holds the port
+        s.bind(("127.0.0.1", port))

@@ -169,7 +169,10 @@ class Settings:
         for f in dataclasses.fields(cls):
             key = "PARLOUR_" + f.name.upper()
             if key in env and env[key] != "":
-                s.set(f.name, env[key])
+                try:
+                    s.set(f.name, env[key])
+                except ValueError as e:  # say where the bad value came from
+                    raise ValueError(f"{e} (from the environment variable {key})") from None
         for k, v in overrides.items():
             if v is not None:
                 setattr(s, k, v)

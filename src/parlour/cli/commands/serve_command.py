@@ -123,10 +123,15 @@ def serve(
     from parlour.server import Settings, create_app
     from parlour.server.settings import db_url_for
 
-    settings = Settings.from_env(db_url=db_url_for(db), bot_delay=bot_delay,
-                                 round_pause=round_pause, grace=grace,
-                                 idle_expiry=idle_hours * 3600,
-                                 allowed_origins=list(origin or []))
+    try:
+        settings = Settings.from_env(db_url=db_url_for(db), bot_delay=bot_delay,
+                                     round_pause=round_pause, grace=grace,
+                                     idle_expiry=idle_hours * 3600,
+                                     allowed_origins=list(origin or []))
+    except ValueError as e:
+        for s in sockets:
+            s.close()
+        raise typer.BadParameter(str(e)) from None
     if cluster:
         settings.cluster = True
     if trusted_proxy:
