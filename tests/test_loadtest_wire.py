@@ -9,6 +9,7 @@ import json
 
 import pytest
 
+from async_kit import run_async
 from parlour.loadtest.wire import StatusError, Wire
 
 
@@ -64,7 +65,7 @@ def test_answers_of_every_framing_and_connection_reuse():
         server.close()
         return log, a, b, c, d, missing
 
-    log, a, b, c, d, missing = asyncio.run(go())
+    log, a, b, c, d, missing = run_async(go())
     assert (a.status_code, a.json()) == (200, {"a": 1})
     assert b.json() == {"b": 2} and c.json() == {"c": 3} and d.json() == {"a": 1}
     assert ("POST", "/length", {"x": 1}, "X-Seat: 1") in log
@@ -87,4 +88,4 @@ def test_a_refused_connection_is_an_os_error():
             await http.get(f"http://127.0.0.1:{port}/length")
 
     with pytest.raises(OSError):
-        asyncio.run(go())
+        run_async(go())

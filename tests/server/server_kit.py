@@ -3,8 +3,6 @@ and the hidden-card oracle."""
 
 from __future__ import annotations
 
-import asyncio
-import concurrent.futures
 import copy
 import re
 import threading
@@ -12,6 +10,7 @@ import warnings
 from collections.abc import Callable
 from typing import Any
 
+from async_kit import run_async  # noqa: F401  (re-exported for the server tests)
 from parlour import cards
 from parlour.delta import Mirror
 
@@ -22,17 +21,6 @@ from starlette.testclient import TestClient  # noqa: E402
 CODE = re.compile(r"(?<![0-9A-Za-z])(10|[2-9]|[AJQK])([CDHS])(?![0-9A-Za-z])")
 SYMBOL = re.compile(r"(10|[2-9]|[AJQK])([♣♦♥♠])")
 SYMBOL_SUIT = {"♣": "C", "♦": "D", "♥": "H", "♠": "S"}
-
-
-def run_async(coro: Any) -> Any:
-    """``asyncio.run(coro)`` in a thread of its own.
-
-    Another test's session fixture (Playwright's sync API in tests/browser) may keep an
-    event loop running in this worker's main thread, and ``asyncio.run`` refuses to start
-    a second one there; which tests share a worker depends on pytest-xdist's scheduling.
-    """
-    with concurrent.futures.ThreadPoolExecutor(1) as pool:
-        return pool.submit(asyncio.run, coro).result()
 
 
 SKIP_KEYS = {"links", "id", "commit", "salt", "url", "rematch", "watch", "invite_url",
