@@ -54,7 +54,7 @@ class CheatBot:
         return legal[max(range(len(legal)), key=lambda j: vals[j][0])]
 
 
-MODULES = {k: search for k in ("TABLE_LEAF", "EPSILON", "CLUMP", "LEAD_SCALE", "ROOT_ONLY", "PRIOR_WEIGHT")}
+MODULES = {k: search for k in ("EPSILON", "CLUMP", "LEAD_SCALE", "PRIOR_WEIGHT")}
 MODULES.update({k: pimc for k in ("NOW_POOL", "NOW_CANDIDATES")})
 
 

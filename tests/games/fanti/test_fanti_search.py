@@ -58,7 +58,7 @@ def _minimax(s, hands, table, piles, turn, last, stage=0):
         if done and stage == 0 and s.next_hands:
             vals.append(_minimax(s, list(s.next_hands), t, p, nxt, lc, 1))
         else:
-            vals.append(s._leaf2(p, t, lc, nxt, stage) if done
+            vals.append(s._leaf2(p, t, lc, stage) if done
                         else _minimax(s, h, t, p, nxt, lc, stage))
     return max(vals) if turn == 0 else min(vals)
 
@@ -78,7 +78,7 @@ def test_alpha_beta_equals_plain_minimax(moves):
             ref = _solver_for(r)
             h, t, p, nxt, lc, done = ref._play(hands, r.table, list(r.piles), r.turn,
                                                r.last_collector, m)
-            v = ref._leaf2(p, t, lc, nxt) if done else _minimax(ref, h, t, p, nxt, lc)
+            v = ref._leaf2(p, t, lc) if done else _minimax(ref, h, t, p, nxt, lc)
             mine = v if r.turn == 0 else 1.0 - v
             assert share == pytest.approx(mine, abs=1e-12)
             assert reward == share
@@ -225,8 +225,8 @@ def _pairs(s, x):
     """The fast solver's leaf or final value for a generic round ``x``, per seat."""
     if s.n == 2:
         v = (final_outcome(x.piles, 0, -1, False)[0][1] if x.is_over
-             else s._leaf2(x.piles, x.table, x.last_collector, x.turn))
+             else s._leaf2(x.piles, x.table, x.last_collector))
         return [(v, v), (1.0 - v, 1.0 - v)]
     if x.is_over:
         return list(final_outcome(x.piles, 0, -1, False))
-    return list(s._leafn(x.piles, x.table, x.last_collector, x.turn))
+    return list(s._leafn(x.piles, x.table, x.last_collector))

@@ -33,9 +33,7 @@ instead of / as well as the model.
 
 ``deep:N`` bots (2 players) search on to the end of the *next* deal: a world then
 also deals every seat's next hand from the unseen cards (:func:`next_deal`), and the
-solver continues into it (:attr:`Solver.next_hands`). Settings kept to measure
-alternatives, all off by default because they measured no better (docs/bots.md):
-:data:`TABLE_LEAF`, :data:`ROOT_ONLY`.
+solver continues into it (:attr:`Solver.next_hands`).
 
 The leaf at the end of a deal that is not the last is :func:`leaf`: in 2 players
 the probability of winning the round given the piles so far, with the cards still
@@ -65,7 +63,6 @@ from parlour.games.fanti.rules import (
     TEN_OF_DIAMONDS,
     TWO_OF_CLUBS,
     VALUED,
-    collections,
     hand_moves,
     leftovers,
     play_card,
@@ -108,10 +105,6 @@ def deal_hands(view: Any, rng: random.Random) -> list[Mask]:
     return hands
 
 
-ROOT_ONLY = False
-"""2 players, ``respond``: my own later moves in a world are the heuristic's too (only
-the move at the root is searched), so the search cannot choose them knowing the
-world's hidden cards (strategy fusion). Off: measured no better (docs/bots.md)."""
 def next_deal(view: Any, hands: list[Mask], rng: random.Random) -> list[Mask]:
     """2 players: every seat's hand in the next deal, for a world where the seats hold
     ``hands`` now: the cards out of every hand, pile and the table, dealt at random
@@ -299,89 +292,10 @@ def leaf_2p(p0: Mask, p1: Mask, left: Mask | None = None) -> float:
                    plain_left, leaves_left, special_diff, specials)
 
 
-TABLE_LEAF = False
-"""Whether the leaf at the end of a deal counts what the table left there is worth to
-the seat that moves first in the next deal (:func:`table_gifts`); without it the leaf
-sees only the piles. Off: it measured no better (docs/bots.md)."""
-
-_GIFTS: dict[tuple[Mask, Mask, bool], tuple[tuple[Mask, float], ...]] = {}
-
-
-def table_gifts(table: Mask, out: Mask, gtg: bool,
-                hand: int = HAND_SIZE) -> tuple[tuple[Mask, float], ...]:
-    """What the next seat to move takes from ``table`` with its first card of the next
-    deal, from a fresh hand of ``hand`` cards drawn from ``out`` (the undealt deck):
-    each possible collection (the cards taken and the card that takes them) with its
-    probability. For each rank the best collection it could make (by
-    :func:`.heuristic.value`); the seat is assumed to play its best one (the chance
-    of holding a rank is hypergeometric, as in :func:`.heuristic.gift_risk`)."""
-    key = (table, out, gtg)
-    hit = _GIFTS.get(key)
-    if hit is not None:
-        return hit
-    n_out = out.bit_count()
-    options = []
-    if table and n_out:
-        for r in range(13):
-            of_rank = out & heuristic_fanti.RANK_MASKS[r]
-            k = of_rank.bit_count()
-            if not k:
-                continue
-            takes = collections(r, table, gtg)
-            if not takes:
-                continue
-            plain = of_rank & ~LEAVES & ~TEN_D or of_rank  # a representative card
-            card = plain & -plain
-            best = max(takes, key=heuristic_fanti.value)
-            options.append((heuristic_fanti.value(best | card), best | card, k))
-    options.sort(key=lambda o: -o[0])
-    out_list, none_yet = [], 1.0
-    for _v, got, k in options:
-        p = heuristic_fanti.p_holds(k, n_out, hand)
-        out_list.append((got, none_yet * p))
-        none_yet *= 1.0 - p
-    res = tuple(out_list)
-    if len(_GIFTS) >= _MEMO_LIMIT:
-        _GIFTS.clear()
-    _GIFTS[key] = res
-    return res
-
-
-_TABLE_LEAF_MEMO: dict[tuple[Mask, Mask, Mask, int, bool], float] = {}
-
-
-def leaf_2p_table(p0: Mask, p1: Mask, table: Mask, nxt: int, gtg: bool) -> float:
-    """:func:`leaf_2p` with the table left at the end of the deal: seat ``nxt``, first
-    to move in the next deal, takes each of :func:`table_gifts` with its chance."""
-    if not table:
-        return leaf_2p(p0, p1)
-    key = (p0, p1, table, nxt, gtg)
-    v = _TABLE_LEAF_MEMO.get(key)
-    if v is None:
-        out = cards.FULL_DECK & ~(p0 | p1 | table)
-        rest, v = 1.0, 0.0
-        for got, q in table_gifts(table, out, gtg):
-            v += q * (leaf_2p(p0 | got, p1) if nxt == 0 else leaf_2p(p0, p1 | got))
-            rest -= q
-        v += rest * leaf_2p(p0, p1)
-        if len(_TABLE_LEAF_MEMO) >= _MEMO_LIMIT:
-            _TABLE_LEAF_MEMO.clear()
-        _TABLE_LEAF_MEMO[key] = v
-    return v
-
-
-def leaf_lead(piles: tuple[Mask, ...], table: Mask = 0, nxt: int = 0,
-              gtg: bool = True) -> tuple[tuple[float, float], ...]:
+def leaf_lead(piles: tuple[Mask, ...]) -> tuple[tuple[float, float], ...]:
     """3-4 players: per seat ``(p, p)``, p the sigmoid of its pile-value lead over
-    the best other pile, normalised over the seats; with :data:`TABLE_LEAF`, seat
-    ``nxt`` counts what it is expected to take from ``table`` first."""
+    the best other pile, normalised over the seats."""
     v = [heuristic_fanti.value(p) for p in piles]
-    if TABLE_LEAF and table:
-        seen = table
-        for p in piles:
-            seen |= p
-        v[nxt] += sum(q * heuristic_fanti.value(got)
-                      for got, q in table_gifts(table, cards.FULL_DECK & ~seen, gtg))
     ps = [1.0 / (1.0 + math.exp(-LEAD_SCALE * (x - max(v[:i] + v[i + 1:]))))
           for i, x in enumerate(v)]
     total = sum(ps)  # one winner: the chances add up to 1
@@ -515,13 +429,13 @@ class Solver:
                     v = self._ab(self.next_hands[0], self.next_hands[1], t, p[0], p[1], nxt,
                                  lc, -1.0, 2.0, 1)
                 else:
-                    v = (self._leaf2(p, t, lc, nxt) if done
+                    v = (self._leaf2(p, t, lc) if done
                          else self._ab(h[0], h[1], t, p[0], p[1], nxt, lc, -1.0, 2.0))
                 w = v if self.me == 0 else 1.0 - v
                 out.append((w, w))
             else:
                 left = sum(x.bit_count() for x in h)
-                vec = self._leafn(p, t, lc, nxt) if done else self._maxn(h, t, p, nxt, lc, left)
+                vec = self._leafn(p, t, lc) if done else self._maxn(h, t, p, nxt, lc, left)
                 out.append(vec[self.me])
         return out
 
@@ -537,19 +451,16 @@ class Solver:
         nxt = (seat + 1) % self.n
         return hands, table, piles, nxt, last, hands[nxt] == 0
 
-    def _leaf2(self, piles: list[Mask], table: Mask, last: int, nxt: int,
-               stage: int = 0) -> float:
+    def _leaf2(self, piles: list[Mask], table: Mask, last: int, stage: int = 0) -> float:
         if self._final(stage):
             return final_outcome(piles, table, last, self.shared)[0][1]
-        if TABLE_LEAF:
-            return leaf_2p_table(piles[0], piles[1], table, nxt, self.gtg)
         return leaf_2p(piles[0], piles[1])
 
     def _leafn(self, piles: list[Mask], table: Mask,
-               last: int, nxt: int) -> tuple[tuple[float, float], ...]:
+               last: int) -> tuple[tuple[float, float], ...]:
         if self.last_deal:
             return final_outcome(piles, table, last, self.shared)
-        return leaf_lead(tuple(piles), table, nxt, self.gtg)
+        return leaf_lead(tuple(piles))
 
     def _ab(self, h0: Mask, h1: Mask, table: Mask, p0: Mask, p1: Mask, turn: int,
             last: int, alpha: float, beta: float, stage: int = 0) -> float:
@@ -573,7 +484,7 @@ class Solver:
         a0, b0 = alpha, beta
         maximise = turn == 0
         best = -1.0 if maximise else 2.0
-        if self.respond and (turn != self.me or ROOT_ONLY):
+        if self.respond and turn != self.me:
             moves = [self._model_move([h0, h1], table, [p0, p1], turn, stage)]
         else:
             moves = ordered_moves(h1 if turn else h0, table, self.gtg)
@@ -588,7 +499,7 @@ class Solver:
                     v = self._ab(self.next_hands[0], self.next_hands[1], t, q0, q1,
                                  1 - turn, lc, alpha, beta, 1)
                 else:
-                    v = self._leaf2([q0, q1], t, lc, 1 - turn, stage)
+                    v = self._leaf2([q0, q1], t, lc, stage)
             else:
                 v = self._ab(n0, n1, t, q0, q1, 1 - turn, lc, alpha, beta, stage)
             if maximise:
@@ -632,7 +543,7 @@ class Solver:
         best: tuple[tuple[float, float], ...] | None = None
         for m in moves:
             h, t, p, nxt, lc, done = self._play(hands, table, piles, turn, last, m)
-            v = self._leafn(p, t, lc, nxt) if done else self._maxn(h, t, p, nxt, lc, left - 1)
+            v = self._leafn(p, t, lc) if done else self._maxn(h, t, p, nxt, lc, left - 1)
             if best is None or v[turn][0] > best[turn][0] + 1e-12:
                 best = v
         assert best is not None
