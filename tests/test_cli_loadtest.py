@@ -59,3 +59,20 @@ def test_merged_stats_add_counts_and_join_lists():
     assert m.rtts == [0.1, 0.2, 0.3] and m.moves_acked == 3
     assert m.errors == {"stale": 3} and m.failures == ["table x seat 1: not finished"]
     assert m.started == 9.5
+
+
+def test_a_url_where_no_server_answers_is_refused_before_any_table(monkeypatch):
+    import socket
+
+    with socket.socket() as s:  # a port nobody listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    tried = []
+    import parlour.loadtest
+
+    monkeypatch.setattr(parlour.loadtest, "run_load", lambda *a, **k: tried.append(a))
+    res = runner.invoke(app, ["loadtest", "--url", f"http://127.0.0.1:{port}",
+                              "--tables", "1", "--duration", "1"])
+    assert res.exit_code == 2, res.output
+    assert f"no parlour server answers at http://127.0.0.1:{port}" in res.output
+    assert "Traceback" not in res.output and tried == []

@@ -113,6 +113,14 @@ def loadtest(
         except NotLocal as e:
             typer.echo(f"parlour loadtest: {e}", err=True)
             raise typer.Exit(2) from None
+        import httpx
+
+        try:  # a server that is not there is said before any table is tried
+            httpx.get(url.rstrip("/") + "/healthz", timeout=5.0)
+        except httpx.HTTPError:
+            typer.echo(f"parlour loadtest: no parlour server answers at {url} "
+                       f"(start one with `parlour serve`, or leave out --url)", err=True)
+            raise typer.Exit(2) from None
 
     bar = Progress(TextColumn("games over"), BarColumn(), MofNCompleteColumn(),
                    TextColumn("{task.fields[moves]} moves, {task.fields[errors]} errors"),
