@@ -13,15 +13,14 @@ database -- is the :mod:`~parlour.server.coordination`'s answer.
 from __future__ import annotations
 
 import asyncio
-import gc
 import logging
 import secrets
-import time
 from typing import Any
 
 from parlour import record
 from parlour.server.cardroom import CardRoom
 from parlour.server.clock import TableClock
+from parlour.server.collector import Collector
 from parlour.server.coordination import Coordination, coordination_for
 from parlour.server.db import Store, unavailable
 from parlour.server.errors import RETRY_AFTER, UNAVAILABLE, ServiceError
@@ -81,22 +80,10 @@ class TableService:
         self.pool.start()
         await self.coord.startup()
         self.clock.start()
-        self._gc_task = asyncio.create_task(self._gc_loop())
-
-    async def _gc_loop(self) -> None:
-        """Keep the garbage collector's full passes short: every ``gc_freeze_every``
-        seconds the objects alive then (tables, connections) move out of its reach
-        (``gc.freeze``), and every ``gc_full_every`` seconds they come back for one full
-        pass, so cyclic garbage among them is still reclaimed. Without this, full passes
-        over a few hundred connections' objects pause every table for tens of ms."""
-        last_full = time.monotonic()
-        while True:
-            await asyncio.sleep(self.settings.gc_freeze_every)
-            if time.monotonic() - last_full >= self.settings.gc_full_every:
-                gc.unfreeze()
-                gc.collect()
-                last_full = time.monotonic()
-            gc.freeze()
+        st = self.settings
+        self.collector = Collector(st.gc_freeze_every, st.gc_full_every, st.gc_full_grow_mb,
+                                   st.gc_full_min)
+        self._gc_task = asyncio.create_task(self.collector.run())
 
     async def going_away(self) -> None:
         """Stop the clocks and tell every client to reconnect: a ``bye`` message, then

@@ -61,10 +61,18 @@ class Settings:
     poll_listening: float = 2.0
     """Seconds between looks at the database while the ``LISTEN`` connection is up (a
     safety net: announced changes do not wait for it)."""
-    gc_freeze_every: float = 20.0
-    """Seconds between moving live objects out of the garbage collector's full passes."""
+    gc_freeze_every: float = 0.1
+    """Seconds between moving every live object out of the garbage collector's reach
+    (``gc.freeze``; see :mod:`parlour.server.collector`). 0 leaves Python's own
+    schedule, whose passes over young objects took 60-150 ms at 1,000 tables."""
     gc_full_every: float = 600.0
-    """Seconds between full garbage collections over everything (cyclic garbage)."""
+    """At most this many seconds between full garbage collections (cyclic garbage)."""
+    gc_full_grow_mb: float = 512.0
+    """A full collection also runs when the process's resident memory has grown by this
+    many MB since the last one (cyclic garbage piling up; each full collection pauses
+    the server for about 1 s at 1,000 tables)."""
+    gc_full_min: float = 60.0
+    """No full collection sooner than this many seconds after the last one."""
     gc_young: int = 10_000
     """Objects allocated (less those freed) between two passes of the garbage collector
     over the youngest objects (Python's default is 700). Every move allocates a few
