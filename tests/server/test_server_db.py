@@ -120,3 +120,21 @@ def test_a_value_that_cannot_be_stored_leaves_no_transaction_open(tmp_path):
     assert store.commit_event("t1", 0, {"n": 1}) == 1
     assert [e.data for e in store.events("t1")] == [{"n": 1}]
     store.close()
+
+
+@pytest.mark.parametrize("seats", [None, ["person", "easy"]])
+def test_a_new_table_is_live_as_the_database_would_give_it_back(make_app, seats):
+    """A table this process has just written is not read back (issue #13: table
+    creation at 100 tables a second); what it holds is exactly what a read gives."""
+    from parlour.server.live import LiveTable, unpack
+
+    client = make_app()
+    svc = client.app.state.service
+    j = create(client, "fanti", 2, seats=seats)
+    live = svc.tables[j["table"]]
+    row, tail = svc.store.get_with_tail(j["table"])
+    read = LiveTable.from_row(row, tail, svc.keys)
+    assert unpack(live.committed) == unpack(read.committed)
+    for field in ("status", "seq", "config", "log", "invite_key", "watch_key", "updated"):
+        assert getattr(live, field) == getattr(read, field), field
+    assert [s.to_json() for s in live.seats] == [s.to_json() for s in read.seats]

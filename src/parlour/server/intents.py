@@ -231,7 +231,7 @@ class Intents:
                        log=[], invite_key="", watch_key="", rematch=None)
         svc.store.add(row)
         self._open = (self._open[0] + 1, self._open[1])
-        t = svc.load(tid)
+        t = svc.adopt(row)
         t.creator = addr
         if host is not None:
             t.claimed_by[host] = addr

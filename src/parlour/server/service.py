@@ -22,7 +22,7 @@ from parlour.server.cardroom import CardRoom
 from parlour.server.clock import TableClock
 from parlour.server.collector import Collector
 from parlour.server.coordination import Coordination, coordination_for
-from parlour.server.db import Store, unavailable
+from parlour.server.db import Store, TableRow, unavailable
 from parlour.server.errors import RETRY_AFTER, UNAVAILABLE, ServiceError
 from parlour.server.hub import Connection, Hub
 from parlour.server.intents import Intents, default_bot
@@ -122,10 +122,15 @@ class TableService:
         row, tail = self.store.get_with_tail(table_id)
         if row is None:
             raise ServiceError(404, "not_found", f"there is no table {table_id!r}")
+        return self.adopt(row, tail)
+
+    def adopt(self, row: TableRow, tail: list[dict[str, Any]] | tuple = ()) -> LiveTable:
+        """The live table of a row in hand: one just read, or one this process has just
+        written (a new table: no need to read back what was written)."""
         t = LiveTable.from_row(row, tail, self.keys)
-        self.tables[table_id] = t
+        self.tables[row.id] = t
         if t.bots_only:
-            self._bot_tables.add(table_id)
+            self._bot_tables.add(row.id)
         return t
 
     def running_bot_tables(self) -> list[LiveTable]:
