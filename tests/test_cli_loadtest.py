@@ -76,3 +76,35 @@ def test_a_url_where_no_server_answers_is_refused_before_any_table(monkeypatch):
     assert res.exit_code == 2, res.output
     assert f"no parlour server answers at http://127.0.0.1:{port}" in res.output
     assert "Traceback" not in res.output and tried == []
+
+
+def test_a_started_server_counts_as_ready_only_once_its_bot_workers_are(monkeypatch, tmp_path):
+    """The load generator's own server: the run starts when ``/healthz`` says the bot
+    workers are ready, not while they are still loading (their start took CPU from
+    the first seconds of every run)."""
+    import subprocess
+    import sys
+
+    import httpx
+
+    from parlour.loadtest import procs
+
+    answers = iter([{"status": "ok", "bots": "starting"}] * 3
+                   + [{"status": "ok", "bots": "ready"}])
+    asked = []
+
+    def healthz(url, timeout):
+        asked.append(url)
+        return httpx.Response(200, json=next(answers))
+
+    real_popen = subprocess.Popen
+    monkeypatch.setattr(procs.httpx, "get", healthz)
+    monkeypatch.setattr(procs.time, "sleep", lambda s: None)
+    monkeypatch.setattr(procs.subprocess, "Popen", lambda cmd, **kw: real_popen(
+        [sys.executable, "-c", "import time; time.sleep(30)"], **kw))
+    server = procs.ServerProcess(workdir=tmp_path)
+    try:
+        server.start()
+        assert len(asked) == 4
+    finally:
+        server.kill()

@@ -154,9 +154,12 @@ class ServerProcess:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"the server exited at start:\n{self.log_tail()}")
             try:
-                if httpx.get(self.base + "/healthz", timeout=1).status_code == 200:
+                r = httpx.get(self.base + "/healthz", timeout=1)
+                # Ready once its bot workers have loaded the engines too: a run that
+                # started earlier would share the CPU with their start.
+                if r.status_code == 200 and r.json().get("bots") != "starting":
                     return self
-            except httpx.HTTPError:
+            except (httpx.HTTPError, ValueError):
                 pass
             time.sleep(0.05)
         self.kill()
