@@ -28,6 +28,7 @@ from parlour.server.hub import Connection, Hub
 from parlour.server.intents import Intents, default_bot
 from parlour.server.limits import PerAddress, Sockets
 from parlour.server.live import LiveTable
+from parlour.server.pacing import Pacer
 from parlour.server.protocol import CreateTable, Hello, Joined
 from parlour.server.settings import Settings
 from parlour.server.thinking import ASKED, ThinkPool, WorkFailed
@@ -70,6 +71,8 @@ class TableService:
         self.create_limit = PerAddress(settings.create_per_minute / 60.0, settings.create_burst)
         self.sockets = Sockets(settings)
         self._gc_task: asyncio.Task | None = None
+        self._pacer_task: asyncio.Task | None = None
+        self.pacer = Pacer(settings.arrival_lag_ms, settings.arrival_max_wait)
 
     # --- lifecycle ---------------------------------------------------------------------
 
@@ -84,6 +87,7 @@ class TableService:
         self.collector = Collector(st.gc_freeze_every, st.gc_full_every, st.gc_full_grow_mb,
                                    st.gc_full_min)
         self._gc_task = asyncio.create_task(self.collector.run())
+        self._pacer_task = asyncio.create_task(self.pacer.run())
 
     async def going_away(self) -> None:
         """Stop the clocks and tell every client to reconnect: a ``bye`` message, then
@@ -92,8 +96,9 @@ class TableService:
         if self.closing:
             return
         self.closing = True
-        if self._gc_task:
-            self._gc_task.cancel()
+        for task in (self._gc_task, self._pacer_task):
+            if task:
+                task.cancel()
         self.clock.stop()
         self.coord.stop()
         self.pool.close()
@@ -153,9 +158,11 @@ class TableService:
     # --- HTTP --------------------------------------------------------------------------
 
     async def create(self, req: CreateTable, addr: str = "local") -> Joined:
+        await self.pacer.admit()  # the tables in play first (parlour.server.pacing)
         return await self.intents.create(req, addr)
 
     async def join(self, table_id: str, key: str, name: str, addr: str = "local") -> Joined:
+        await self.pacer.admit()
         return await self.intents.join(table_id, key, name, addr)
 
     async def verify(self, data: Any) -> dict[str, Any]:

@@ -61,6 +61,11 @@ class Settings:
     poll_listening: float = 2.0
     """Seconds between looks at the database while the ``LISTEN`` connection is up (a
     safety net: announced changes do not wait for it)."""
+    arrival_lag_ms: float = 20.0
+    """While the event loop runs later than this (ms), table creation and joining wait
+    at the door, one at a time, so the tables in play come first (0: never)."""
+    arrival_max_wait: float = 5.0
+    """The longest a creation or join waits at that door (seconds); then it goes on."""
     gc_freeze_every: float = 0.1
     """Seconds between moving every live object out of the garbage collector's reach
     (``gc.freeze``; see :mod:`parlour.server.collector`). 0 leaves Python's own
