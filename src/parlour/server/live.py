@@ -248,6 +248,11 @@ class LiveTable:
     def connected(self, seat: int) -> bool:
         return seat in self.remote or self.connected_here(seat)
 
+    def connected_seats(self) -> set[int]:
+        """Every seat :meth:`connected` answers yes for, in one pass over the
+        connections (for the seat list of every state message)."""
+        return self.remote | {c.seat for c in self.conns if c.seat is not None}
+
     def connected_here(self, seat: int) -> bool:
         return any(c.seat == seat for c in self.conns)
 

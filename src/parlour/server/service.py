@@ -73,6 +73,8 @@ class TableService:
         self._gc_task: asyncio.Task | None = None
         self._pacer_task: asyncio.Task | None = None
         self.pacer = Pacer(settings.arrival_lag_ms, settings.arrival_max_wait)
+        self.collector = Collector(settings.gc_freeze_every, settings.gc_full_every,
+                                   settings.gc_full_grow_mb, settings.gc_full_min)
 
     # --- lifecycle ---------------------------------------------------------------------
 
@@ -83,9 +85,6 @@ class TableService:
         self.pool.start()
         await self.coord.startup()
         self.clock.start()
-        st = self.settings
-        self.collector = Collector(st.gc_freeze_every, st.gc_full_every, st.gc_full_grow_mb,
-                                   st.gc_full_min)
         self._gc_task = asyncio.create_task(self.collector.run())
         self._pacer_task = asyncio.create_task(self.pacer.run())
 

@@ -181,9 +181,9 @@ def seats_json(t: LiveTable) -> list[dict[str, Any]]:
     """Each seat's public facts; ``standin_left``: seconds until the computer plays for a
     disconnected player (the server's own grace clock, so every page counts the same)."""
     now = time.time()
-    here = {c.seat for c in t.conns}  # (t.connected(i), for every seat in one pass)
+    here = t.connected_seats()
     return [{"name": s.name, "kind": s.kind, "bot": s.bot, "claimed": s.claimed,
-             "connected": s.kind == "bot" or i in here or i in t.remote, "auto": s.auto,
+             "connected": s.kind == "bot" or i in here, "auto": s.auto,
              "open": s.open, "never_connected": s.kind == "person" and s.claimed
              and not s.connected_once,
              "standin_left": round(max(0.0, t.grace_until[i] - now), 1)
