@@ -20,21 +20,17 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import time
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from parlour import __version__, record
-from parlour.arena.jobs import GameResult, Job, derive_deck_seed
-from parlour.arena.lineup import bot_seed, deal_seed, seat_entries
+from parlour.arena.jobs import GameResult, Job, run_job
 from parlour.arena.tournament import Tournament, TournamentResult
 from parlour.bots import make_bot
 from parlour.bots.budget import Budget
-from parlour.games import get_game
 from parlour.games.fantan.search import FastFanTan
-from parlour.match import Match, Shuffler
+from parlour.match import Match
 
 
 class SeeingEngine(FastFanTan):
@@ -74,24 +70,14 @@ class SeeingBot:
 
 
 def run(job: Job, iterations: int, seeing: str, random_replies: bool = False) -> GameResult:
-    game = get_game(job.game)
-    entries = seat_entries(job.players, job.rotation)
-    seats = [job.bots[e] for e in entries]
-    seeds = [bot_seed(job.seed, job.deal, s) for s in range(job.players)]
-    ds = deal_seed(job.seed, job.deal)
-    m = Match.new(game, job.players, dict(job.rules), seats=seats, shuffler=Shuffler(ds),
-                  meta={"arena": {"parlour": __version__, "seed": job.seed, "deal": job.deal,
-                                  "rotation": job.rotation, "bots": seats}}, deal=False)
-    agents = [SeeingBot(SeeingEngine(Budget(iterations), m, random_replies), sd) if name == seeing
-              else make_bot(name, job.game, sd) for name, sd in zip(seats, seeds, strict=True)]
-    started = time.perf_counter()
-    m.play_out(agents, Shuffler(derive_deck_seed(ds)))
-    return GameResult(
-        deal=job.deal, rotation=job.rotation, entries=entries, bots=seats,
-        totals=m.totals, winners=list(m.winners or []), round_scores=m.scores(),
-        moves=[len(r.history) for r in m.rounds],
-        first_players=[r.history[0][0] for r in m.rounds],
-        seconds=time.perf_counter() - started, record=record.dumps(m))
+    """One game of the tournament's, the ``seeing`` entry replaced by a bot that sees
+    every hand."""
+    def seat(name: str, sd: int, m: Any) -> Any:
+        if name == seeing:
+            return SeeingBot(SeeingEngine(Budget(iterations), m, random_replies), sd)
+        return make_bot(name, job.game, sd)
+
+    return run_job(job, seat)
 
 
 def main() -> None:

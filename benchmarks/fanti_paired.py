@@ -28,14 +28,12 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from parlour.arena.jobs import Job, derive_deck_seed
-from parlour.arena.lineup import bot_seed, deal_seed, seat_entries
+from parlour.arena.jobs import Job, run_job
 from parlour.arena.tournament import Tournament
 from parlour.bots import make_bot, pimc
-from parlour.games import get_game
 from parlour.games.fanti import search
 from parlour.games.fanti.search import solve_moves
-from parlour.match import Match, Shuffler
+from parlour.match import Match
 
 
 class CheatBot:
@@ -74,18 +72,9 @@ def make_agent(name: str, game: str, seed: int, match: Match) -> Any:
 
 
 def play(job: Job, measured: str) -> float:
-    """The measured entry's win share in one game."""
-    game = get_game(job.game)
-    entries = seat_entries(job.players, job.rotation)
-    seats = [job.bots[e] for e in entries]
-    seeds = [bot_seed(job.seed, job.deal, s) for s in range(job.players)]
-    ds = deal_seed(job.seed, job.deal)
-    m = Match.new(game, job.players, dict(job.rules), seats=seats, shuffler=Shuffler(ds),
-                  meta={}, deal=False)
-    agents = [make_agent(n, job.game, sd, m) for n, sd in zip(seats, seeds, strict=True)]
-    m.play_out(agents, Shuffler(derive_deck_seed(ds)))
-    winners = list(m.winners or [])
-    seat = entries.index(0)
+    """The measured entry's win share in one game (the tournament's own deal and seeds)."""
+    res = run_job(job, lambda name, sd, m: make_agent(name, job.game, sd, m))
+    winners, seat = res.winners, res.entries.index(0)
     return 1.0 / len(winners) if seat in winners else 0.0
 
 

@@ -8,6 +8,7 @@ A :class:`Job` is plain data, so it can go to a worker process or a Ray task, an
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -53,20 +54,31 @@ class GameResult:
     """The game record, one line of JSON (``parlour-record/1``)."""
 
 
-def run_job(job: Job) -> GameResult:
-    """Play one game of a tournament."""
+Seat = Callable[[str, int, Match], Any]
+"""Makes the agent of a seat from its bot name, its seed and the match it plays in."""
+
+
+def _bot(game: str) -> Seat:
+    return lambda name, seed, _match: make_bot(name, game, seed)
+
+
+def run_job(job: Job, seat: Seat | None = None) -> GameResult:
+    """Play one game of a tournament. ``seat`` makes each seat's agent (default: the
+    named bot); benchmarks pass their own, e.g. a bot that sees the match's hands, and
+    still play exactly the tournament's deals and seeds."""
     game = get_game(job.game)
     entries = seat_entries(job.players, job.rotation)
     seats = [job.bots[e] for e in entries]
     seeds = [bot_seed(job.seed, job.deal, s) for s in range(job.players)]
-    agents = [make_bot(name, job.game, sd) for name, sd in zip(seats, seeds, strict=True)]
     ds = deal_seed(job.seed, job.deal)
     meta = {"arena": {"parlour": __version__, "seed": job.seed, "deal": job.deal,
                       "deal_seed": ds, "rotation": job.rotation, "bots": seats,
                       "bot_seeds": seeds}}
-    started = time.perf_counter()
     m = Match.new(game, job.players, dict(job.rules), seats=seats, shuffler=Shuffler(ds),
                   meta=meta, deal=False)
+    make = seat or _bot(job.game)
+    agents = [make(name, sd, m) for name, sd in zip(seats, seeds, strict=True)]
+    started = time.perf_counter()
     m.play_out(agents, Shuffler(derive_deck_seed(ds)))
     seconds = time.perf_counter() - started
     return GameResult(
