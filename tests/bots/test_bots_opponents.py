@@ -12,7 +12,7 @@ from helpers_bots import round_at
 
 from parlour.bots import make_bot
 from parlour.bots.budget import Budget
-from parlour.bots.opponents import FAMILY, FLOOR, PRIOR, Posterior, choice_probs
+from parlour.bots.opponents import FAMILY, FLOOR, PRIOR, Posterior, choice_probs, collapse
 from parlour.games import get_game
 
 LINEUP = ["heuristic", "random", "heuristic", "greedy"]  # seat 0 reads seats 1-3
@@ -21,23 +21,43 @@ LINEUP = ["heuristic", "random", "heuristic", "greedy"]  # seat 0 reads seats 1-
 def test_posterior_follows_the_likelier_model_and_keeps_a_floor():
     post = Posterior()
     assert post.weights(1) == pytest.approx(list(PRIOR))
-    # Ten plays among 4 moves, each the heuristic's own choice and not greedy's.
+    assert FAMILY == ("random", "greedy", "heuristic", "learned", "search")
+    # Ten plays among 4 moves, each the heuristic's own choice and no other model's.
     for _ in range(10):
-        post.observe(1, choice_probs(4, (False, True), 0.1))
+        post.observe(1, choice_probs(4, (False, True, False, False), 0.1))
     w = post.weights(1)
-    assert w[FAMILY.index("heuristic")] > 0.9
-    assert min(w) >= FLOOR * 0.9 and sum(w) == pytest.approx(1.0)
+    assert w[FAMILY.index("heuristic")] > 0.85
+    assert min(w) >= FLOOR / (1 + len(FAMILY) * FLOOR) and sum(w) == pytest.approx(1.0)
     # A play no deterministic model makes, five times over: random takes over.
     for _ in range(5):
-        post.observe(2, choice_probs(6, (False, False), 0.1))
-    assert post.weight(2, "random") > 0.9
+        post.observe(2, choice_probs(6, (False, False, False, False), 0.1))
+    assert post.weight(2, "random") > 0.85
+    # Plays only the player who sees every hand makes: the search model takes over.
+    for _ in range(6):
+        post.observe(4, choice_probs(3, (False, False, False, True), 0.1))
+    assert post.weight(4, "search") > 0.85
     # Joint log-probabilities add like single plays.
     a, b = Posterior(), Posterior()
-    probs = choice_probs(3, (True, False), 0.1)
+    probs = choice_probs(3, (True, False, False, True), 0.1)
     a.observe(3, probs)
     a.observe(3, probs)
     b.observe_log(3, [2 * math.log(p) for p in probs], 2)
     assert a.weights(3) == pytest.approx(b.weights(3))
+
+
+def test_collapsed_counts_learned_and_search_as_the_heuristic():
+    """Where only random / greedy / heuristic can be afforded (world weights, replies,
+    the Fanti card network's features), the heuristic-like models add up."""
+    post = Posterior()
+    for _ in range(6):
+        post.observe(1, choice_probs(3, (False, False, True, False), 0.1))  # learned only
+    r, g, h = post.collapsed(1)
+    w = dict(zip(FAMILY, post.weights(1), strict=True))
+    assert (r, g) == (w["random"], w["greedy"])
+    assert h == pytest.approx(w["heuristic"] + w["learned"] + w["search"]) and h > 0.85
+    assert collapse(PRIOR) == pytest.approx((0.2, 0.2, 0.6))
+    with pytest.raises(ValueError, match="one answer per model"):
+        choice_probs(3, (True, False), 0.1)
 
 
 def synthetic_views(game, seeds, moves):

@@ -1,9 +1,19 @@
 """Per-seat opponent modelling: a posterior over a family of player models.
 
 Each other seat is read on its own. A *player model* gives, for one decision, the
-probability of each legal move; the family is ``random`` (every legal move alike),
-``greedy`` and ``heuristic`` (the game's own bots, making their move with probability
-``1 - epsilon`` and another move with ``epsilon`` shared out). After each of the
+probability of each legal move. The family (:data:`FAMILY`):
+
+* ``random``: every legal move alike;
+* ``greedy`` and ``heuristic``: the game's own bots;
+* ``learned``: the game's shipped policy network (the ``learned`` bot, trained by
+  imitation and self-play; where none fits the table it plays as ``greedy``, as the
+  bot does);
+* ``search``: a player who thinks ahead *as if it saw every hand* -- each legal move
+  followed by play to the search horizon, the move best for the seat (what a
+  searching player with perfect inference would choose).
+
+Every model but ``random`` makes its own move with probability ``1 - epsilon`` and
+another move with ``epsilon`` shared out. After each of the
 seat's plays the posterior weight of a model is multiplied by the probability it gave
 that play -- averaged over worlds consistent with the public history, since the
 seat's hand is hidden -- so a seat that plays like ``random`` is soon treated as
@@ -21,10 +31,16 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-FAMILY = ("random", "greedy", "heuristic")
+FAMILY = ("random", "greedy", "heuristic", "learned", "search")
 """The player models, in the order of every probability vector."""
-PRIOR = (0.2, 0.2, 0.6)
-"""Before a seat has shown anything: most players play sensibly."""
+PRIOR = (0.2, 0.2, 0.4, 0.1, 0.1)
+"""Before a seat has shown anything: most players play sensibly (collapsed, the
+prior of the three-model family before: 0.2, 0.2, 0.6)."""
+HEURISTIC_LIKE = ("heuristic", "learned", "search")
+"""The models that :meth:`Posterior.collapsed` counts as the heuristic: where a
+model's probabilities cannot be afforded for every world and move (the weights of
+worlds, the replies in playouts), ``learned`` (trained to imitate it) and ``search``
+(which agrees with it most of the time) are answered as the heuristic."""
 FLOOR = 0.03
 """No model's weight falls below this (renormalised)."""
 EPSILON = 0.1
@@ -34,7 +50,10 @@ EPSILON = 0.1
 def choice_probs(k: int, chosen_is: Sequence[bool], epsilon: float = EPSILON) -> list[float]:
     """The family's probabilities of a move among ``k`` legal ones: ``random`` 1/k; each
     deterministic model ``1 - epsilon`` if the move is its own choice (``chosen_is``,
-    for greedy and heuristic), else ``epsilon / (k - 1)``."""
+    one per model after ``random``, in :data:`FAMILY` order), else
+    ``epsilon / (k - 1)``."""
+    if len(chosen_is) != len(FAMILY) - 1:
+        raise ValueError(f"one answer per model after random: {', '.join(FAMILY[1:])}")
     miss = epsilon / (k - 1) if k > 1 else 0.0
     return [1.0 / k] + [1.0 - epsilon if hit else miss for hit in chosen_is]
 
@@ -77,9 +96,20 @@ class Posterior:
     def weight(self, seat: int, model: str) -> float:
         return self.weights(seat)[FAMILY.index(model)]
 
+    def collapsed(self, seat: int) -> tuple[float, float, float]:
+        """``(random, greedy, heuristic-like)`` of ``seat``: see :func:`collapse`."""
+        return collapse(self.weights(seat))
+
     def describe(self, seats: Iterable[int]) -> dict[int, dict[str, float]]:
         return {s: dict(zip(FAMILY, (round(x, 3) for x in self.weights(s)), strict=True))
                 for s in seats}
+
+
+def collapse(weights: Sequence[float]) -> tuple[float, float, float]:
+    """``(random, greedy, heuristic-like)``: weights over :data:`FAMILY` with the
+    :data:`HEURISTIC_LIKE` models counted as the heuristic."""
+    w = dict(zip(FAMILY, weights, strict=True))
+    return w["random"], w["greedy"], sum(w[m] for m in HEURISTIC_LIKE)
 
 
 def mixture(weights: Sequence[float], probs: Sequence[float]) -> float:

@@ -40,6 +40,8 @@ class Decision:
     """The card played, or PASS."""
     later: Mask
     """The cards this seat played from this turn on (its hand then = now + later)."""
+    t: int = -1
+    """Its index in the view's history."""
 
 
 def decisions(view: FanTanView) -> dict[int, list[Decision]]:
@@ -60,7 +62,7 @@ def decisions(view: FanTanView) -> dict[int, list[Decision]]:
     for t, (seat, move) in enumerate(history):
         forced_opening = opening and table == 0
         if seat != view.seat and not forced_opening and (move != PASS or loose):
-            out[seat].append(Decision(playable, move, later_at[t]))
+            out[seat].append(Decision(playable, move, later_at[t], t))
         if move != PASS:
             table |= 1 << move
             playable = (playable ^ (1 << move)) | unlock[move]

@@ -270,8 +270,9 @@ class FastFanTan:
         ``prand[s]``, its posterior weight of ``random`` (0 for my seat and without
         reading), which sets its replies (:meth:`_replies`). With ``full`` inference
         each other seat is read on its own (:func:`.opponents.read_seats`, on
-        :data:`READ_WORLDS` worlds within the hard constraints): the heuristic's
-        weight sets the likelihood (greedy's share counts as random there)."""
+        :data:`READ_WORLDS` worlds within the hard constraints): the weight of the
+        heuristic-like models (:func:`parlour.bots.opponents.collapse`: heuristic,
+        learned, search) sets the likelihood (greedy's share counts as random there)."""
         n = su.n
         heuristic, sensible = np.ones(n), np.ones(n)
         if self.inference in ("full", "learned", "blend"):
@@ -279,8 +280,8 @@ class FastFanTan:
             post = read_seats(view, worlds, MODEL_EPSILON)
             for s in range(n):
                 if s != su.me and s in post.log:
-                    heuristic[s] = post.weight(s, "heuristic")
-                    sensible[s] = 1.0 - post.weight(s, "random")
+                    rand, _greedy, heuristic[s] = post.collapsed(s)
+                    sensible[s] = 1.0 - rand
         hit = np.zeros((n, 53))
         miss = np.zeros((n, 53))
         for s in range(n):

@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 
 from parlour import cards
-from parlour.bots.opponents import PRIOR
+from parlour.bots.opponents import PRIOR, collapse
 from parlour.cards import Mask
 from parlour.games.fanti import heuristic as heuristic_fanti
 from parlour.games.fanti.rules import (
@@ -111,7 +111,7 @@ def view_pairs(view: Any, weights: dict[int, list[float]] | None = None
             x[21] = max(min(missed_max, 3.0), -1.0) if could else 0.0
             x[22] = min(missed_sum, 4.0)
             x[23] = 1.0 if could and missed_max > 0 else 0.0
-            x[24:27] = w
+            x[24:27] = collapse(w)  # random, greedy, heuristic-like
             x[27 + n - 2] = 1.0  # players: 27..29
             x[30 + dist - 1] = 1.0  # seats after me: 30..32
             x[33] = view.deck_left / 48.0

@@ -205,15 +205,15 @@ def play_card(hands: list[Mask], piles: list[Mask], table: Mask, seat: int,
     return table | bit
 
 
-def tables_before(moves: Sequence[tuple[int, Move]], table: Mask,
-                  piles: Sequence[Mask]) -> list[tuple[Mask, Mask]]:
+def states_before(moves: Sequence[tuple[int, Move]], table: Mask,
+                  piles: Sequence[Mask]) -> list[tuple[Mask, tuple[Mask, ...]]]:
     """For each of ``moves`` (``(seat, move)``, oldest first, all within one round and
-    before its FA-8 leftovers), the table and the table-and-every-pile *before* it, found
-    by undoing the moves from the current ``table`` and ``piles`` (FA-5, FA-6: a
+    before its FA-8 leftovers), the table and every seat's pile *before* it, found by
+    undoing the moves from the current ``table`` and ``piles`` (FA-5, FA-6: a
     collection left the table for the player's pile with the card that made it; a
     discard joined the table). Everything here is public (FA-7)."""
     piles = list(piles)
-    before: list[tuple[Mask, Mask]] = []
+    before: list[tuple[Mask, tuple[Mask, ...]]] = []
     for seat, m in reversed(moves):  # undo, newest first
         card, take = m & 63, m >> 6
         if take:
@@ -221,12 +221,22 @@ def tables_before(moves: Sequence[tuple[int, Move]], table: Mask,
             piles[seat] &= ~(take | 1 << card)
         else:
             table &= ~(1 << card)
-        seen = table
-        for p in piles:
-            seen |= p
-        before.append((table, seen))
+        before.append((table, tuple(piles)))
     before.reverse()
     return before
+
+
+def tables_before(moves: Sequence[tuple[int, Move]], table: Mask,
+                  piles: Sequence[Mask]) -> list[tuple[Mask, Mask]]:
+    """For each of ``moves``, as :func:`states_before`: the table, and the table and
+    every pile together (every card seen), before it."""
+    out = []
+    for tab, ps in states_before(moves, table, piles):
+        seen = tab
+        for p in ps:
+            seen |= p
+        out.append((tab, seen))
+    return out
 
 
 def leftovers(piles: Sequence[Mask], table: Mask, last_collector: int) -> tuple[list[Mask], Mask]:

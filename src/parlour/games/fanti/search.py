@@ -192,8 +192,10 @@ class DealEvidence:
                 total += self.hit if best == m else self.miss - math.log(k - 1)
                 continue
             g = greedy_move(hand_moves(held, table, self.gtg))
-            total += math.log(mixture(w, choice_probs(k, (g == m, best == m),
-                                                      self.epsilon)))
+            # learned and search are answered as the heuristic here (HEURISTIC_LIKE):
+            # solving every candidate world for them is not affordable
+            total += math.log(mixture(w, choice_probs(k, (g == m, best == m, best == m,
+                                                          best == m), self.epsilon)))
         return total
 
 
