@@ -46,16 +46,17 @@ def test_posterior_follows_the_likelier_model_and_keeps_a_floor():
 
 
 def test_collapsed_counts_learned_and_search_as_the_heuristic():
-    """Where only random / greedy / heuristic can be afforded (world weights, replies,
-    the Fanti card network's features), the heuristic-like models add up."""
+    """Where only random / greedy / heuristic can be afforded (world weights, the Fanti
+    card network's features), learned counts as the heuristic and search (whose plays
+    depend on every hand) as uninformative."""
     post = Posterior()
     for _ in range(6):
         post.observe(1, choice_probs(3, (False, False, True, False), 0.1))  # learned only
     r, g, h = post.collapsed(1)
     w = dict(zip(FAMILY, post.weights(1), strict=True))
-    assert (r, g) == (w["random"], w["greedy"])
-    assert h == pytest.approx(w["heuristic"] + w["learned"] + w["search"]) and h > 0.85
-    assert collapse(PRIOR) == pytest.approx((0.2, 0.2, 0.6))
+    assert (r, g) == (w["random"] + w["search"], w["greedy"])
+    assert h == pytest.approx(w["heuristic"] + w["learned"]) and h > 0.85
+    assert collapse(PRIOR) == pytest.approx((0.3, 0.2, 0.5))
     with pytest.raises(ValueError, match="one answer per model"):
         choice_probs(3, (True, False), 0.1)
 
@@ -136,3 +137,61 @@ def test_reading_bots_are_reproducible_from_their_seed(game, players):
     again = make_bot("hard:60", game, 4).estimates(view)
     assert first == again
     assert sorted(e.move for e in first) == sorted(view.legal)
+
+
+class Seer:
+    """A synthetic player that plays as the ``search`` model says, from the real round
+    (it sees every hand: a test player, not a bot)."""
+
+    def __init__(self, game, r):
+        self.game, self.r = game, r
+
+    def choose(self, view):
+        legal = list(view.legal)
+        if len(legal) == 1:
+            return legal[0]
+        hands = [self.r.hand(s) for s in range(view.players)]
+        if self.game == "fantan":
+            import numpy as np
+
+            from parlour.games.fantan.env import playable
+            from parlour.games.fantan.opponents import _Moment, _Searcher
+
+            now = _Moment(view.table, view.passes, view.hand_counts, (0,) * view.players)
+            mask = sum(1 << c for c in legal)
+            return _Searcher(view).choice(np.array([hands], np.uint64), view.seat, now,
+                                          playable(view.table, view.rules), mask)
+        from parlour.games.fanti.opponents import Play, _search_move
+
+        now = Play(view.seat, -1, view.table, 0, 0, 0, view.deck_left, True,
+                   tuple(view.piles), tuple(view.hand_counts), (0,) * view.players,
+                   view.last_collector)
+        return _search_move(tuple(sorted(view.rules.items())), view.players, now,
+                            tuple(hands))
+
+
+@pytest.mark.parametrize("game,moves", [("fantan", 36), ("fanti", 40)])
+def test_a_player_who_sees_every_hand_is_read_as_search(game, moves):
+    """Seat 1 plays as the ``search`` model (every hand known), seat 2 as the heuristic:
+    seat 1 is read as more ``search`` than the prior and than seat 2."""
+    g = get_game(game)
+    rows = {1: [], 2: []}
+    rng = random.Random(2)
+    for seed in range(10):
+        deal = random.Random(seed)
+        deck = list(range(52))
+        deal.shuffle(deck)
+        r = g.new_round(g.rules(4, {"rounds": 1}), 4, 3, deck)
+        bots = [make_bot("heuristic", game, seed * 7 + s) for s in range(4)]
+        bots[1] = Seer(game, r)
+        while not r.is_over and len(r.history) < moves:
+            p = r.current_player
+            r.apply(bots[p].choose(r.view(p)))
+        if r.is_over:
+            continue
+        post = read(game, r.view(0), rng)
+        for s in rows:
+            rows[s].append(post.weight(s, "search"))
+    seer, heur = (sum(rows[s]) / len(rows[s]) for s in (1, 2))
+    assert seer > PRIOR[FAMILY.index("search")] + 0.15
+    assert seer > heur + 0.15

@@ -34,13 +34,14 @@ from dataclasses import dataclass, field
 FAMILY = ("random", "greedy", "heuristic", "learned", "search")
 """The player models, in the order of every probability vector."""
 PRIOR = (0.2, 0.2, 0.4, 0.1, 0.1)
-"""Before a seat has shown anything: most players play sensibly (collapsed, the
-prior of the three-model family before: 0.2, 0.2, 0.6)."""
-HEURISTIC_LIKE = ("heuristic", "learned", "search")
-"""The models that :meth:`Posterior.collapsed` counts as the heuristic: where a
-model's probabilities cannot be afforded for every world and move (the weights of
-worlds, the replies in playouts), ``learned`` (trained to imitate it) and ``search``
-(which agrees with it most of the time) are answered as the heuristic."""
+"""Before a seat has shown anything: most players play sensibly, most like the
+heuristic."""
+HEURISTIC_LIKE = ("heuristic", "learned")
+"""The models that :func:`collapse` counts as the heuristic: where a model's
+probabilities cannot be afforded for every world and move (the weights of worlds),
+``learned`` (trained to imitate it) is answered by the heuristic's likelihood, and
+``search``, whose plays depend on every hand, counts as uninformative, like
+``random``."""
 FLOOR = 0.03
 """No model's weight falls below this (renormalised)."""
 EPSILON = 0.1
@@ -97,7 +98,7 @@ class Posterior:
         return self.weights(seat)[FAMILY.index(model)]
 
     def collapsed(self, seat: int) -> tuple[float, float, float]:
-        """``(random, greedy, heuristic-like)`` of ``seat``: see :func:`collapse`."""
+        """``(uninformative, greedy, heuristic-like)`` of ``seat``: see :func:`collapse`."""
         return collapse(self.weights(seat))
 
     def describe(self, seats: Iterable[int]) -> dict[int, dict[str, float]]:
@@ -106,10 +107,11 @@ class Posterior:
 
 
 def collapse(weights: Sequence[float]) -> tuple[float, float, float]:
-    """``(random, greedy, heuristic-like)``: weights over :data:`FAMILY` with the
-    :data:`HEURISTIC_LIKE` models counted as the heuristic."""
+    """``(uninformative, greedy, heuristic-like)``: weights over :data:`FAMILY` as the
+    world weights use them -- ``random`` and ``search`` together, ``greedy``, and the
+    :data:`HEURISTIC_LIKE` models together."""
     w = dict(zip(FAMILY, weights, strict=True))
-    return w["random"], w["greedy"], sum(w[m] for m in HEURISTIC_LIKE)
+    return w["random"] + w["search"], w["greedy"], sum(w[m] for m in HEURISTIC_LIKE)
 
 
 def mixture(weights: Sequence[float], probs: Sequence[float]) -> float:

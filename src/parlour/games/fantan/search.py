@@ -271,8 +271,9 @@ class FastFanTan:
         reading), which sets its replies (:meth:`_replies`). With ``full`` inference
         each other seat is read on its own (:func:`.opponents.read_seats`, on
         :data:`READ_WORLDS` worlds within the hard constraints): the weight of the
-        heuristic-like models (:func:`parlour.bots.opponents.collapse`: heuristic,
-        learned, search) sets the likelihood (greedy's share counts as random there)."""
+        heuristic-like models (:func:`parlour.bots.opponents.collapse`: heuristic and
+        learned) sets the likelihood (greedy's and search's shares count as random
+        there); every model but random answers as the heuristic in replies."""
         n = su.n
         heuristic, sensible = np.ones(n), np.ones(n)
         if self.inference in ("full", "learned", "blend"):
@@ -280,8 +281,8 @@ class FastFanTan:
             post = read_seats(view, worlds, MODEL_EPSILON)
             for s in range(n):
                 if s != su.me and s in post.log:
-                    rand, _greedy, heuristic[s] = post.collapsed(s)
-                    sensible[s] = 1.0 - rand
+                    heuristic[s] = post.collapsed(s)[2]
+                    sensible[s] = 1.0 - post.weight(s, "random")
         hit = np.zeros((n, 53))
         miss = np.zeros((n, 53))
         for s in range(n):

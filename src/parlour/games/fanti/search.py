@@ -192,10 +192,11 @@ class DealEvidence:
                 total += self.hit if best == m else self.miss - math.log(k - 1)
                 continue
             g = greedy_move(hand_moves(held, table, self.gtg))
-            # learned and search are answered as the heuristic here (HEURISTIC_LIKE):
-            # solving every candidate world for them is not affordable
-            total += math.log(mixture(w, choice_probs(k, (g == m, best == m, best == m,
-                                                          best == m), self.epsilon)))
+            # solving every candidate world for learned and search is not affordable:
+            # learned is answered as the heuristic, search as uninformative (1/k)
+            probs = choice_probs(k, (g == m, best == m, best == m, False), self.epsilon)
+            probs[-1] = 1.0 / k
+            total += math.log(mixture(w, probs))
         return total
 
 
