@@ -159,8 +159,8 @@ class Seer:
 
             now = _Moment(view.table, view.passes, view.hand_counts, (0,) * view.players)
             mask = sum(1 << c for c in legal)
-            return _Searcher(view).choice(np.array([hands], np.uint64), view.seat, now,
-                                          playable(view.table, view.rules), mask)
+            return _Searcher(view).choices(np.array([hands], np.uint64), view.seat, now,
+                                           playable(view.table, view.rules), [mask])[0]
         from parlour.games.fanti.opponents import Play, _search_move
 
         now = Play(view.seat, -1, view.table, 0, 0, 0, view.deck_left, True,

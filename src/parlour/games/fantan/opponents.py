@@ -35,7 +35,7 @@ from typing import Any
 import numpy as np
 
 from parlour.bots.opponents import EPSILON, FAMILY, Posterior, choice_probs
-from parlour.cards import Mask, cards_of
+from parlour.cards import Mask
 from parlour.game import PASS
 from parlour.games.fantan.bots import greedy_card
 from parlour.games.fantan.heuristic import best_card
@@ -79,7 +79,8 @@ def _moments(view: FanTanView) -> list[_Moment]:
 
 
 class _Searcher:
-    """The ``search`` model's choice at one decision in one world (compiled playouts)."""
+    """The ``search`` model's choices at one decision, in every world at once (the
+    compiled :func:`.search_kernel.seeing_choices`)."""
 
     def __init__(self, view: FanTanView) -> None:
         from parlour.games.fantan import search as S
@@ -93,24 +94,18 @@ class _Searcher:
         self.any_seven = rules["opening"] == "any-seven"
         self.strict = bool(rules["strict"])
         self.chips = rules["stakes"] == "chips"
-        self.eps = np.zeros((1, self.n))
-        self.which = np.zeros(1, np.int64)
-        self.seeds = np.zeros(1, np.uint64)
-        self.solved = np.zeros(1, np.bool_)
-        self.none = (np.zeros(0, np.int64), np.zeros(0, np.uint64),
-                     np.zeros((0, self.n), np.uint64))
 
-    def choice(self, hands: np.ndarray, seat: int, m: _Moment, playable: Mask,
-               legal: Mask) -> int:
-        S, K = self.S, self.S.K
-        moves = np.array(cards_of(legal), np.int64)
-        out_r = np.empty((1, len(moves)))
-        out_w = np.empty((1, len(moves)))
-        K.evaluate(hands, self.which, moves, self.n, np.uint64(m.table), np.uint64(playable),
-                   seat, np.array(m.passes, np.int64), self.dealer, self.seeds, self.eps,
-                   False, S.LATE_HAND, S.NODE_CAP, self.solved, self.unlock, self.any_seven,
-                   self.strict, self.chips, *self.none, self.af, *S._TABLES, out_r, out_w)
-        return int(moves[int(np.argmax(out_r[0]))])
+    def choices(self, hands: np.ndarray, seat: int, m: _Moment, playable: Mask,
+                legal: Sequence[Mask]) -> list[int]:
+        """``hands[w, s]``: every seat's hand at the decision in world ``w``; ``legal[w]``
+        the seat's playable cards there (two or more)."""
+        out = np.empty(len(legal), np.int64)
+        self.S.K.seeing_choices(hands, np.array(legal, np.uint64), self.n,
+                                np.uint64(m.table), np.uint64(playable), seat,
+                                np.array(m.passes, np.int64), self.dealer, self.unlock,
+                                self.any_seven, self.strict, self.chips, self.af,
+                                *self.S._TABLES, out)
+        return [int(x) for x in out]
 
 
 @lru_cache(maxsize=8)
@@ -198,6 +193,14 @@ def _decision_probs(view: FanTanView, seat: int, d: Decision, m: _Moment,
     helds = [h[seat] | d.later for h in now]
     alloweds = [held & d.playable for held in helds]
     mine = learned.choices(view, seat, m, helds, alloweds, loose)
+    free = [w for w, (held, legal) in enumerate(zip(helds, alloweds, strict=True))
+            if d.chosen != PASS and legal.bit_count() >= 2 and legal >> d.chosen & 1]
+    seen: dict[int, int] = {}
+    if free:
+        hands = np.array([[now[w][s] | m.since[s] for s in range(view.players)]
+                          for w in free], np.uint64)
+        seen = dict(zip(free, searcher.choices(hands, seat, m, d.playable,
+                                               [alloweds[w] for w in free]), strict=True))
     out = []
     for w, (held, legal) in enumerate(zip(helds, alloweds, strict=True)):
         k = legal.bit_count()
@@ -221,10 +224,8 @@ def _decision_probs(view: FanTanView, seat: int, d: Decision, m: _Moment,
                                         best_card(held, legal, ace_high))
         greedy, heur = bots
         learn = greedy if mine is None else mine[w]
-        hands = np.array([[now[w][s] | m.since[s] for s in range(view.players)]], np.uint64)
-        seen = searcher.choice(hands, seat, m, d.playable, legal)
         out.append(choice_probs(k, (greedy == d.chosen, heur == d.chosen,
-                                    learn == d.chosen, seen == d.chosen), epsilon))
+                                    learn == d.chosen, seen[w] == d.chosen), epsilon))
     return out
 
 

@@ -580,3 +580,39 @@ def evaluate(worlds, which, moves, n, table, playable, me, passes0, dealer, seed
             r, sh = _outcome(hands, n, dealer, w, chips, passes, fines, paid5, me, score)
             out_r[i, j] = r
             out_w[i, j] = sh
+
+
+@njit(cache=True)
+def seeing_choices(worlds, legal, n, table, playable, me, passes0, dealer, unlock,
+                   any_seven, strict, chips, af, lc, lp, ll, lm, out):
+    """The ``search`` player model (:mod:`.opponents`): in each world ``w`` (every
+    hand known), ``me``'s card among ``legal[w]`` whose noise-free heuristic playout to
+    the end of the round gives ``me`` the best reward (the lowest card on a tie);
+    written to ``out[w]``. Past withholding fines are not counted."""
+    hands = np.empty(n, np.uint64)
+    passes = np.empty(n, np.int64)
+    fines = np.zeros(n, np.int64)
+    paid5 = np.zeros(n, np.int64)
+    score = np.empty(n, np.int64)
+    eps = np.zeros(n)
+    nxt = me + 1 if me + 1 < n else 0
+    for w in range(worlds.shape[0]):
+        best, best_r = -1, -1.0
+        m = legal[w]
+        while m:
+            c = lowest(m)
+            m &= m - U1
+            for s in range(n):
+                hands[s] = worlds[w, s]
+                passes[s] = passes0[s]
+                fines[s] = 0
+                paid5[s] = 0
+            tb, pl = _play(hands, me, c, table, playable, unlock)
+            win = me
+            if hands[me] != U0:
+                win = _playout(hands, n, tb, pl, nxt, passes, fines, paid5, U0, eps,
+                               unlock, any_seven, strict, chips, af, lc, lp, ll, lm)
+            r, _sh = _outcome(hands, n, dealer, win, chips, passes, fines, paid5, me, score)
+            if r > best_r:
+                best, best_r = c, r
+        out[w] = best

@@ -21,6 +21,7 @@ the position, so a finished deal's plays are worked out once per round.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -98,11 +99,17 @@ def round_plays(view: Any) -> list[Play]:
     return out
 
 
-def play_probs(view: Any, play: Play, hands: Sequence[Mask],
-               epsilon: float = EPSILON) -> list[float] | None:
+COSTLY_WORLDS = 2
+"""The worlds of a current-deal play on which ``learned`` and ``search`` are asked
+(the first where the play was not forced; the others use every world): a deal solve
+with 3-4 players takes 5-10 ms."""
+
+
+def play_probs(view: Any, play: Play, hands: Sequence[Mask], epsilon: float = EPSILON,
+               costly: bool = True) -> list[float] | None:
     """The family's probabilities of ``play`` when the seats held ``hands`` then (the
     playing seat's is ``hands[play.seat]``); None when the play was forced (it says
-    nothing)."""
+    nothing). Without ``costly``, ``learned`` and ``search`` are left as NaN."""
     from parlour.games.fanti.search import heuristic_choice
 
     gtg = view.rules["guardian_takes_guardians"]
@@ -112,6 +119,9 @@ def play_probs(view: Any, play: Play, hands: Sequence[Mask],
     if k < 2:
         return None
     g = greedy_move(hand_moves(held, play.table, gtg))
+    if not costly:
+        probs = choice_probs(k, (g == play.move, best == play.move, False, False), epsilon)
+        return [*probs[:-2], math.nan, math.nan]
     rules = tuple(sorted(view.rules.items()))
     learned = _learned_move(rules, view.players, view.dealer, play, held)
     seen = _search_move(rules, view.players, play, tuple(hands))
@@ -157,22 +167,32 @@ def _search_move(rules: tuple[tuple[str, Any], ...], players: int, play: Play,
 def read_seats(view: Any, worlds: Sequence[Sequence[Mask]],
                epsilon: float = EPSILON) -> Posterior:
     """The posterior of every other seat of ``view``; ``worlds[w][seat]`` are current
-    hands consistent with the view, for the plays of the current deal."""
+    hands consistent with the view, for the plays of the current deal (``learned`` and
+    ``search`` on the first :data:`COSTLY_WORLDS` of them)."""
     n = view.players
     post = Posterior()
     for play in round_plays(view):
         if not play.current:
             probs = play_probs(view, play, play.since, epsilon)
         else:
-            total, count = [0.0] * len(FAMILY), 0
+            rows, asked = [], 0
             for world in worlds:
                 hands = [(view.hand if s == view.seat else world[s]) | play.since[s]
                          for s in range(n)]
-                p = play_probs(view, play, hands, epsilon)
+                p = play_probs(view, play, hands, epsilon, costly=asked < COSTLY_WORLDS)
                 if p is not None:
-                    total = [a + b for a, b in zip(total, p, strict=True)]
-                    count += 1
-            probs = [x / count for x in total] if count else None
+                    rows.append(p)
+                    asked += 1
+            probs = _mean_rows(rows) if rows else None
         if probs is not None:
             post.observe(play.seat, probs)
     return post
+
+
+def _mean_rows(rows: list[list[float]]) -> list[float]:
+    """Each model's mean over the rows that have it (NaN: not asked in that world)."""
+    out = []
+    for i in range(len(FAMILY)):
+        xs = [r[i] for r in rows if not math.isnan(r[i])]
+        out.append(sum(xs) / len(xs))
+    return out
