@@ -43,9 +43,18 @@ class WorkFailed(RuntimeError):
     """The job raised in the worker, or the worker died."""
 
 
+BLAS_THREADS = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
+"""The thread-count variables of numpy's math libraries, each set to 1 in a worker."""
+
+
 def _worker_main(conn: Any) -> None:
     """A worker process: run jobs from the pipe until it closes."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the server stops its workers itself
+    # One math-library thread: a bot's numpy work is small matrices (the learned
+    # player model), where extra threads only spin and take the cores the tables need.
+    # Set before numpy is first imported in this (spawned) process.
+    for name in BLAS_THREADS:
+        os.environ.setdefault(name, "1")
     with contextlib.suppress(OSError):
         os.nice(WORKER_NICE)  # the server's event loop (every table's I/O) comes first
     from parlour.server.work import JOBS
