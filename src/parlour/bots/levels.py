@@ -83,7 +83,8 @@ def search_bot(engine: str, game: str, seed: int | None, budget: Budget,
     if engine in ("hard", "deep"):
         own = kit.attr("model", "engine")
         if own is not None:
-            return SearchBot(kit.name, seed, own(budget, inference), label or engine)
+            made = own(budget, inference, deep=True) if deep else own(budget, inference)
+            return SearchBot(kit.name, seed, made, label or engine)
         engine = "pimc"
     if engine == "pimc":
         eng = Pimc(kit.name, budget, inference=inference, deep=deep)

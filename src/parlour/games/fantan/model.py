@@ -42,11 +42,13 @@ MODEL = SearchModel(
     moves=solver_moves, respond=True)
 
 
-def engine(budget: Budget, inference: str | None = None) -> Any:
-    """The ``hard`` engine: PIMC compiled with numba (:class:`.search.FastFanTan`)."""
+def engine(budget: Budget, inference: str | None = None, deep: bool = False) -> Any:
+    """The ``hard`` engine: PIMC compiled with numba (:class:`.search.FastFanTan`);
+    ``deep`` judges each move two of my moves deep, the second chosen once per
+    information set (``deep:N``)."""
     from parlour.games.fantan.search import FastFanTan
 
-    return FastFanTan(budget, inference=inference)
+    return FastFanTan(budget, inference=inference, deep=deep)
 
 
 def warm() -> float:

@@ -32,6 +32,7 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -84,6 +85,10 @@ seat's model per world from its posterior (posterior sampling: a seat drawn as
 search, which answers the heuristic, is left to playouts there). Measured equal on 200
 paired deals against ``random`` and ``heuristic`` players (docs/bots.md), so the
 default stays ``mix``."""
+MIN_GROUP = 8
+"""``deep``: an information set of mine two moves deep needs this many worlds for its
+second card to be chosen on their mean; a smaller one plays the heuristic's card
+(:func:`.search_kernel.info_evaluate`)."""
 NODE_CAP = 20000
 """Exact-search nodes per (world, move) before falling back to a playout."""
 CHUNK = 16
@@ -176,8 +181,9 @@ class FastFanTan:
 
     def __init__(self, budget: Budget, inference: str | None = None,
                  worlds: int | None = None, epsilon: float | None = None,
-                 exact: bool = True) -> None:
+                 exact: bool = True, deep: bool = False) -> None:
         self.budget = budget
+        self.deep = deep
         self.inference = "full" if inference is None else inference
         if self.inference not in INFERENCE:
             raise ValueError(f"inference must be one of {', '.join(INFERENCE)}")
@@ -207,6 +213,9 @@ class FastFanTan:
         solved_chunk = np.zeros(CHUNK, np.bool_)
         iters = self.budget.iterations
         chains = _Chains(su.n)
+        if self.deep and nl >= 2 and view.hand.bit_count() > LATE_HAND:
+            return self._deep(view, legal, su, decisions, rng, chains, hit, miss, prior,
+                              prand, clock)
         # At least one chunk is evaluated even past the time limit (the first call
         # may spend it compiling the kernels), so every move gets an estimate.
         while samples == 0 or not clock.over:
@@ -234,6 +243,34 @@ class FastFanTan:
                     clock.spend(nl * take)
                     pos += take
         out = [Estimate(m, float(wins[j] / samples), samples, float(sums[j] / samples))
+               for j, m in enumerate(legal)]
+        out.sort(key=lambda e: -e.reward)
+        return out
+
+    def _deep(self, view: FanTanView, legal: list, su: _Setup, decisions: Any,
+              rng: random.Random, chains: _Chains, hit: np.ndarray, miss: np.ndarray,
+              prior: np.ndarray | None, prand: np.ndarray, clock: Any) -> list[Estimate]:
+        """``deep``: one pool, each move judged two of my moves deep with the second
+        chosen per information set (:func:`.search_kernel.info_evaluate`). The
+        iteration budget counts (world, first move) pairs, as the one-move search."""
+        nl = len(legal)
+        count = self.worlds
+        if self.budget.iterations is not None:
+            count = max(MIN_GROUP, min(count, self.budget.iterations // nl))
+        pool = self._pool(su, decisions, rng, chains, count=count, hit=hit, miss=miss,
+                          prior=prior)
+        eps = self._replies(len(pool), prand, su.me, rng)
+        seeds = np.array([rng.getrandbits(64) for _ in range(len(pool))], np.uint64)
+        rules = view.rules
+        out_r = np.empty(nl)
+        out_w = np.empty(nl)
+        K.info_evaluate(pool, np.array(legal, np.int64), su.n, su.table, su.playable, su.me,
+                        su.passes, su.dealer, seeds, eps, MIN_GROUP, _UNLOCK[bool(su.af)],
+                        rules["opening"] == "any-seven", bool(rules["strict"]),
+                        rules["stakes"] == "chips", su.pseat, su.pplay, su.plater, su.af,
+                        *_TABLES, out_r, out_w)
+        clock.spend(nl * len(pool))
+        out = [Estimate(m, float(out_w[j]), len(pool), float(out_r[j]))
                for j, m in enumerate(legal)]
         out.sort(key=lambda e: -e.reward)
         return out

@@ -616,3 +616,147 @@ def seeing_choices(worlds, legal, n, table, playable, me, passes0, dealer, unloc
             if r > best_r:
                 best, best_r = c, r
         out[w] = best
+
+
+@njit(cache=True)
+def info_evaluate(worlds, moves, n, table, playable, me, passes0, dealer, seeds, eps,
+                  min_group, unlock, any_seven, strict, chips, pseat, pplay, plater, af,
+                  lc, lp, ll, lm, out_r, out_w):
+    """Two of my moves deep, without strategy fusion at the second (``deep:N``).
+
+    For each move ``moves[j]`` and world: play it, let the others answer as the
+    heuristic until my next choice (:func:`_advance`), then play out every card I
+    could play there (paired, seed ``seeds[w]``, replies ``eps[w]``). Worlds that
+    reach the *same public position* (table, hand counts, passes) are one
+    information set of mine: the second card is chosen once for all of them, the best
+    on their mean -- never per world, which would assume I see the hands. A set of
+    fewer than ``min_group`` worlds takes the heuristic's card instead (a max over a
+    few noisy worlds would flatter the move). Writes each move's mean reward and win
+    share over the worlds to ``out_r[j]``, ``out_w[j]``.
+    """
+    nw = worlds.shape[0]
+    hands = np.empty(n, np.uint64)
+    after = np.empty((nw, n), np.uint64)
+    passes = np.empty(n, np.int64)
+    pas_after = np.empty((nw, n), np.int64)
+    fines = np.empty(n, np.int64)
+    paid5 = np.empty(n, np.int64)
+    f0 = np.zeros((nw, n), np.int64)
+    p0 = np.zeros((nw, n), np.int64)
+    fin_after = np.empty((nw, n), np.int64)
+    pd_after = np.empty((nw, n), np.int64)
+    score = np.empty(n, np.int64)
+    tab_after = np.empty(nw, np.uint64)
+    pl_after = np.empty(nw, np.uint64)
+    turn_after = np.empty(nw, np.int64)
+    key = np.empty(nw, np.uint64)
+    done_r = np.empty(nw)
+    done_w = np.empty(nw)
+    over = np.empty(nw, np.bool_)
+    R = np.empty((nw, 52))
+    Wn = np.empty((nw, 52))
+    for wi in range(nw):
+        if pseat.shape[0]:
+            past_fines(worlds[wi], n, chips, pseat, pplay, plater, f0[wi], p0[wi])
+    nxt = me + 1 if me + 1 < n else 0
+    for j in range(moves.shape[0]):
+        m = moves[j]
+        for wi in range(nw):
+            for s in range(n):
+                hands[s] = worlds[wi, s]
+                passes[s] = passes0[s]
+                fines[s] = f0[wi, s]
+                paid5[s] = p0[wi, s]
+            tb, pl = table, playable
+            win = -1
+            if m == PASS:
+                passes[me] += 1
+                legal, _mp = legal_options(hands[me], table, playable, any_seven, strict)
+                if legal != U0:
+                    withhold(me, legal, hands, n, chips, fines, paid5)
+            else:
+                tb, pl = _play(hands, me, m, tb, pl, unlock)
+                if hands[me] == U0:
+                    win = me
+            turn = nxt
+            if win < 0:
+                win, tb, pl, turn = _advance(hands, n, tb, pl, nxt, passes, me, unlock,
+                                             any_seven, strict, af, lc, lp, ll, lm)
+            over[wi] = win >= 0
+            if win >= 0:
+                r, sh = _outcome(hands, n, dealer, win, chips, passes, fines, paid5, me,
+                                 score)
+                done_r[wi] = r
+                done_w[wi] = sh
+                key[wi] = U0
+                continue
+            for s in range(n):
+                after[wi, s] = hands[s]
+                pas_after[wi, s] = passes[s]
+                fin_after[wi, s] = fines[s]
+                pd_after[wi, s] = paid5[s]
+            tab_after[wi] = tb
+            pl_after[wi] = pl
+            turn_after[wi] = turn
+            # the public position: the table, then every hand count and pass count
+            k = mix64(tb ^ mix64(hands[me]))  # my own hand: forced plays may differ
+            for s in range(n):
+                k = mix64(k ^ np.uint64(count(hands[s]) * 4096 + passes[s]))
+            key[wi] = k
+            legal, _mp = legal_options(hands[me], tb, pl, any_seven, strict)
+            mm = legal
+            while mm:
+                c = lowest(mm)
+                mm &= mm - U1
+                for s in range(n):
+                    hands[s] = after[wi, s]
+                    passes[s] = pas_after[wi, s]
+                    fines[s] = fin_after[wi, s]
+                    paid5[s] = pd_after[wi, s]
+                t2, p2 = _play(hands, me, c, tb, pl, unlock)
+                w2 = me
+                if hands[me] != U0:
+                    w2 = _playout(hands, n, t2, p2, nxt, passes, fines, paid5, seeds[wi],
+                                  eps[wi], unlock, any_seven, strict, chips, af, lc, lp,
+                                  ll, lm)
+                r, sh = _outcome(hands, n, dealer, w2, chips, passes, fines, paid5, me,
+                                 score)
+                R[wi, c] = r
+                Wn[wi, c] = sh
+        # choose the second card once per information set
+        total_r, total_w = 0.0, 0.0
+        order = np.argsort(key)
+        i = 0
+        while i < nw:
+            wi = order[i]
+            if over[wi]:
+                total_r += done_r[wi]
+                total_w += done_w[wi]
+                i += 1
+                continue
+            e = i + 1
+            while e < nw and key[order[e]] == key[wi] and not over[order[e]]:
+                e += 1
+            size = e - i
+            legal, _mp = legal_options(after[wi, me], tab_after[wi], pl_after[wi],
+                                       any_seven, strict)
+            best = -1
+            if size >= min_group:
+                best_mean = -1.0
+                mm = legal
+                while mm:
+                    c = lowest(mm)
+                    mm &= mm - U1
+                    acc = 0.0
+                    for q in range(i, e):
+                        acc += R[order[q], c]
+                    if acc / size > best_mean:
+                        best, best_mean = c, acc / size
+            else:
+                best = policy(after[wi, me], legal, af, lc, lp, ll, lm)
+            for q in range(i, e):
+                total_r += R[order[q], best]
+                total_w += Wn[order[q], best]
+            i = e
+        out_r[j] = total_r / nw
+        out_w[j] = total_w / nw
