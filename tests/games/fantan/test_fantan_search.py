@@ -21,9 +21,11 @@ from hypothesis import strategies as st
 from parlour import cards
 from parlour.bots import make_bot
 from parlour.bots.budget import Budget
+from parlour.bots.determinize import world_pool
 from parlour.bots.models import model_for, outcomes, rewards, win_shares
 from parlour.bots.pimc import Pimc
 from parlour.bots.solver import solve
+from parlour.game import PASS
 from parlour.games.fantan import search_kernel as K
 from parlour.games.fantan.determinize import evidence
 from parlour.games.fantan.heuristic import best_card, round_policy
@@ -299,3 +301,73 @@ def test_warm_compiles_every_kernel_a_search_uses():
     assert warm() >= 0
     for fn in (kernel.evaluate, kernel.sample_pool):
         assert fn.signatures, f"{fn.__name__} not compiled by warm()"
+
+
+def _reference_info_values(worlds, me, min_group):
+    """``deep``'s values in Python on the engine's rounds: each move, the others
+    answering as the heuristic until my next choice, then my second card chosen once
+    per public position (on the mean over its worlds, or the heuristic's card in a
+    position with fewer than ``min_group`` worlds), played out with the heuristic."""
+    out = []
+    for move in worlds[0].legal_moves():
+        groups, done = {}, []
+        for w in worlds:
+            c = w.copy()
+            c.advance(move)
+            while not c.is_over and not (
+                    c.turn == me and sum(1 for m in c.legal_moves() if m != PASS) >= 2):
+                c.advance(round_policy(c))
+            if c.is_over:
+                done.append((rewards(c)[me], win_shares(c)[me]))
+                continue
+            key = (c.table, tuple(h.bit_count() for h in c.hands), tuple(c.passes),
+                   c.hands[me])
+            values = {}
+            for m2 in c.legal_moves():
+                if m2 == PASS:
+                    continue  # the second move is a card (never a withholding pass)
+                d = c.copy()
+                d.advance(m2)
+                while not d.is_over:
+                    d.advance(round_policy(d))
+                values[m2] = (rewards(d)[me], win_shares(d)[me])
+            groups.setdefault(key, []).append((c, values))
+        total_r = sum(r for r, _ in done)
+        total_w = sum(s for _, s in done)
+        for members in groups.values():
+            c0, v0 = members[0]
+            if len(members) >= min_group:
+                best = max(sorted(v0), key=lambda m: sum(v[m][0] for _, v in members))
+            else:
+                best = round_policy(c0)
+            total_r += sum(v[best][0] for _, v in members)
+            total_w += sum(v[best][1] for _, v in members)
+        out.append((total_r / len(worlds), total_w / len(worlds)))
+    return out
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(0, 10_000), st.sampled_from(VARIANTS[:3]), st.sampled_from([1, 3, 100]))
+def test_deep_kernel_chooses_the_second_card_per_information_set(seed, variant, min_group):
+    """``info_evaluate`` (noise off) against the reference on real rounds: worlds dealt
+    by the determinizer from the view, grouped by the public position two moves on."""
+    players, rules = variant
+    r = a_view_round(players, rules, seed)
+    if r.is_over or r.hands[r.current_player].bit_count() < 3:
+        return
+    view = r.view(r.current_player)
+    me = view.seat
+    worlds = [w.round for w in world_pool(model_for("fantan").determinizer(), view, 12,
+                                          random.Random(seed), inference="constraints")]
+    su = _setup(view, "constraints")
+    moves = np.array(view.legal, np.int64)
+    out_r, out_w = np.empty(len(moves)), np.empty(len(moves))
+    K.info_evaluate(np.array([w.hands for w in worlds], np.uint64), moves, su.n, su.table,
+                    su.playable, me, su.passes, su.dealer, np.zeros(12, np.uint64),
+                    np.zeros((12, su.n)), min_group, _UNLOCK[bool(su.af)],
+                    view.rules["opening"] == "any-seven", view.rules["strict"],
+                    view.rules["stakes"] == "chips", su.pseat, su.pplay, su.plater, su.af,
+                    *_TABLES, out_r, out_w)
+    want = _reference_info_values(worlds, me, min_group)
+    got = [x for pair in zip(out_r, out_w, strict=True) for x in pair]
+    assert got == pytest.approx([x for pair in want for x in pair], abs=1e-12)
