@@ -1,6 +1,8 @@
 """How many hidden cards the ``hard`` worlds place in the right hand (Fan Tan).
 
     nice .venv/bin/python benchmarks/inference_accuracy.py --positions 60
+    nice .venv/bin/python benchmarks/inference_accuracy.py --modes fixed \
+        --set MODEL_EPSILON=0.01 --set BETA=1.0   # the sharp posterior
 
 Deals ``--positions`` Fan Tan rounds at ``--players`` seats, plays ``--moves`` moves
 with a line-up (``--lineup``, seat by seat; seat 0 is the reader), and at seat 0's next
@@ -57,7 +59,15 @@ def main() -> None:
                     help="weights file of the learned model (default: the shipped one)")
     ap.add_argument("--prior-weight", type=float, default=None,
                     help="the learned prior's weight (default: search.PRIOR_WEIGHT)")
+    ap.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
+                    help="set a constant of the search engine first, e.g. MODEL_EPSILON=0.01")
     a = ap.parse_args()
+    for item in a.set:
+        name, _eq, value = item.partition("=")
+        if not hasattr(search, name) or not value:
+            ap.error(f"--set wants NAME=VALUE with NAME a setting of the search engine, "
+                     f"not {item!r}")
+        setattr(search, name, type(getattr(search, name))(value))
     if a.prior_weight is not None:
         search.PRIOR_WEIGHT = a.prior_weight
     if a.cardnet:
