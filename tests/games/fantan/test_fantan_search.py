@@ -299,7 +299,8 @@ def test_warm_compiles_every_kernel_a_search_uses():
     from parlour.games.fantan.search import warm
 
     assert warm() >= 0
-    for fn in (kernel.evaluate, kernel.sample_pool):
+    for fn in (kernel.evaluate, kernel.sample_pool, kernel.seeing_choices,
+               kernel.info_evaluate):
         assert fn.signatures, f"{fn.__name__} not compiled by warm()"
 
 

@@ -405,8 +405,14 @@ def warm() -> float:
 
     started = time.perf_counter()
     rules = FANTAN.rules(4, {})
-    r = FANTAN.new_round(rules, 4, 0, list(range(52)))
-    while len(r.legal_moves()) < 2 and not r.is_over:
+    deck = list(range(52))
+    random.Random(0).shuffle(deck)
+    r = FANTAN.new_round(rules, 4, 0, deck)
+    # far enough in that the others have made choices (the reading's kernels), with
+    # enough cards left for the two-move search
+    while not r.is_over and (len(r.history) < 12 or len(r.legal_moves()) < 2):
         r.apply(r.legal_moves()[0])
-    FastFanTan(Budget(iterations=64)).estimates(r.view(r.current_player), random.Random(0))
+    view = r.view(r.current_player)
+    FastFanTan(Budget(iterations=64)).estimates(view, random.Random(0))
+    FastFanTan(Budget(iterations=64), deep=True).estimates(view, random.Random(0))
     return time.perf_counter() - started
