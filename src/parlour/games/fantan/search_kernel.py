@@ -345,6 +345,27 @@ def _play(hands, seat, card, table, playable, unlock):
     return table | b, (playable ^ b) | unlock[card]
 
 
+@njit(inline="always", cache=True)
+def _first(hands, passes, fines, paid5, world, passes0, f0, p0, n, m, me, table, playable,
+           unlock, any_seven, strict, chips):
+    """Copy a world's state into the work arrays and play my move ``m`` there: a card
+    (FT-3) or the withholding pass of ``strict: false`` (FT-8, fined). Returns
+    ``(table, playable, winner)``, the winner -1 while the round goes on."""
+    for s in range(n):
+        hands[s] = world[s]
+        passes[s] = passes0[s]
+        fines[s] = f0[s]
+        paid5[s] = p0[s]
+    if m == PASS:
+        passes[me] += 1
+        legal, _mp = legal_options(hands[me], table, playable, any_seven, strict)
+        if legal != U0:
+            withhold(me, legal, hands, n, chips, fines, paid5)
+        return table, playable, -1
+    tb, pl = _play(hands, me, m, table, playable, unlock)
+    return tb, pl, me if hands[me] == U0 else -1
+
+
 @njit(cache=True)
 def _playout(hands, n, table, playable, turn, passes, fines, paid5, seed, eps, unlock,
              any_seven, strict, chips, af, lc, lp, ll, lm):
@@ -553,27 +574,10 @@ def evaluate(worlds, which, moves, n, table, playable, me, passes0, dealer, seed
         if done:
             continue
         for j in range(moves.shape[0]):
-            m = moves[j]
-            for s in range(n):
-                hands[s] = worlds[wi, s]
-                passes[s] = passes0[s]
-                fines[s] = f0[s]
-                paid5[s] = p0[s]
-            tb, pl = table, playable
+            tb, pl, w = _first(hands, passes, fines, paid5, worlds[wi], passes0, f0, p0, n,
+                               moves[j], me, table, playable, unlock, any_seven, strict,
+                               chips)
             nxt = me + 1 if me + 1 < n else 0
-            w = -1
-            if m == PASS:
-                passes[me] += 1
-                legal, _mp = legal_options(hands[me], table, playable, any_seven, strict)
-                if legal != U0:
-                    withhold(me, legal, hands, n, chips, fines, paid5)
-            else:
-                b = bit(m)
-                hands[me] ^= b
-                tb |= b
-                pl = (pl ^ b) | unlock[m]
-                if hands[me] == U0:
-                    w = me
             if w < 0:
                 w = _playout(hands, n, tb, pl, nxt, passes, fines, paid5, seeds[i], ew,
                              unlock, any_seven, strict, chips, af, lc, lp, ll, lm)
@@ -662,22 +666,9 @@ def info_evaluate(worlds, moves, n, table, playable, me, passes0, dealer, seeds,
     for j in range(moves.shape[0]):
         m = moves[j]
         for wi in range(nw):
-            for s in range(n):
-                hands[s] = worlds[wi, s]
-                passes[s] = passes0[s]
-                fines[s] = f0[wi, s]
-                paid5[s] = p0[wi, s]
-            tb, pl = table, playable
-            win = -1
-            if m == PASS:
-                passes[me] += 1
-                legal, _mp = legal_options(hands[me], table, playable, any_seven, strict)
-                if legal != U0:
-                    withhold(me, legal, hands, n, chips, fines, paid5)
-            else:
-                tb, pl = _play(hands, me, m, tb, pl, unlock)
-                if hands[me] == U0:
-                    win = me
+            tb, pl, win = _first(hands, passes, fines, paid5, worlds[wi], passes0, f0[wi],
+                                 p0[wi], n, m, me, table, playable, unlock, any_seven,
+                                 strict, chips)
             turn = nxt
             if win < 0:
                 win, tb, pl, turn = _advance(hands, n, tb, pl, nxt, passes, me, unlock,
