@@ -652,7 +652,6 @@ def info_evaluate(worlds, moves, n, table, playable, me, passes0, dealer, seeds,
     score = np.empty(n, np.int64)
     tab_after = np.empty(nw, np.uint64)
     pl_after = np.empty(nw, np.uint64)
-    turn_after = np.empty(nw, np.int64)
     key = np.empty(nw, np.uint64)
     done_r = np.empty(nw)
     done_w = np.empty(nw)
@@ -669,9 +668,8 @@ def info_evaluate(worlds, moves, n, table, playable, me, passes0, dealer, seeds,
             tb, pl, win = _first(hands, passes, fines, paid5, worlds[wi], passes0, f0[wi],
                                  p0[wi], n, m, me, table, playable, unlock, any_seven,
                                  strict, chips)
-            turn = nxt
             if win < 0:
-                win, tb, pl, turn = _advance(hands, n, tb, pl, nxt, passes, me, unlock,
+                win, tb, pl, _turn = _advance(hands, n, tb, pl, nxt, passes, me, unlock,
                                              any_seven, strict, af, lc, lp, ll, lm)
             over[wi] = win >= 0
             if win >= 0:
@@ -688,7 +686,6 @@ def info_evaluate(worlds, moves, n, table, playable, me, passes0, dealer, seeds,
                 pd_after[wi, s] = paid5[s]
             tab_after[wi] = tb
             pl_after[wi] = pl
-            turn_after[wi] = turn
             # the public position: the table, then every hand count and pass count
             k = mix64(tb ^ mix64(hands[me]))  # my own hand: forced plays may differ
             for s in range(n):
