@@ -195,3 +195,14 @@ def test_a_player_who_sees_every_hand_is_read_as_search(game, moves):
     seer, heur = (sum(rows[s]) / len(rows[s]) for s in (1, 2))
     assert seer > PRIOR[FAMILY.index("search")] + 0.15
     assert seer > heur + 0.15
+
+
+def test_fanti_warm_loads_the_reading_learned_model():
+    """`parlour serve`'s bot workers call each game's warm(): for Fanti it loads the
+    learned player model the reading asks, so no player's first move pays for it."""
+    from parlour.games.fanti import opponents
+    from parlour.games.fanti.model import warm
+
+    opponents._learned_bot.cache_clear()
+    assert warm() >= 0
+    assert opponents._learned_bot.cache_info().currsize == 1

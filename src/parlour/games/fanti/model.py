@@ -48,3 +48,25 @@ MODEL = SearchModel(
                    r.dealt),
     late=late, inference="full", horizon=horizon, respond=True, now=search.NowWorlds(),
     deep=search.NowWorlds(deals=2))
+
+
+def warm() -> float:
+    """Load what a first ``hard`` move would (the ``learned`` player model of the
+    reading, :mod:`.opponents`) by searching one position where another seat has
+    played; returns the seconds it took."""
+    import random
+    import time
+
+    from parlour.bots.budget import Budget
+    from parlour.bots.pimc import Pimc
+    from parlour.games.fanti.rules import FANTI
+
+    started = time.perf_counter()
+    rules = FANTI.rules(2, {})
+    deck = list(range(52))
+    random.Random(0).shuffle(deck)
+    r = FANTI.new_round(rules, 2, 0, deck)
+    while not r.is_over and (len(r.history) < 3 or len(r.legal_moves()) < 2):
+        r.apply(r.legal_moves()[0])
+    Pimc("fanti", Budget(iterations=4)).estimates(r.view(r.current_player), random.Random(0))
+    return time.perf_counter() - started
