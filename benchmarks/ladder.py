@@ -1,6 +1,6 @@
 """The ladder of levels and an OpenSkill table of every bot, for docs/bots.md.
 
-    nice .venv/bin/python benchmarks/ladder.py --deals 200 --workers 2 --out benchmarks/ladder
+    nice .venv/bin/python benchmarks/ladder.py --deals 200 --workers 2 --out benchmarks/results/ladder
 
 For each game (Fan Tan 4 players, Fanti 2 players) it plays, on duplicate deals with
 seat rotation (the arena's :class:`parlour.arena.tournament.Tournament`):
@@ -64,7 +64,7 @@ def main() -> None:
                     help="deals per mixed-field line-up (default: --deals / 4)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--workers", type=int, default=1)
-    ap.add_argument("--out", default="benchmarks/ladder")
+    ap.add_argument("--out", default="benchmarks/results/ladder")
     ap.add_argument("--tables", default=",".join(f"{g}:{n}" for g, n in TABLES),
                     help="game:players, comma separated")
     a = ap.parse_args()
