@@ -138,3 +138,17 @@ def model_for(game: str) -> SearchModel:
     """The search model of ``game`` (its kit's ``model.MODEL``); a ValueError when the
     game has none."""
     return get_kit(game).need("model", "MODEL", "search bots")
+
+
+def practice_view(game: Any, players: int, moves: int) -> Any:
+    """A view to warm a search engine on (load its models, compile its kernels): a
+    round of ``game`` dealt from a fixed shuffle and played with the first legal move
+    until ``moves`` moves are made and the seat to move has a choice. Far enough in,
+    the other seats have made choices, so their reading runs too."""
+    deck = list(range(52))
+    random.Random(0).shuffle(deck)
+    r = game.new_round(game.rules(players, {}), players, 0, deck)
+    while not r.is_over and (len(r.history) < moves or len(r.legal_moves()) < 2):
+        r.apply(r.legal_moves()[0])
+    return r.view(r.current_player)
+

@@ -401,18 +401,11 @@ def warm() -> float:
     """
     import time
 
+    from parlour.bots.models import practice_view
     from parlour.games.fantan.rules import FANTAN
 
     started = time.perf_counter()
-    rules = FANTAN.rules(4, {})
-    deck = list(range(52))
-    random.Random(0).shuffle(deck)
-    r = FANTAN.new_round(rules, 4, 0, deck)
-    # far enough in that the others have made choices (the reading's kernels), with
-    # enough cards left for the two-move search
-    while not r.is_over and (len(r.history) < 12 or len(r.legal_moves()) < 2):
-        r.apply(r.legal_moves()[0])
-    view = r.view(r.current_player)
+    view = practice_view(FANTAN, 4, 12)  # cards enough left for the two-move search
     FastFanTan(Budget(iterations=64)).estimates(view, random.Random(0))
     FastFanTan(Budget(iterations=64), deep=True).estimates(view, random.Random(0))
     return time.perf_counter() - started

@@ -58,15 +58,11 @@ def warm() -> float:
     import time
 
     from parlour.bots.budget import Budget
+    from parlour.bots.models import practice_view
     from parlour.bots.pimc import Pimc
     from parlour.games.fanti.rules import FANTI
 
     started = time.perf_counter()
-    rules = FANTI.rules(2, {})
-    deck = list(range(52))
-    random.Random(0).shuffle(deck)
-    r = FANTI.new_round(rules, 2, 0, deck)
-    while not r.is_over and (len(r.history) < 3 or len(r.legal_moves()) < 2):
-        r.apply(r.legal_moves()[0])
-    Pimc("fanti", Budget(iterations=4)).estimates(r.view(r.current_player), random.Random(0))
+    Pimc("fanti", Budget(iterations=4)).estimates(practice_view(FANTI, 2, 3),
+                                                   random.Random(0))
     return time.perf_counter() - started
