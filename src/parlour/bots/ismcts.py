@@ -111,7 +111,7 @@ class Ismcts:
             if clock.over:
                 break
         out = []
-        for m in view.legal:
+        for m in self.model.root_moves(view):
             ch = root.children.get(m)
             seen = ch is not None and ch.visits > 0
             out.append(Estimate(m, ch.wins / ch.visits if seen else 0.0,

@@ -41,6 +41,10 @@ class SearchModel:
     """For a world about to be solved, the solver's horizon function (or None)."""
     moves: Callable[[Round], list[Move]] = lambda r: r.legal_moves()
     """The moves the exact solver considers (Fan Tan: never a withholding pass)."""
+    root_moves: Callable[[Any], list[Move]] = lambda view: list(view.legal)
+    """The moves a search weighs at a decision (estimates, hints, the bot's choice):
+    every legal move unless the game says otherwise (Fan Tan: never a second
+    withholding pass into the same position, :func:`parlour.games.fantan.model.root_moves`)."""
     respond: bool = False
     """Whether the exact solver answers the opponent model (the others play the
     game's ``heuristic``; only the searching seat branches) instead of a max^n

@@ -97,7 +97,7 @@ class Pimc:
 
     def estimates(self, view: Any, rng: random.Random) -> list[Estimate]:
         """Every legal move with its value, best first."""
-        legal = list(view.legal)
+        legal = self.model.root_moves(view)
         if self.now is not None and self.exact:
             return self._now(view, legal, rng)
         clock = self.budget.clock()

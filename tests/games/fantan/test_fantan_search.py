@@ -26,6 +26,7 @@ from parlour.bots.models import model_for, outcomes, rewards, win_shares
 from parlour.bots.pimc import Pimc
 from parlour.bots.solver import solve
 from parlour.game import PASS
+from parlour.games import get_game
 from parlour.games.fantan import search_kernel as K
 from parlour.games.fantan.determinize import evidence
 from parlour.games.fantan.heuristic import best_card, round_policy
@@ -372,3 +373,40 @@ def test_deep_kernel_chooses_the_second_card_per_information_set(seed, variant, 
     want = _reference_info_values(worlds, me, min_group)
     got = [x for pair in zip(out_r, out_w, strict=True) for x in pair]
     assert got == pytest.approx([x for pair in want for x in pair], abs=1e-12)
+
+
+def test_a_repeated_withholding_pass_is_not_weighed():
+    """FT-5, FT-8: withholding is allowed, but a second withholding pass with no card
+    played since would repeat the position; search never weighs it (and so never
+    suggests or plays it), while the first stays a choice."""
+    from types import SimpleNamespace
+
+    from parlour.games.fantan.model import root_moves
+
+    def view(history):
+        return SimpleNamespace(seat=0, legal=(3, 9, PASS), history=tuple(history))
+
+    assert PASS in root_moves(view([(1, 20), (2, PASS), (3, PASS)]))  # first chance
+    assert PASS not in root_moves(view([(0, PASS), (1, PASS), (2, PASS), (3, PASS)]))
+    assert PASS in root_moves(view([(0, PASS), (1, PASS), (2, 33), (3, PASS)]))  # moved on
+    assert root_moves(SimpleNamespace(seat=0, legal=(PASS,), history=((0, PASS),))) == [PASS]
+
+
+@pytest.mark.parametrize("players,seed", [(4, 2), (5, 5)])
+def test_search_bots_finish_rounds_where_withholding_is_allowed(players, seed):
+    """Deals where `hard` once withheld forever against blocked heuristic players
+    (strict: false): every round now ends."""
+    g = get_game("fantan")
+    deck = list(range(52))
+    random.Random(seed).shuffle(deck)
+    rules = g.rules(players, {"strict": False, "stakes": "chips"} if players == 5
+                    else {"strict": False})
+    r = g.new_round(rules, players, 0, deck)
+    bots = [make_bot("hard:300" if s == 0 else "heuristic", "fantan", s)
+            for s in range(players)]
+    for _ in range(400):
+        if r.is_over:
+            break
+        p = r.current_player
+        r.apply(bots[p].choose(r.view(p)))
+    assert r.is_over

@@ -32,6 +32,24 @@ def solver_moves(r: Any) -> list[Move]:
     return moves
 
 
+def root_moves(view: Any) -> list[Move]:
+    """The moves a search bot weighs at ``view``: every legal move, except the
+    withholding pass of ``strict: false`` (FT-5, FT-8) when this seat's last move was a
+    pass and no card has been played since. The position would then repeat (same table,
+    same hand), and a search that judges one pass at a time, answering itself as the
+    heuristic afterwards, can prefer passing again every time: with every other seat
+    blocked the round would never end."""
+    legal = list(view.legal)
+    if len(legal) > 1 and PASS in legal:
+        for seat, move in reversed(view.history):
+            if move != PASS:
+                break  # a card was played since: the position has moved on
+            if seat == view.seat:
+                legal.remove(PASS)
+                break
+    return legal
+
+
 def late(r: Any) -> bool:
     return r.hands[r.turn].bit_count() <= LATE_HAND
 
@@ -39,7 +57,7 @@ def late(r: Any) -> bool:
 MODEL = SearchModel(
     "fantan", FanTanDeterminizer, round_policy,
     key=lambda r: (tuple(r.hands), r.turn), late=late, inference="full",
-    moves=solver_moves, respond=True)
+    moves=solver_moves, respond=True, root_moves=root_moves)
 
 
 def engine(budget: Budget, inference: str | None = None, deep: bool = False) -> Any:

@@ -44,7 +44,7 @@ from parlour.game import PASS
 from parlour.games.fantan import search_kernel as K
 from parlour.games.fantan.determinize import evidence
 from parlour.games.fantan.infer import DecisionArrays, decision_arrays
-from parlour.games.fantan.model import LATE_HAND
+from parlour.games.fantan.model import LATE_HAND, root_moves
 from parlour.games.fantan.opponents import read_seats
 from parlour.games.fantan.rules import SEVEN_OF_DIAMONDS, SEVENS, UNLOCKS, FanTanView
 
@@ -192,8 +192,9 @@ class FastFanTan:
         self.exact = exact
 
     def estimates(self, view: FanTanView, rng: random.Random) -> list[Estimate]:
-        """Every legal move with its value, best first."""
-        legal = list(view.legal)
+        """Every move a search weighs (:func:`.model.root_moves`: the legal moves bar a
+        repeated withholding pass) with its value, best first."""
+        legal = root_moves(view)
         moves = np.array(legal, np.int64)
         clock = self.budget.clock()
         su = _setup(view, self.inference)
