@@ -163,9 +163,8 @@ class Seer:
                                            playable(view.table, view.rules), [mask])[0]
         from parlour.games.fanti.opponents import Play, _search_move
 
-        now = Play(view.seat, -1, view.table, 0, 0, 0, view.deck_left, True,
-                   tuple(view.piles), tuple(view.hand_counts), (0,) * view.players,
-                   view.last_collector)
+        now = Play(view.seat, -1, view.table, tuple(view.piles), tuple(view.hand_counts),
+                   (0,) * view.players, view.deck_left, True, view.last_collector)
         return _search_move(tuple(sorted(view.rules.items())), view.players, now,
                             tuple(hands))
 

@@ -155,4 +155,3 @@ def practice_view(game: Any, players: int, moves: int) -> Any:
     while not r.is_over and (len(r.history) < moves or len(r.legal_moves()) < 2):
         r.apply(r.legal_moves()[0])
     return r.view(r.current_player)
-

@@ -55,7 +55,7 @@ class _ViewRound:
         return self._view
 
 
-class _ViewMatch:
+class ViewMatch:
     """A match of one round holding only the view (no totals: see the module docstring)."""
 
     def __init__(self, game: Any, view: Any) -> None:
@@ -86,7 +86,7 @@ class PolicyBot(Bot):
         return enc
 
     def choose(self, view: Any) -> Move:
-        match = _ViewMatch(self.game, view)
+        match = ViewMatch(self.game, view)
         rnd = match.rounds[0]
         enc = self._encoder(view.players)
         pending: Pending | None = None

@@ -136,12 +136,12 @@ class _Learned:
         None where no network fits (the model is then ``greedy``)."""
         if self.policy is None:
             return None
-        from parlour.envs.policy import _ViewMatch
+        from parlour.envs.policy import ViewMatch
         from parlour.games import get_game
 
         past = FanTanView(seat, view.players, view.dealer, view.rules, 0, m.table, m.counts,
                           m.passes, (), seat, (), None, -1)
-        obs = self.encoder.encode(_ViewMatch(get_game("fantan"), past), seat)  # type: ignore[arg-type]
+        obs = self.encoder.encode(ViewMatch(get_game("fantan"), past), seat)  # type: ignore[arg-type]
         batch = np.tile(obs, (len(helds), 1))
         raw = np.array(helds, np.uint64).view(np.uint8).reshape(len(helds), 8)
         bits = np.unpackbits(raw, axis=1, bitorder="little")[:, :52]

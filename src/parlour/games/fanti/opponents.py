@@ -32,7 +32,14 @@ from parlour.bots.opponents import EPSILON, FAMILY, Posterior, choice_probs
 from parlour.cards import Mask
 from parlour.game import Move
 from parlour.games.fanti.bots import greedy_move
-from parlour.games.fanti.rules import HAND_SIZE, TABLE_START, FantiView, hand_moves, states_before
+from parlour.games.fanti.rules import (
+    HAND_SIZE,
+    TABLE_START,
+    FantiView,
+    hand_moves,
+    seen_cards,
+    states_before,
+)
 
 
 @dataclass(frozen=True)
@@ -42,23 +49,32 @@ class Play:
     seat: int
     move: Move
     table: Mask
-    seen: Mask
-    """The table and every pile, before the play."""
-    later: Mask
-    """The cards this seat played from this play to the end of its deal."""
-    next_count: int
-    """The next seat's hand size before the play."""
+    piles: tuple[Mask, ...]
+    """Every seat's pile before the play."""
+    counts: tuple[int, ...]
+    """Every seat's hand size before the play."""
+    since: tuple[Mask, ...]
+    """What each seat played from this play to the end of the deal (or to now)."""
     deck_left: int
     current: bool
     """Whether the play is in the current deal (the seat's hand now is hidden)."""
-    piles: tuple[Mask, ...] = ()
-    """Every seat's pile before the play."""
-    counts: tuple[int, ...] = ()
-    """Every seat's hand size before the play."""
-    since: tuple[Mask, ...] = ()
-    """What each seat played from this play to the end of the deal (or to now)."""
-    last_collector: int = -1
+    last_collector: int
     """Who collected last before the play (FA-8), -1 if nobody yet."""
+
+    @property
+    def seen(self) -> Mask:
+        """The table and every pile, before the play."""
+        return seen_cards(self.table, self.piles)
+
+    @property
+    def later(self) -> Mask:
+        """The cards this seat played from this play to the end of its deal."""
+        return self.since[self.seat]
+
+    @property
+    def next_count(self) -> int:
+        """The next seat's hand size before the play."""
+        return self.counts[(self.seat + 1) % len(self.counts)]
 
 
 def round_plays(view: Any) -> list[Play]:
@@ -82,17 +98,11 @@ def round_plays(view: Any) -> list[Play]:
         played = [0] * n
         for t in range(start, end):
             seat, m = history[t]
-            nxt = (seat + 1) % n
             if seat != view.seat:
                 table, piles = before[t]
-                seen = table
-                for p in piles:
-                    seen |= p
-                since = since_at[t - start]
-                out.append(Play(seat, m, table, seen, since[seat],
-                                HAND_SIZE - played[nxt],
-                                52 - TABLE_START - per_deal * (d + 1), current, piles,
-                                tuple(HAND_SIZE - x for x in played), since, last))
+                out.append(Play(seat, m, table, piles, tuple(HAND_SIZE - x for x in played),
+                                since_at[t - start], 52 - TABLE_START - per_deal * (d + 1),
+                                current, last))
             played[seat] += 1
             if m >> 6:
                 last = seat
@@ -138,11 +148,12 @@ def _learned_move(rules: tuple[tuple[str, Any], ...], players: int, dealer: int,
     past = FantiView(play.seat, players, dealer, rule, held, play.table, play.piles,
                      play.counts, play.deck_left, play.last_collector, (), play.seat,
                      tuple(hand_moves(held, play.table, gtg)), None)
-    return _learned_bot(players).choose(past)
+    return _learned_bot().choose(past)
 
 
-@lru_cache(maxsize=8)
-def _learned_bot(players: int) -> Any:
+@lru_cache(maxsize=1)
+def _learned_bot() -> Any:
+    """The ``learned`` bot (deterministic; it picks the network for each table size)."""
     from parlour.bots import make_bot
 
     return make_bot("learned", "fanti", 0)

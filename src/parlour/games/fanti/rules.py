@@ -230,13 +230,14 @@ def tables_before(moves: Sequence[tuple[int, Move]], table: Mask,
                   piles: Sequence[Mask]) -> list[tuple[Mask, Mask]]:
     """For each of ``moves``, as :func:`states_before`: the table, and the table and
     every pile together (every card seen), before it."""
-    out = []
-    for tab, ps in states_before(moves, table, piles):
-        seen = tab
-        for p in ps:
-            seen |= p
-        out.append((tab, seen))
-    return out
+    return [(tab, seen_cards(tab, ps)) for tab, ps in states_before(moves, table, piles)]
+
+
+def seen_cards(table: Mask, piles: Sequence[Mask]) -> Mask:
+    """Every card face up: the table and every collected pile (FA-7)."""
+    for p in piles:
+        table |= p
+    return table
 
 
 def leftovers(piles: Sequence[Mask], table: Mask, last_collector: int) -> tuple[list[Mask], Mask]:
