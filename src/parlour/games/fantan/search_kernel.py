@@ -366,6 +366,20 @@ def _first(hands, passes, fines, paid5, world, passes0, f0, p0, n, m, me, table,
     return tb, pl, me if hands[me] == U0 else -1
 
 
+@njit(inline="always", cache=True)
+def _value(hands, passes, fines, paid5, world, passes0, f0, p0, n, m, me, table,
+           playable, dealer, seed, eps, score, unlock, any_seven, strict, chips, af, lc,
+           lp, ll, lm):
+    """My ``(reward, win share)`` for move ``m`` in a world: :func:`_first`, then a
+    playout (seed ``seed``, replies ``eps``) to the end of the round."""
+    tb, pl, w = _first(hands, passes, fines, paid5, world, passes0, f0, p0, n, m, me,
+                       table, playable, unlock, any_seven, strict, chips)
+    if w < 0:
+        w = _playout(hands, n, tb, pl, me + 1 if me + 1 < n else 0, passes, fines, paid5,
+                     seed, eps, unlock, any_seven, strict, chips, af, lc, lp, ll, lm)
+    return _outcome(hands, n, dealer, w, chips, passes, fines, paid5, me, score)
+
+
 @njit(cache=True)
 def _playout(hands, n, table, playable, turn, passes, fines, paid5, seed, eps, unlock,
              any_seven, strict, chips, af, lc, lp, ll, lm):
@@ -574,14 +588,9 @@ def evaluate(worlds, which, moves, n, table, playable, me, passes0, dealer, seed
         if done:
             continue
         for j in range(moves.shape[0]):
-            tb, pl, w = _first(hands, passes, fines, paid5, worlds[wi], passes0, f0, p0, n,
-                               moves[j], me, table, playable, unlock, any_seven, strict,
-                               chips)
-            nxt = me + 1 if me + 1 < n else 0
-            if w < 0:
-                w = _playout(hands, n, tb, pl, nxt, passes, fines, paid5, seeds[i], ew,
-                             unlock, any_seven, strict, chips, af, lc, lp, ll, lm)
-            r, sh = _outcome(hands, n, dealer, w, chips, passes, fines, paid5, me, score)
+            r, sh = _value(hands, passes, fines, paid5, worlds[wi], passes0, f0, p0, n,
+                           moves[j], me, table, playable, dealer, seeds[i], ew, score,
+                           unlock, any_seven, strict, chips, af, lc, lp, ll, lm)
             out_r[i, j] = r
             out_w[i, j] = sh
 
@@ -595,28 +604,20 @@ def seeing_choices(worlds, legal, n, table, playable, me, passes0, dealer, unloc
     written to ``out[w]``. Past withholding fines are not counted."""
     hands = np.empty(n, np.uint64)
     passes = np.empty(n, np.int64)
-    fines = np.zeros(n, np.int64)
-    paid5 = np.zeros(n, np.int64)
+    fines = np.empty(n, np.int64)
+    paid5 = np.empty(n, np.int64)
+    none = np.zeros(n, np.int64)
     score = np.empty(n, np.int64)
     eps = np.zeros(n)
-    nxt = me + 1 if me + 1 < n else 0
     for w in range(worlds.shape[0]):
         best, best_r = -1, -1.0
         m = legal[w]
         while m:
             c = lowest(m)
             m &= m - U1
-            for s in range(n):
-                hands[s] = worlds[w, s]
-                passes[s] = passes0[s]
-                fines[s] = 0
-                paid5[s] = 0
-            tb, pl = _play(hands, me, c, table, playable, unlock)
-            win = me
-            if hands[me] != U0:
-                win = _playout(hands, n, tb, pl, nxt, passes, fines, paid5, U0, eps,
-                               unlock, any_seven, strict, chips, af, lc, lp, ll, lm)
-            r, _sh = _outcome(hands, n, dealer, win, chips, passes, fines, paid5, me, score)
+            r, _sh = _value(hands, passes, fines, paid5, worlds[w], passes0, none, none, n,
+                            c, me, table, playable, dealer, U0, eps, score, unlock,
+                            any_seven, strict, chips, af, lc, lp, ll, lm)
             if r > best_r:
                 best, best_r = c, r
         out[w] = best
@@ -696,19 +697,10 @@ def info_evaluate(worlds, moves, n, table, playable, me, passes0, dealer, seeds,
             while mm:
                 c = lowest(mm)
                 mm &= mm - U1
-                for s in range(n):
-                    hands[s] = after[wi, s]
-                    passes[s] = pas_after[wi, s]
-                    fines[s] = fin_after[wi, s]
-                    paid5[s] = pd_after[wi, s]
-                t2, p2 = _play(hands, me, c, tb, pl, unlock)
-                w2 = me
-                if hands[me] != U0:
-                    w2 = _playout(hands, n, t2, p2, nxt, passes, fines, paid5, seeds[wi],
-                                  eps[wi], unlock, any_seven, strict, chips, af, lc, lp,
-                                  ll, lm)
-                r, sh = _outcome(hands, n, dealer, w2, chips, passes, fines, paid5, me,
-                                 score)
+                r, sh = _value(hands, passes, fines, paid5, after[wi], pas_after[wi],
+                               fin_after[wi], pd_after[wi], n, c, me, tb, pl, dealer,
+                               seeds[wi], eps[wi], score, unlock, any_seven, strict, chips,
+                               af, lc, lp, ll, lm)
                 R[wi, c] = r
                 Wn[wi, c] = sh
         # choose the second card once per information set
