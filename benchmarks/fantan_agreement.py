@@ -31,6 +31,12 @@ def main() -> None:
     ap.add_argument("--deals", type=int, default=20)
     ap.add_argument("--seed", type=int, default=5)
     a = ap.parse_args()
+    try:
+        make_bot(a.bot, "fantan", 0)
+    except ValueError as e:
+        ap.error(str(e))
+    if a.deals < 1:
+        ap.error("--deals must be at least 1")
     rules = FANTAN.rules(4, {})
     models = [m for m in FAMILY if m != "random"]
     hits = dict.fromkeys(models, 0)

@@ -68,9 +68,21 @@ def main() -> None:
     ap.add_argument("--tables", default=",".join(f"{g}:{n}" for g, n in TABLES),
                     help="game:players, comma separated")
     a = ap.parse_args()
-    tables = [(t.split(":")[0], int(t.split(":")[1])) for t in a.tables.split(",")]
+    try:
+        tables = [(g, int(n)) for g, n in (t.split(":") for t in a.tables.split(","))]
+        for game, players in tables:
+            get_game(game).rules(players, {})
+    except ValueError as e:
+        ap.error(f"--tables wants game:players pairs of known games and sizes ({e})")
+    if a.deals < 1 or (a.field_deals is not None and a.field_deals < 1) or a.workers < 1:
+        ap.error("--deals, --field-deals and --workers must be at least 1")
     out = Path(a.out)
-    out.mkdir(parents=True, exist_ok=True)
+    if out.exists() and not out.is_dir():
+        ap.error(f"--out {out} is a file, not a folder")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        ap.error(f"--out {out}: cannot make that folder ({e.strerror})")
     field_deals = a.field_deals or max(1, a.deals // 4)
     lines = ["| game | upper | vs | win rate | 95% CI | fair share | CI low above fair |",
              "|---|---|---|---|---|---|---|"]

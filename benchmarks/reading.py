@@ -51,6 +51,13 @@ def main() -> None:
                     help="worlds read on (default: as hard, 24 Fan Tan, 8 Fanti)")
     a = ap.parse_args()
     lineup = a.lineup.split(",")
+    try:
+        for b in lineup:
+            make_bot(b, a.game, 0)
+    except ValueError as e:
+        ap.error(str(e))
+    if len(lineup) < 2 or a.positions < 1:
+        ap.error("--lineup needs two seats or more, --positions at least 1")
     worlds = a.worlds or (24 if a.game == "fantan" else 8)
     game = get_game(a.game)
     n = len(lineup)
