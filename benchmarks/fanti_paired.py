@@ -13,6 +13,15 @@ of the diagnostics below:
 * ``cheat``: every world the true deal (it reads the real round, which no player may):
   the ceiling of inference for hard's search and leaf.
 
+Settings follow the name after ``@``. Upper-case ones (``hard:200@EPSILON=0.05``) are
+constants of :mod:`parlour.games.fanti.search` or :mod:`parlour.bots.pimc`, held while
+the game is played: they change *every* search bot at the table, so against a search
+opponent name it differently (``--opponents hard:200:full``) and remember it is changed
+too. Lower-case ones change only the measured bot's engine: ``@minimax=1`` answers
+the opponent by minimax (it is assumed to see my hand and play its best) instead of as
+the heuristic (:attr:`parlour.bots.models.SearchModel.respond`). (``expert:N`` is
+``hard:N`` with expert's fitted deal-end leaf.)
+
 ``--jsonl`` appends one line per game (variant, deal, rotation, share) so that a run
 cut short still counts and runs can be merged.
 """
@@ -56,19 +65,38 @@ MODULES = {k: search for k in ("EPSILON", "CLUMP", "LEAD_SCALE", "PRIOR_WEIGHT")
 MODULES.update({k: pimc for k in ("NOW_POOL", "NOW_CANDIDATES")})
 
 
+ENGINE_SETTINGS = ("minimax",)
+"""Lower-case settings: the measured bot's own engine only."""
+
+
 def settings(variant: str) -> tuple[str, dict[str, Any]]:
-    """``NAME@ATTR=VALUE@...``: a bot name and :mod:`parlour.games.fanti.search`
-    settings to hold while it plays."""
+    """``NAME@ATTR=VALUE@...``: a bot name and the module constants (upper case) to
+    hold while it plays; engine settings (lower case) are left to :func:`make_agent`."""
     name, *sets = variant.split("@")
-    return name, {k: (MODULES[k], type(getattr(MODULES[k], k))(float(v))) for k, v in
-                  (x.split("=") for x in sets)}
+    pairs = [x.split("=", 1) for x in sets]
+    for pair in pairs:
+        if len(pair) != 2 or (pair[0] not in MODULES and pair[0] not in ENGINE_SETTINGS):
+            raise SystemExit(f"unknown setting {'='.join(pair)!r} in {variant!r}: write "
+                             f"NAME=NUMBER, NAME one of "
+                             f"{', '.join(sorted(MODULES) + list(ENGINE_SETTINGS))}")
+        try:
+            float(pair[1])
+        except ValueError:
+            raise SystemExit(f"setting {pair[0]} in {variant!r} needs a number, "
+                             f"not {pair[1]!r}") from None
+    return name, {k: (MODULES[k], type(getattr(MODULES[k], k))(float(v))) for k, v in pairs
+                  if k in MODULES}
 
 
 def make_agent(name: str, game: str, seed: int, match: Match) -> Any:
+    engine = dict(x.split("=") for x in name.split("@")[1:] if x.split("=")[0].islower())
     name = settings(name)[0]
     if name == "cheat":
         return CheatBot(match)
-    return make_bot(name, game, seed)
+    bot = make_bot(name, game, seed)
+    if float(engine.get("minimax", 0)):
+        bot.engine.respond = False  # the Pimc engine's replies: minimax, not the model
+    return bot
 
 
 def play(job: Job, measured: str) -> float:
@@ -98,6 +126,8 @@ def main() -> None:
     a = ap.parse_args()
     lo, hi = (int(x) for x in a.deals.split(":"))
     variants = a.variants.split(",")
+    for v in variants:
+        settings(v)  # every setting checked before any game is played
     shares: dict[str, dict[int, list[float]]] = defaultdict(lambda: defaultdict(list))
     started = time.perf_counter()
     for d in range(lo, hi):

@@ -15,7 +15,7 @@ level    search budget per call
 easy     a fifth of ``hard``'s iterations (the game's ``model.HARD``)
 medium   half of ``hard``'s iterations
 hard     ``hard``'s iterations, at most 1 s
-expert   ``expert``'s iterations (``model.EXPERT``), at most 3 s
+expert   ``expert``'s engine and iterations (``model.EXPERT``), at most 3 s
 =======  ==========================================================
 
 The engine is the one ``hard`` plays with (:func:`.levels.search_bot`): the game's
@@ -52,7 +52,8 @@ def hints(game_name: str, view: Any, level: str = "hard",
         raise ValueError(f"level must be one of {', '.join(BUDGETS)}, not {level!r}")
     if not view.legal:
         return []
-    engine = search_bot("hard", game, seed, BUDGETS[level](game)).engine
+    engine = search_bot("expert" if level == "expert" else "hard", game, seed,
+                        BUDGETS[level](game)).engine
     return [(e.move, e.value) for e in engine.estimates(view, random.Random(seed))]
 
 

@@ -12,7 +12,9 @@ hard      PIMC with inference and the late-game solver, per move at most the
           ``engine(budget, inference)`` (Fan Tan's compiled one), else
           :class:`.pimc.Pimc`
 expert    the same engine with ``model.EXPERT`` iterations and
-          :data:`EXPERT_SECONDS` (3 s a move)
+          :data:`EXPERT_SECONDS` (3 s a move), and whatever better judgement the
+          game's model offers its expert (:attr:`.models.SearchModel.expert`;
+          Fanti 2 players: a deal-end value fitted to self-play)
 ========  =========================================================================
 
 A level exists for a game when its kit has what it needs: ``easy``/``medium`` the
@@ -22,7 +24,8 @@ game's ``greedy``/``heuristic`` bot, the search levels a ``model`` part with a
 Search bots can also be named with an explicit iteration budget and no time limit,
 which makes them reproducible from their seed on any machine (the arena's
 benchmarks use these): ``pimc:N`` (the generic :class:`.pimc.Pimc`), ``ismcts:N``,
-``hard:N`` (hard's engine and settings at ``N`` iterations), ``deep:N`` (hard's
+``hard:N`` (hard's engine and settings at ``N`` iterations), ``expert:N`` (expert's
+engine at ``N`` iterations), ``deep:N`` (hard's
 engine with the model's farther horizon where it offers one), and a third part to set
 the world inference (:data:`.determinize.INFERENCE`): ``hard:N:fixed`` (every
 opponent read as the heuristic, no per-seat reading), ``hard:N:constraints`` (hard
@@ -48,7 +51,7 @@ between worlds, so a decision can overrun its limit by one world's evaluation.""
 DEFAULT_ITERATIONS = 1000
 LEVELS = ("easy", "medium", "hard", "expert")
 SEARCH_LEVELS = ("hard", "expert")
-ENGINES = ("hard", "deep", "pimc", "ismcts")
+ENGINES = ("hard", "expert", "deep", "pimc", "ismcts")
 """Search engines that can be named with an iteration budget (``pimc:500``)."""
 INFERENCE_NAMES = {"full": "full", "fixed": "fixed", "constraints": "constraints",
                    "none": "none", "noinfer": "none", "learned": "learned", "blend": "blend"}
@@ -75,19 +78,20 @@ def level_budget(game: str, level: str) -> Budget:
 def search_bot(engine: str, game: str, seed: int | None, budget: Budget,
                inference: str | None = None, label: str | None = None) -> SearchBot:
     """A search bot: ``engine`` is ``hard`` (the level's engine for the game),
+    ``expert`` (the same with the model's expert judgement where it has one),
     ``deep`` (the same with the model's farther horizon where it has one),
     ``pimc`` or ``ismcts``."""
     kit = get_kit(game)
     kit.need("model", "MODEL", "search bots")
-    deep = engine == "deep"
-    if engine in ("hard", "deep"):
+    deep, expert = engine == "deep", engine == "expert"
+    if engine in ("hard", "expert", "deep"):
         own = kit.attr("model", "engine")
         if own is not None:
             made = own(budget, inference, deep=True) if deep else own(budget, inference)
             return SearchBot(kit.name, seed, made, label or engine)
         engine = "pimc"
     if engine == "pimc":
-        eng = Pimc(kit.name, budget, inference=inference, deep=deep)
+        eng = Pimc(kit.name, budget, inference=inference, deep=deep, expert=expert)
     elif engine == "ismcts":
         eng = Ismcts(kit.name, budget, inference=inference)
     else:
@@ -113,7 +117,7 @@ def parse_search_name(name: str, game: str, seed: int | None) -> Bot | None:
 
 def level_bot(level: str, game: str, seed: int | None) -> Bot:
     """The bot of a search level (``hard``/``expert``) for ``game``."""
-    return search_bot("hard", game, seed, level_budget(game, level), label=level)
+    return search_bot(level, game, seed, level_budget(game, level), label=level)
 
 
 def engine_bot(engine: str, game: str, seed: int | None) -> Bot:

@@ -55,6 +55,10 @@ class SearchModel:
     deep: NowWorlds | None = None
     """Optional: like ``now`` with a farther horizon, for the ``deep:N`` bots (a
     game's model says how far)."""
+    expert: NowWorlds | None = None
+    """Optional: like ``now`` with something ``hard`` does not have, for the
+    ``expert`` level and the ``expert:N`` bots (Fanti 2 players: a fitted deal-end
+    leaf); without it ``expert`` is ``hard``'s engine with more iterations."""
 
 
 class Evidence(Protocol):

@@ -81,7 +81,7 @@ class Pimc:
 
     def __init__(self, game: str, budget: Budget, worlds: int | None = None,
                  epsilon: float | None = None, inference: str | None = None,
-                 exact: bool = True, deep: bool = False) -> None:
+                 exact: bool = True, deep: bool = False, expert: bool = False) -> None:
         self.model = model_for(game)
         self.budget = budget
         self.worlds = WORLDS if worlds is None else worlds
@@ -90,10 +90,13 @@ class Pimc:
         self.exact = exact
         self.determinizer = self.model.determinizer()
         self.respond = self.model.respond
-        self.now = (self.model.deep if deep and self.model.deep is not None
-                    else self.model.now)
-        """Worlds at the view's moment: the model's ``deep`` ones when asked for and
-        offered (``expert``), else its ``now`` ones."""
+        self.now = self.model.now
+        """Worlds at the view's moment: the model's ``deep`` or ``expert`` ones when
+        asked for and offered, else its ``now`` ones."""
+        if deep and self.model.deep is not None:
+            self.now = self.model.deep
+        elif expert and self.model.expert is not None:
+            self.now = self.model.expert
 
     def estimates(self, view: Any, rng: random.Random) -> list[Estimate]:
         """Every legal move with its value, best first."""

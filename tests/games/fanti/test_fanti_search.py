@@ -230,3 +230,104 @@ def _pairs(s, x):
     if x.is_over:
         return list(final_outcome(x.piles, 0, -1, False))
     return list(s._leafn(x.piles, x.table, x.last_collector))
+
+
+# --- expert's fitted deal-end leaf ----------------------------------------------------
+
+
+def _split(rng: random.Random, sizes: tuple[int, ...]) -> list[int]:
+    """Disjoint random card sets of the given sizes."""
+    deck = list(range(52))
+    rng.shuffle(deck)
+    out, at = [], 0
+    for n in sizes:
+        out.append(sum(1 << c for c in deck[at:at + n]))
+        at += n
+    return out
+
+
+def test_fitted_leaf_is_seat_symmetric_and_keeps_leaf_2p_order_on_a_bare_table():
+    """Seen from either seat the two values add up to 1 (it was fitted on both
+    seatings of every deal end), and with nothing left on the table it ranks piles
+    exactly as ``leaf_2p`` does."""
+    rng = random.Random(4)
+    for _ in range(60):
+        p0, p1, t = _split(rng, (rng.randrange(20), rng.randrange(20), rng.randrange(6)))
+        last, lead0, dealt = rng.randrange(2), rng.random() < 0.5, rng.choice((12, 28, 44))
+        a = fanti_search.fitted_leaf(p0, p1, t, last, lead0, dealt)
+        b = fanti_search.fitted_leaf(p1, p0, t, 1 - last, not lead0, dealt)
+        assert 0.0 < a < 1.0
+        assert a + b == pytest.approx(1.0, abs=1e-3)
+    for _ in range(60):
+        q = _split(rng, (8, 8, 8, 8))
+        la, lb = leaf_2p(q[0], q[1]), leaf_2p(q[2], q[3])
+        fa = fanti_search.fitted_leaf(q[0], q[1], 0, 0, True, 28)
+        fb = fanti_search.fitted_leaf(q[2], q[3], 0, 0, True, 28)
+        assert (la > lb) == (fa > fb) or la == lb
+
+
+def test_fitted_leaf_counts_the_table_for_the_seat_that_leads_next():
+    """Cards left on the table at the end of a deal are worth something to whoever
+    leads the next deal: it plays first and may take them (FA-5). ``leaf_2p`` cannot
+    tell; the fitted leaf can."""
+    two_c, ten_d = fanti_search.TWO_C, fanti_search.TEN_D
+    table = two_c | ten_d | (1 << 0) | (1 << 13)  # 2C, 10D and two aces
+    p0, p1 = _split(random.Random(1), (10, 10))
+    p0, p1 = p0 & ~table, p1 & ~table
+    for last in (0, 1):
+        assert (fanti_search.fitted_leaf(p0, p1, table, last, True, 36)
+                > fanti_search.fitted_leaf(p0, p1, 0, last, True, 36))
+        assert (fanti_search.fitted_leaf(p0, p1, table, last, False, 36)
+                < fanti_search.fitted_leaf(p0, p1, 0, last, False, 36))
+
+
+@pytest.mark.parametrize("moves", [3, 17, 45])
+def test_fitted_search_is_minimax_on_the_fitted_leaf(moves):
+    """``solve_moves(fitted=True)`` (``expert``): every root move gets the exact minimax
+    value with the fitted leaf at the end of the deal; values move away from
+    ``leaf_2p``'s somewhere before the last deal, and not at all in it (the true
+    result decides)."""
+    changed = False
+    for seed in range(5):
+        r = round_at("fanti", 2, {}, 70 + seed, moves)
+        view = r.view(r.turn)
+        hands = deal_hands(view, random.Random(seed))
+        got = fanti_search.solve_moves(view, hands, list(view.legal), fitted=True)
+        sizes = [h.bit_count() for h in hands]
+        lead0 = (r.turn == 0) == (sizes[0] == sizes[1])
+        dealt = 52 - view.deck_left
+
+        def judge(p0, p1, t, last, lead0=lead0, dealt=dealt):
+            return fanti_search.fitted_leaf(p0, p1, t, last, lead0, dealt)
+
+        ref = Solver(2, r.turn, r._gtg, False, view.deck_left == 0, False,
+                     view.deck_left, None, judge)
+        for m, (_reward, share) in zip(view.legal, got, strict=True):
+            h, t, p, nxt, lc, done = ref._play(hands, r.table, list(r.piles), r.turn,
+                                               r.last_collector, m)
+            v = ref._leaf2(p, t, lc) if done else _minimax(ref, h, t, p, nxt, lc)
+            assert share == pytest.approx(v if r.turn == 0 else 1.0 - v, abs=1e-12)
+        plain = fanti_search.solve_moves(view, hands, list(view.legal))
+        if view.deck_left == 0:
+            assert plain == got
+        else:
+            changed |= plain != got
+    if moves < 40:
+        assert changed
+
+
+def test_expert_judges_deal_ends_by_the_fitted_leaf_and_hard_does_not():
+    """The ``expert`` level and ``expert:N`` bots (Fanti) search with the fitted leaf;
+    ``hard`` keeps ``leaf_2p``; ``expert:N`` is reproducible from its seed."""
+    from parlour.bots import make_bot
+
+    assert make_bot("expert", "fanti", 1).engine.now.fitted
+    assert make_bot("expert:50", "fanti", 1).engine.now.fitted
+    assert not make_bot("hard", "fanti", 1).engine.now.fitted
+    r = round_at("fanti", 2, {}, 12, 9)
+    while len(r.legal_moves()) < 2:
+        r.apply(r.legal_moves()[0])
+    view = r.view(r.turn)
+    first = make_bot("expert:60", "fanti", 3).choose(view)
+    assert first in view.legal
+    assert make_bot("expert:60", "fanti", 3).choose(view) == first

@@ -47,7 +47,7 @@ MODEL = SearchModel(
     key=lambda r: (tuple(r.hands), tuple(r.piles), r.table, r.turn, r.last_collector,
                    r.dealt),
     late=late, inference="full", horizon=horizon, respond=True, now=search.NowWorlds(),
-    deep=search.NowWorlds(deals=2))
+    deep=search.NowWorlds(deals=2), expert=search.NowWorlds(fitted=True))
 
 
 def warm() -> float:

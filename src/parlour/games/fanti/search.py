@@ -40,14 +40,20 @@ the probability of winning the round given the piles so far, with the cards stil
 to come shared out at random (FA-9 scoring: +2 most cards, +1 most Leaves, +1 2C,
 +1 10D); with more players the heuristic pile-value lead through a sigmoid
 (:data:`LEAD_SCALE`). In the last deal the search runs to the end of the round and
-uses the true result. docs/bots.md has the measurements behind these choices.
+uses the true result. ``expert`` (2 players) judges the end of a deal by
+:func:`fitted_leaf` instead: :func:`leaf_2p` corrected, by a logistic model fitted to
+self-play, for the cards left on the table and who leads the next deal. docs/bots.md
+has the measurements behind these choices.
 """
 
 from __future__ import annotations
 
+import json
 import math
 import random
+from collections.abc import Callable
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 from parlour import cards
@@ -314,6 +320,47 @@ def leaf(piles: tuple[Mask, ...]) -> tuple[tuple[float, float], ...]:
     return leaf_lead(piles)
 
 
+FITTED_LEAF = Path(__file__).with_name("leaf.json")
+"""The weights of :func:`fitted_leaf`, written by ``benchmarks/fanti_leaf.py``."""
+
+
+def leaf_features(p0: Mask, p1: Mask, table: Mask, last: int, lead0: bool,
+                  dealt: int) -> list[float]:
+    """What :func:`fitted_leaf` weighs at the end of a 2-player deal, for seat 0:
+    :func:`leaf_2p`'s log-odds, whether seat 0 leads the next deal and collected
+    last, and what the table left holds (cards, Leaves, 2C/10D, pile value) for the
+    seat that leads next, some terms growing with ``dealt`` (cards dealt so far)."""
+    v = min(max(leaf_2p(p0, p1), 1e-4), 1 - 1e-4)
+    lead = 1.0 if lead0 else -1.0
+    lc = 1.0 if last == 0 else -1.0
+    count, leaves = table.bit_count(), (table & LEAVES).bit_count()
+    special = (1.0 if table & TWO_C else 0.0) + (1.0 if table & TEN_D else 0.0)
+    worth, prog = heuristic_fanti.value(table), dealt / 52.0
+    return [1.0, math.log(v / (1 - v)), lead, lc, lead * count, lead * leaves,
+            lead * special, lead * worth, lc * count * prog, lead * prog,
+            lead * worth * prog, lead * count * prog]
+
+
+@lru_cache(maxsize=1)
+def fitted_weights() -> tuple[float, ...]:
+    return tuple(float(x) for x in json.loads(FITTED_LEAF.read_text())["weights"])
+
+
+def fitted_leaf(p0: Mask, p1: Mask, table: Mask, last: int, lead0: bool,
+                dealt: int) -> float:
+    """Seat 0's win share at the end of a 2-player deal that is not the last, by a
+    logistic model fitted to self-play (``expert``'s leaf): :func:`leaf_2p` corrected
+    for the cards left on the table -- the next deal's leader may take them (FA-5),
+    the last collector sweeps what is left at the end (FA-8) -- and for who leads.
+    Fitted on the deal ends of ``heuristic`` self-play rounds by
+    ``benchmarks/fanti_leaf.py``; docs/bots.md has its log loss against
+    :func:`leaf_2p` and what it is worth in play."""
+    z = sum(w * f for w, f in zip(fitted_weights(),
+                                  leaf_features(p0, p1, table, last, lead0, dealt),
+                                  strict=True))
+    return 1.0 / (1.0 + math.exp(-z))
+
+
 def final_outcome(piles: list[Mask], table: Mask, last_collector: int,
                   shared: bool) -> tuple[tuple[float, float], ...]:
     """Per seat ``(reward, win share)`` at the end of the round (FA-8, FA-9): the table
@@ -391,7 +438,8 @@ class Solver:
 
     def __init__(self, players: int, me: int, gtg: bool, shared: bool,
                  last_deal: bool, respond: bool = False, deck_left: int = 0,
-                 next_hands: list[Mask] | None = None) -> None:
+                 next_hands: list[Mask] | None = None,
+                 judge: Callable[[Mask, Mask, Mask, int], float] | None = None) -> None:
         self.n = players
         self.me = me
         self.gtg = gtg
@@ -402,6 +450,10 @@ class Solver:
         self.next_hands = next_hands if next_hands and not last_deal else None
         """2 players: every seat's hand in the next deal; the search then runs on to
         the end of that deal (stage 1) instead of stopping at the end of this one."""
+        self.judge = judge
+        """2 players: seat 0's value of the end of this deal from ``(pile 0, pile 1,
+        table, last collector)`` in place of :func:`leaf_2p` (``expert``'s
+        :func:`fitted_leaf`)."""
         self.table: dict = {}
         self.nodes = 0
 
@@ -457,6 +509,8 @@ class Solver:
     def _leaf2(self, piles: list[Mask], table: Mask, last: int, stage: int = 0) -> float:
         if self._final(stage):
             return final_outcome(piles, table, last, self.shared)[0][1]
+        if self.judge is not None and stage == 0:
+            return self.judge(piles[0], piles[1], table, last)
         return leaf_2p(piles[0], piles[1])
 
     def _leafn(self, piles: list[Mask], table: Mask,
@@ -555,13 +609,24 @@ class Solver:
 
 
 def solve_moves(view: Any, hands: list[Mask], legal: list[Move],
-                respond: bool = False) -> list[tuple[float, float]]:
+                respond: bool = False, fitted: bool = False) -> list[tuple[float, float]]:
     """``(reward, win share)`` of each of ``legal`` for ``view``'s seat in the world
-    where the seats hold ``hands`` (see :class:`Solver`)."""
+    where the seats hold ``hands`` (see :class:`Solver`); ``fitted``: 2 players,
+    the end of the deal judged by :func:`fitted_leaf` instead of :func:`leaf_2p`."""
     n = view.players
+    judge = None
+    if fitted and n == 2 and view.deck_left > 0:
+        # a deal is 8 plays, so the seat that led this deal leads the next one too
+        sizes = [h.bit_count() for h in hands[:2]]
+        lead0 = (view.seat == 0) == (sizes[0] == sizes[1])
+        dealt = 52 - view.deck_left
+
+        def judge(p0: Mask, p1: Mask, table: Mask, last: int) -> float:
+            return fitted_leaf(p0, p1, table, last, lead0, dealt)
+
     s = Solver(n, view.seat, view.rules["guardian_takes_guardians"],
                view.rules["ties"] == "shared", view.deck_left == 0, respond,
-               view.deck_left, list(hands[n:]) if len(hands) > n else None)
+               view.deck_left, list(hands[n:]) if len(hands) > n else None, judge)
     return s.root(list(hands[:n]), view.table, list(view.piles), view.seat,
                   view.last_collector, legal)
 
@@ -595,11 +660,13 @@ class NowWorlds:
                 evidence.model = inference == "blend"
         return evidence
 
-    def __init__(self, deals: int = 1) -> None:
+    def __init__(self, deals: int = 1, fitted: bool = False) -> None:
         self.deals = deals
         """The search horizon in deals: 1, the end of the current deal; 2 (2 players),
         the end of the next one, its hands dealt at random from the unseen cards
         (:func:`next_deal`)."""
+        self.fitted = fitted
+        """2 players: judge the end of the deal by :func:`fitted_leaf` (``expert``)."""
 
     def deal(self, view: Any, rng: random.Random) -> list[Mask]:
         hands = deal_hands(view, rng)
@@ -609,4 +676,4 @@ class NowWorlds:
 
     def solve(self, view: Any, world: list[Mask], legal: list[Move],
               respond: bool) -> list[tuple[float, float]]:
-        return solve_moves(view, world, legal, respond)
+        return solve_moves(view, world, legal, respond, self.fitted)
