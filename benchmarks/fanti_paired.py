@@ -69,9 +69,10 @@ ENGINE_SETTINGS = ("minimax",)
 """Lower-case settings: the measured bot's own engine only."""
 
 
-def settings(variant: str) -> tuple[str, dict[str, Any]]:
-    """``NAME@ATTR=VALUE@...``: a bot name and the module constants (upper case) to
-    hold while it plays; engine settings (lower case) are left to :func:`make_agent`."""
+def settings(variant: str) -> tuple[str, dict[str, Any], dict[str, float]]:
+    """``NAME@ATTR=VALUE@...``: a bot name, the module constants (upper case) to hold
+    while it plays, and its engine settings (lower case); a usage error in words for
+    anything else."""
     name, *sets = variant.split("@")
     pairs = [x.split("=", 1) for x in sets]
     for pair in pairs:
@@ -84,17 +85,17 @@ def settings(variant: str) -> tuple[str, dict[str, Any]]:
         except ValueError:
             raise SystemExit(f"setting {pair[0]} in {variant!r} needs a number, "
                              f"not {pair[1]!r}") from None
-    return name, {k: (MODULES[k], type(getattr(MODULES[k], k))(float(v))) for k, v in pairs
-                  if k in MODULES}
+    modules = {k: (MODULES[k], type(getattr(MODULES[k], k))(float(v))) for k, v in pairs
+               if k in MODULES}
+    return name, modules, {k: float(v) for k, v in pairs if k in ENGINE_SETTINGS}
 
 
-def make_agent(name: str, game: str, seed: int, match: Match) -> Any:
-    engine = dict(x.split("=") for x in name.split("@")[1:] if x.split("=")[0].islower())
-    name = settings(name)[0]
+def make_agent(variant: str, game: str, seed: int, match: Match) -> Any:
+    name, _modules, engine = settings(variant)
     if name == "cheat":
         return CheatBot(match)
     bot = make_bot(name, game, seed)
-    if float(engine.get("minimax", 0)):
+    if engine.get("minimax"):
         bot.engine.respond = False  # the Pimc engine's replies: minimax, not the model
     return bot
 
@@ -138,7 +139,7 @@ def main() -> None:
                 bots = tuple(v if b == probe else b for b in job.bots)
                 job = Job(job.game, job.players, job.rules, bots, job.seed, job.deal,
                           job.rotation)
-                name, sets = settings(v)
+                _name, sets, _engine = settings(v)
                 old = {k: getattr(mod, k) for k, (mod, _x) in sets.items()}
                 for k, (mod, x) in sets.items():
                     setattr(mod, k, x)
