@@ -19,7 +19,9 @@ the game is played: they change *every* search bot at the table, so against a se
 opponent name it differently (``--opponents hard:200:full``) and remember it is changed
 too. Lower-case ones change only the measured bot's engine: ``@minimax=1`` answers
 the opponent by minimax (it is assumed to see my hand and play its best) instead of as
-the heuristic (:attr:`parlour.bots.models.SearchModel.respond`). (``expert:N`` is
+the heuristic (:attr:`parlour.bots.models.SearchModel.respond`); ``@joint=0`` / ``=1``
+searches a decision's worlds one by one (PIMC) or together, my later moves once per
+information set (:mod:`parlour.games.fanti.infoset`). (``expert:N`` is
 ``hard:N`` with expert's fitted deal-end leaf.)
 
 ``--jsonl`` appends one line per game (variant, deal, rotation, share) so that a run
@@ -29,6 +31,7 @@ cut short still counts and runs can be merged.
 from __future__ import annotations
 
 import argparse
+import copy
 import json
 import math
 import random
@@ -65,7 +68,7 @@ MODULES = {k: search for k in ("EPSILON", "CLUMP", "LEAD_SCALE", "PRIOR_WEIGHT")
 MODULES.update({k: pimc for k in ("NOW_POOL", "NOW_CANDIDATES")})
 
 
-ENGINE_SETTINGS = ("minimax",)
+ENGINE_SETTINGS = ("minimax", "joint")
 """Lower-case settings: the measured bot's own engine only."""
 
 
@@ -97,6 +100,9 @@ def make_agent(variant: str, game: str, seed: int, match: Match) -> Any:
     bot = make_bot(name, game, seed)
     if engine.get("minimax"):
         bot.engine.respond = False  # the Pimc engine's replies: minimax, not the model
+    if "joint" in engine:  # worlds searched together (1) or one by one (0)
+        bot.engine.now = copy.copy(bot.engine.now)
+        bot.engine.now.joint = bool(engine["joint"])
     return bot
 
 

@@ -87,6 +87,16 @@ class NowWorlds(Protocol):
         """Per move of ``legal``, the searching seat's ``(reward, win share)``."""
         ...
 
+    joint: bool
+    """Whether a decision's worlds are searched together (:meth:`solve_all`) when the
+    search answers the opponent model, instead of one by one (:meth:`solve`)."""
+
+    def solve_all(self, view: Any, worlds: list[tuple[Any, float]],
+                  legal: list[Move]) -> list[tuple[float, float]]:
+        """Per move of ``legal``, the weighted mean ``(reward, win share)`` over the
+        ``(world, weight)`` pairs, my later moves chosen once per information set."""
+        ...
+
 
 def win_shares(r: Round) -> list[float]:
     """Each seat's share of the round's win (1 alone, 1/k in a k-way tie, else 0)."""

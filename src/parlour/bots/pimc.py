@@ -144,6 +144,8 @@ class Pimc:
         if evidence is not None and not evidence.plays:
             evidence = None  # nothing seen yet: every world is as likely
         tally = _Tally(len(legal))
+        joint = self.respond and now.joint
+        together: list[tuple[Any, float]] = []  # joint: every world, searched at the end
         while not clock.over:
             if evidence is None:
                 pool = [(now.deal(view, rng), 1.0)]
@@ -159,10 +161,16 @@ class Pimc:
             for world, weight in pool:
                 if weight < 1e-4 / len(pool):
                     continue  # not worth a solve
-                tally.add(now.solve(view, world, legal, self.respond), weight)
+                if joint:
+                    together.append((world, weight))
+                else:
+                    tally.add(now.solve(view, world, legal, self.respond), weight)
                 clock.spend(len(legal))
                 if clock.over:
                     break
+        if together:
+            tally.add(now.solve_all(view, together, legal), sum(w for _, w in together),
+                      len(together))
         return tally.ranked(legal)
 
     def _playouts(self, world: Any, legal: list[Move], me: int,
@@ -223,13 +231,14 @@ class _Tally:
         self.mass = 0.0
         self.samples = 0
 
-    def add(self, values: Any, weight: float) -> None:
-        """One world: ``values[j]`` is move ``j``'s ``(reward, win share)`` there."""
+    def add(self, values: Any, weight: float, worlds: int = 1) -> None:
+        """One world (or ``worlds`` searched together, ``weight`` their total):
+        ``values[j]`` is move ``j``'s ``(reward, win share)`` there."""
         for j, (v, w) in enumerate(values):
             self.sums[j] += weight * v
             self.wins[j] += weight * w
         self.mass += weight
-        self.samples += 1
+        self.samples += worlds
 
     def ranked(self, legal: list[Move]) -> list[Estimate]:
         """The moves with their mean values, best reward first."""

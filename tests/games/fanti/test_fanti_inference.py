@@ -43,7 +43,14 @@ def _solved_worlds(monkeypatch, view, inference, deep=False, candidates=1):
         seen.append(list(world))
         return fanti_search.solve_moves(v, world, legal, respond)
 
+    together = now.solve_all
+
+    def solve_all(self, v, worlds, legal):
+        seen.extend(list(w) for w, _weight in worlds)
+        return together(self, v, worlds, legal)
+
     monkeypatch.setattr(now, "solve", solve)
+    monkeypatch.setattr(now, "solve_all", solve_all)
     monkeypatch.setattr(pimc, "NOW_CANDIDATES", candidates)
     Pimc("fanti", Budget(iterations=120), inference=inference,
          deep=deep).estimates(view, random.Random(3))

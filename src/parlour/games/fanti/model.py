@@ -46,8 +46,8 @@ MODEL = SearchModel(
     "fanti", FantiDeterminizer, light_policy,
     key=lambda r: (tuple(r.hands), tuple(r.piles), r.table, r.turn, r.last_collector,
                    r.dealt),
-    late=late, inference="full", horizon=horizon, respond=True, now=search.NowWorlds(),
-    deep=search.NowWorlds(deals=2), expert=search.NowWorlds(fitted=True))
+    late=late, inference="full", horizon=horizon, respond=True, now=search.NowWorlds(joint=True),
+    deep=search.NowWorlds(deals=2), expert=search.NowWorlds(fitted=True, joint=True))
 
 
 def warm() -> float:

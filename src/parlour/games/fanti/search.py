@@ -51,7 +51,7 @@ from __future__ import annotations
 import json
 import math
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -608,22 +608,30 @@ class Solver:
         return best
 
 
+def solve_judge(view: Any, hands: Sequence[Mask]) -> Callable[[Mask, Mask, Mask, int], float] | None:
+    """Expert's deal-end judge for a world of ``view`` whose seats hold ``hands``:
+    :func:`fitted_leaf` with who leads the next deal and how many cards are dealt
+    (None unless 2 players before the last deal)."""
+    if view.players != 2 or view.deck_left == 0:
+        return None
+    # a deal is 8 plays, so the seat that led this deal leads the next one too
+    sizes = [h.bit_count() for h in hands[:2]]
+    lead0 = (view.seat == 0) == (sizes[0] == sizes[1])
+    dealt = 52 - view.deck_left
+
+    def judge(p0: Mask, p1: Mask, table: Mask, last: int) -> float:
+        return fitted_leaf(p0, p1, table, last, lead0, dealt)
+
+    return judge
+
+
 def solve_moves(view: Any, hands: list[Mask], legal: list[Move],
                 respond: bool = False, fitted: bool = False) -> list[tuple[float, float]]:
     """``(reward, win share)`` of each of ``legal`` for ``view``'s seat in the world
     where the seats hold ``hands`` (see :class:`Solver`); ``fitted``: 2 players,
     the end of the deal judged by :func:`fitted_leaf` instead of :func:`leaf_2p`."""
     n = view.players
-    judge = None
-    if fitted and n == 2 and view.deck_left > 0:
-        # a deal is 8 plays, so the seat that led this deal leads the next one too
-        sizes = [h.bit_count() for h in hands[:2]]
-        lead0 = (view.seat == 0) == (sizes[0] == sizes[1])
-        dealt = 52 - view.deck_left
-
-        def judge(p0: Mask, p1: Mask, table: Mask, last: int) -> float:
-            return fitted_leaf(p0, p1, table, last, lead0, dealt)
-
+    judge = solve_judge(view, hands) if fitted else None
     s = Solver(n, view.seat, view.rules["guardian_takes_guardians"],
                view.rules["ties"] == "shared", view.deck_left == 0, respond,
                view.deck_left, list(hands[n:]) if len(hands) > n else None, judge)
@@ -660,13 +668,17 @@ class NowWorlds:
                 evidence.model = inference == "blend"
         return evidence
 
-    def __init__(self, deals: int = 1, fitted: bool = False) -> None:
+    def __init__(self, deals: int = 1, fitted: bool = False, joint: bool = False) -> None:
         self.deals = deals
         """The search horizon in deals: 1, the end of the current deal; 2 (2 players),
         the end of the next one, its hands dealt at random from the unseen cards
         (:func:`next_deal`)."""
         self.fitted = fitted
         """2 players: judge the end of the deal by :func:`fitted_leaf` (``expert``)."""
+        self.joint = joint and deals == 1
+        """Solve a decision's worlds together, my later moves once per information set
+        (:mod:`.infoset`, :meth:`solve_all`), when the search answers the opponent
+        model; else each world on its own (:meth:`solve`)."""
 
     def deal(self, view: Any, rng: random.Random) -> list[Mask]:
         hands = deal_hands(view, rng)
@@ -677,3 +689,12 @@ class NowWorlds:
     def solve(self, view: Any, world: list[Mask], legal: list[Move],
               respond: bool) -> list[tuple[float, float]]:
         return solve_moves(view, world, legal, respond, self.fitted)
+
+    def solve_all(self, view: Any, worlds: list[tuple[list[Mask], float]],
+                  legal: list[Move]) -> list[tuple[float, float]]:
+        """Per move of ``legal``, the weighted mean ``(reward, win share)`` over the
+        ``(world, weight)`` pairs, searched together (:class:`.infoset.InfoSolver`)."""
+        from parlour.games.fanti.infoset import InfoSolver
+
+        solver = InfoSolver(view, worlds[0][0], self.fitted)
+        return solver.root(view, [w for w, _ in worlds], [wt for _, wt in worlds], legal)
