@@ -91,10 +91,11 @@ class NowWorlds(Protocol):
     """Whether a decision's worlds are searched together (:meth:`solve_all`) when the
     search answers the opponent model, instead of one by one (:meth:`solve`)."""
 
-    def solve_all(self, view: Any, worlds: list[tuple[Any, float]],
-                  legal: list[Move]) -> list[tuple[float, float]]:
+    def solve_all(self, view: Any, worlds: list[tuple[Any, float]], legal: list[Move],
+                  deadline: float | None = None) -> list[tuple[float, float]]:
         """Per move of ``legal``, the weighted mean ``(reward, win share)`` over the
-        ``(world, weight)`` pairs, my later moves chosen once per information set."""
+        ``(world, weight)`` pairs, my later moves chosen once per information set;
+        a cheaper answer past ``deadline`` (a :func:`time.perf_counter` time)."""
         ...
 
 

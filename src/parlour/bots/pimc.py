@@ -169,8 +169,8 @@ class Pimc:
                 if clock.over:
                     break
         if together:
-            tally.add(now.solve_all(view, together, legal), sum(w for _, w in together),
-                      len(together))
+            tally.add(now.solve_all(view, together, legal, clock.deadline),
+                      sum(w for _, w in together), len(together))
         return tally.ranked(legal)
 
     def _playouts(self, world: Any, legal: list[Move], me: int,

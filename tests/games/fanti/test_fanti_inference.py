@@ -45,9 +45,9 @@ def _solved_worlds(monkeypatch, view, inference, deep=False, candidates=1):
 
     together = now.solve_all
 
-    def solve_all(self, v, worlds, legal):
+    def solve_all(self, v, worlds, legal, deadline=None):
         seen.extend(list(w) for w, _weight in worlds)
-        return together(self, v, worlds, legal)
+        return together(self, v, worlds, legal, deadline)
 
     monkeypatch.setattr(now, "solve", solve)
     monkeypatch.setattr(now, "solve_all", solve_all)

@@ -89,3 +89,22 @@ def test_hard_and_expert_search_their_worlds_together_and_reproduce():
         alone = apart.estimates(view, random.Random(3))
         differs += [e.value for e in first] != pytest.approx([e.value for e in alone])
     assert differs > 0
+
+
+def test_past_its_deadline_the_joint_search_answers_from_one_world():
+    """On an overloaded machine the joint search gives up at the search's deadline and
+    answers from the first world alone (milliseconds), never overrunning the move's
+    time: exactly the one-world values, for every legal move."""
+    import time
+
+    from parlour.games.fanti.search import NowWorlds
+
+    rng = random.Random(11)
+    view = next(v for v in _decisions(2, range(1, 3)) if len(v.legal) > 2)
+    legal = list(view.legal)
+    worlds = [(deal_hands(view, rng), 1.0) for _ in range(8)]
+    late = NowWorlds(joint=True).solve_all(view, worlds, legal, time.perf_counter() - 1.0)
+    want = solve_moves(view, worlds[0][0], legal, respond=True)
+    assert _flat(late) == pytest.approx(_flat(want), abs=1e-12)
+    on_time = NowWorlds(joint=True).solve_all(view, worlds, legal, time.perf_counter() + 60)
+    assert on_time == NowWorlds(joint=True).solve_all(view, worlds, legal)

@@ -23,6 +23,7 @@ hold it to that). The moves are played with the rules' one transition
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -41,10 +42,15 @@ Group = list[tuple[list[Mask], float]]
 """Worlds I cannot tell apart: every seat's hand (mine included) and the world's weight."""
 
 
+class OutOfTime(Exception):
+    """The search passed its deadline (:attr:`InfoSolver.deadline`)."""
+
+
 class InfoSolver:
     """Values every root move over a group of weighted worlds (see the module docstring)."""
 
-    def __init__(self, view: Any, hands: Sequence[Mask], fitted: bool = False) -> None:
+    def __init__(self, view: Any, hands: Sequence[Mask], fitted: bool = False,
+                 deadline: float | None = None) -> None:
         self.n = view.players
         self.me = view.seat
         self.gtg = view.rules["guardian_takes_guardians"]
@@ -52,6 +58,8 @@ class InfoSolver:
         self.last_deal = view.deck_left == 0
         self.deck_left = view.deck_left
         self.judge = solve_judge(view, hands) if fitted else None
+        self.deadline = deadline
+        """A :func:`time.perf_counter` time: past it the search raises :class:`OutOfTime`."""
         self.nodes = 0
 
     def root(self, view: Any, worlds: Sequence[Sequence[Mask]], weights: Sequence[float],
@@ -102,6 +110,8 @@ class InfoSolver:
     def _turn(self, hand: Mask, group: Group, table: Mask, piles: list[Mask], seat: int,
               last: int) -> tuple[float, float]:
         self.nodes += 1
+        if self.deadline is not None and time.perf_counter() > self.deadline:
+            raise OutOfTime
         if seat == self.me:  # one move for every world of the group
             best = (-1.0, 0.0)
             for m in ordered_moves(hand, table, self.gtg):

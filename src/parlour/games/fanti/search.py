@@ -691,10 +691,17 @@ class NowWorlds:
         return solve_moves(view, world, legal, respond, self.fitted)
 
     def solve_all(self, view: Any, worlds: list[tuple[list[Mask], float]],
-                  legal: list[Move]) -> list[tuple[float, float]]:
+                  legal: list[Move], deadline: float | None = None) -> list[tuple[float, float]]:
         """Per move of ``legal``, the weighted mean ``(reward, win share)`` over the
-        ``(world, weight)`` pairs, searched together (:class:`.infoset.InfoSolver`)."""
-        from parlour.games.fanti.infoset import InfoSolver
+        ``(world, weight)`` pairs, searched together (:class:`.infoset.InfoSolver`).
+        Past ``deadline`` (a :func:`time.perf_counter` time; the search's own time
+        limit, reached only on an overloaded machine) it answers from the first world
+        alone, which takes milliseconds, rather than overrun the player's time."""
+        from parlour.games.fanti.infoset import InfoSolver, OutOfTime
 
-        solver = InfoSolver(view, worlds[0][0], self.fitted)
-        return solver.root(view, [w for w, _ in worlds], [wt for _, wt in worlds], legal)
+        try:
+            return InfoSolver(view, worlds[0][0], self.fitted, deadline).root(
+                view, [w for w, _ in worlds], [wt for _, wt in worlds], legal)
+        except OutOfTime:
+            return InfoSolver(view, worlds[0][0], self.fitted).root(
+                view, [worlds[0][0]], [1.0], legal)
