@@ -7,21 +7,29 @@ choice (two legal moves or more). Prints the mean, median and max
 time per decision and the number of decisions.
 
     nice .venv/bin/python benchmarks/fanti_search_speed.py --players 2 --bot hard:200
+
+``--per-world`` times the same decisions with the worlds searched one by one (PIMC, the
+baseline) as well and prints the ratio of the medians.
 """
 
 from __future__ import annotations
 
 import argparse
+import copy
 import random
 import statistics
+import subprocess
+import sys
 import time
 
 from parlour.bots import make_bot
 from parlour.games import get_game
 
 
-def run(players: int, bot: str, rounds: int, seed: int) -> list[float]:
-    """CPU seconds per multi-choice decision of ``bot`` (seat 0) over ``rounds`` rounds."""
+def run(players: int, bot: str, rounds: int, seed: int,
+        joint: bool | None = None) -> list[float]:
+    """CPU seconds per multi-choice decision of ``bot`` (seat 0) over ``rounds`` rounds;
+    ``joint`` False: its worlds searched one by one (the baseline of ``--per-world``)."""
     game = get_game("fanti")
     rules = game.rules(players, {"rounds": 1})
     times: list[float] = []
@@ -32,6 +40,10 @@ def run(players: int, bot: str, rounds: int, seed: int) -> list[float]:
         r = game.new_round(rules, players, k % players, deck)
         bots = [make_bot(bot if s == 0 else "heuristic", "fanti", seed + 17 * k + s)
                 for s in range(players)]
+        if joint is not None:
+            engine = bots[0].engine
+            engine.now = copy.copy(engine.now)
+            engine.now.joint = joint
         while not r.is_over:
             p = r.current_player
             view = r.view(p)
@@ -49,11 +61,34 @@ def main() -> None:
     ap.add_argument("--bot", default="hard")
     ap.add_argument("--rounds", type=int, default=10)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--per-world", action="store_true",
+                    help="also time the same bot with its worlds searched one by one "
+                    "(the baseline) and print the ratio")
+    ap.add_argument("--apart", action="store_true", help=argparse.SUPPRESS)
     a = ap.parse_args()
-    first, *t = run(a.players, a.bot, a.rounds, a.seed)
-    print(f"fanti {a.players}p {a.bot}: first decision incl. loading {1000 * first:.0f} ms; "
-          f"{len(t)} more decisions, mean {1000 * statistics.mean(t):.1f} ms,"
-          f" median {1000 * statistics.median(t):.1f} ms, max {1000 * max(t):.1f} ms")
+    if not 2 <= a.players <= 4 or a.rounds < 1:
+        raise SystemExit("--players must be 2 to 4 and --rounds at least 1")
+    try:
+        make_bot(a.bot, "fanti", 0).engine  # noqa: B018 -- a search bot, checked up front
+    except (ValueError, AttributeError) as e:
+        raise SystemExit(f"--bot {a.bot}: not a Fanti search bot ({e})") from None
+    if a.per_world:  # each in a fresh process: the memos would carry over otherwise
+        medians = []
+        for extra in ([], ["--apart"]):
+            out = subprocess.run([sys.executable, __file__, "--players", str(a.players),
+                                  "--bot", a.bot, "--rounds", str(a.rounds), "--seed",
+                                  str(a.seed), *extra], capture_output=True, text=True,
+                                 check=True).stdout
+            print(out, end="")
+            medians.append(float(out.split("median ")[1].split(" ms")[0]))
+        print(f"median ratio, together / one by one: {medians[0] / medians[1]:.2f}")
+        return
+    first, *t = run(a.players, a.bot, a.rounds, a.seed, False if a.apart else None)
+    label = " one world at a time" if a.apart else ""
+    print(f"fanti {a.players}p {a.bot}{label}: first decision incl. loading "
+          f"{1000 * first:.0f} ms; {len(t)} more decisions, mean "
+          f"{1000 * statistics.mean(t):.1f} ms, median {1000 * statistics.median(t):.1f} "
+          f"ms, max {1000 * max(t):.1f} ms")
 
 
 if __name__ == "__main__":
