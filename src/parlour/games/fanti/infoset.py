@@ -31,9 +31,9 @@ from parlour.cards import Mask
 from parlour.game import Move
 from parlour.games.fanti.rules import play_card
 from parlour.games.fanti.search import (
-    final_outcome,
+    deal_end_2p,
+    deal_end_n,
     heuristic_choice,
-    leaf,
     ordered_moves,
     solve_judge,
 )
@@ -76,14 +76,11 @@ class InfoSolver:
         return out
 
     def _leaf(self, piles: list[Mask], table: Mask, last: int) -> tuple[float, float]:
-        if self.last_deal:
-            r, w = final_outcome(piles, table, last, self.shared)[self.me]
-            return (w, w) if self.n == 2 else (r, w)  # 2 players: as Solver, the share
-        if self.judge is not None:  # 2 players, expert's fitted leaf
-            v = self.judge(piles[0], piles[1], table, last)
+        if self.n == 2:  # as Solver: the win share is the reward
+            v = deal_end_2p(piles, table, last, self.last_deal, self.shared, self.judge)
             v = v if self.me == 0 else 1.0 - v
             return v, v
-        return leaf(tuple(piles))[self.me]
+        return deal_end_n(piles, table, last, self.last_deal, self.shared)[self.me]
 
     def _play(self, hand: Mask, group: Group, table: Mask, piles: list[Mask], seat: int,
               last: int, m: Move) -> tuple[float, float]:

@@ -375,6 +375,28 @@ def final_outcome(piles: list[Mask], table: Mask, last_collector: int,
     return tuple(zip(placed(score, wins, 1), wins, strict=True))
 
 
+def deal_end_2p(piles: list[Mask], table: Mask, last: int, final: bool, shared: bool,
+                judge: Callable[[Mask, Mask, Mask, int], float] | None = None) -> float:
+    """Seat 0's win share at the end of a deal in 2 players: the true result when the
+    deal is the round's ``final`` one (:func:`final_outcome`), else ``judge`` where given
+    (``expert``'s :func:`fitted_leaf`), else :func:`leaf_2p`. The one choice of
+    deal-end value for the per-world and the joint search."""
+    if final:
+        return final_outcome(piles, table, last, shared)[0][1]
+    if judge is not None:
+        return judge(piles[0], piles[1], table, last)
+    return leaf_2p(piles[0], piles[1])
+
+
+def deal_end_n(piles: list[Mask], table: Mask, last: int, final: bool,
+               shared: bool) -> tuple[tuple[float, float], ...]:
+    """Per seat ``(reward, win share)`` at the end of a deal with 3 or 4 players: the
+    true result in the round's ``final`` deal, else :func:`leaf_lead`."""
+    if final:
+        return final_outcome(piles, table, last, shared)
+    return leaf_lead(tuple(piles))
+
+
 # --- Moves -----------------------------------------------------------------------------
 
 
@@ -507,17 +529,12 @@ class Solver:
         return hands, table, piles, nxt, last, hands[nxt] == 0
 
     def _leaf2(self, piles: list[Mask], table: Mask, last: int, stage: int = 0) -> float:
-        if self._final(stage):
-            return final_outcome(piles, table, last, self.shared)[0][1]
-        if self.judge is not None and stage == 0:
-            return self.judge(piles[0], piles[1], table, last)
-        return leaf_2p(piles[0], piles[1])
+        return deal_end_2p(piles, table, last, self._final(stage), self.shared,
+                           self.judge if stage == 0 else None)
 
     def _leafn(self, piles: list[Mask], table: Mask,
                last: int) -> tuple[tuple[float, float], ...]:
-        if self.last_deal:
-            return final_outcome(piles, table, last, self.shared)
-        return leaf_lead(tuple(piles))
+        return deal_end_n(piles, table, last, self.last_deal, self.shared)
 
     def _ab(self, h0: Mask, h1: Mask, table: Mask, p0: Mask, p1: Mask, turn: int,
             last: int, alpha: float, beta: float, stage: int = 0) -> float:
