@@ -54,5 +54,12 @@ class Clock:
             return True
         return self.deadline is not None and time.perf_counter() >= self.deadline
 
+    def before(self, share: float) -> bool:
+        """Whether less than ``share`` of the time limit has passed (always true
+        without one): a search that must keep time for a last step stops early."""
+        if self.deadline is None or self.budget.seconds is None:
+            return True
+        return time.perf_counter() < self.deadline - (1.0 - share) * self.budget.seconds
+
     def time_left(self) -> bool:
         return self.deadline is None or time.perf_counter() < self.deadline

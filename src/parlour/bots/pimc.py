@@ -48,6 +48,10 @@ EPSILON = 0.1
 NOW_POOL = 16
 """Worlds at the view's moment with ``full`` inference: worlds weighted together
 (see :meth:`Pimc._now`)."""
+COLLECT_SHARE = 0.5
+"""Worlds searched together (:attr:`.models.NowWorlds.joint`) are dealt in at most this
+share of a decision's time limit, so the search of them has the rest (the limit is
+reached only on an overloaded machine; the iterations end the dealing long before)."""
 NOW_CANDIDATES = 1
 """Candidate worlds dealt per world solved, with ``full`` inference: a pool of
 ``NOW_POOL * NOW_CANDIDATES`` dealt worlds is weighed by the opponent model
@@ -146,7 +150,9 @@ class Pimc:
         tally = _Tally(len(legal))
         joint = self.respond and now.joint
         together: list[tuple[Any, float]] = []  # joint: every world, searched at the end
-        while not clock.over:
+        first = True  # one pool whatever the clock says: a decision needs a world
+        while first or (not clock.over and (not joint or clock.before(COLLECT_SHARE))):
+            first = False
             if evidence is None:
                 pool = [(now.deal(view, rng), 1.0)]
             elif NOW_CANDIDATES > 1:
@@ -166,7 +172,7 @@ class Pimc:
                 else:
                     tally.add(now.solve(view, world, legal, self.respond), weight)
                 clock.spend(len(legal))
-                if clock.over:
+                if clock.over or (joint and not clock.before(COLLECT_SHARE)):
                     break
         if together:
             tally.add(now.solve_all(view, together, legal, clock.deadline),

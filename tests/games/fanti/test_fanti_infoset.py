@@ -108,3 +108,16 @@ def test_past_its_deadline_the_joint_search_answers_from_one_world():
     assert _flat(late) == pytest.approx(_flat(want), abs=1e-12)
     on_time = NowWorlds(joint=True).solve_all(view, worlds, legal, time.perf_counter() + 60)
     assert on_time == NowWorlds(joint=True).solve_all(view, worlds, legal)
+
+
+@pytest.mark.parametrize("joint", [True, False])
+def test_a_decision_out_of_time_before_its_first_world_still_ranks_every_move(joint):
+    """On a machine so loaded that reading the other seats' plays uses up the move's
+    time, the search still deals one pool of worlds and ranks every legal move (it
+    once divided by zero there)."""
+    view = next(v for v in _decisions(4, range(3)) if len(v.legal) > 2 and v.history)
+    engine = Pimc("fanti", Budget(iterations=400, seconds=1e-9))
+    engine.now = type(engine.now)(joint=joint)
+    ranked = engine.estimates(view, random.Random(2))
+    assert sorted(e.move for e in ranked) == sorted(view.legal)
+    assert all(0.0 <= e.value <= 1.0 for e in ranked)

@@ -6,6 +6,8 @@ import random
 
 import pytest
 from helpers_bots import round_at
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from parlour.bots.budget import Budget
 from parlour.bots.models import outcomes
@@ -331,3 +333,19 @@ def test_expert_judges_deal_ends_by_the_fitted_leaf_and_hard_does_not():
     first = make_bot("expert:60", "fanti", 3).choose(view)
     assert first in view.legal
     assert make_bot("expert:60", "fanti", 3).choose(view) == first
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sets(st.integers(0, 51), max_size=14), st.booleans())
+def test_the_heuristics_takes_by_rank_are_the_rules_collections(on_table, gtg):
+    """The heuristic's memo of what each rank collects (FA-5) is exactly the rules'
+    ``collections`` for every card of that rank, and its best value their maximum."""
+    from parlour.games.fanti.heuristic import takes_by_rank, value
+    from parlour.games.fanti.rules import collections
+
+    table = sum(1 << c for c in on_table)
+    takes, best = takes_by_rank(table, gtg)
+    for card in range(52):
+        assert list(takes[card % 13]) == collections(card, table, gtg)
+    for r in range(13):
+        assert best[r] == (max(value(t) for t in takes[r]) if takes[r] else -1.0)

@@ -58,6 +58,26 @@ def p_holds(k: int, unseen: int, hand: int) -> float:
     return 1.0 - comb(unseen - k, hand) / comb(unseen, hand)
 
 
+_BY_RANK: dict[tuple[Mask, bool], tuple[tuple[Mask, ...], tuple[float, ...]]] = {}
+_BY_RANK_LIMIT = 1 << 16
+
+
+def takes_by_rank(table: Mask, gtg: bool) -> tuple[tuple[Mask, ...], tuple[float, ...]]:
+    """For each rank, every collection a card of that rank can make from ``table``
+    (:func:`.rules.collections`: what a card collects depends only on its rank) as
+    one tuple of masks, and the best of their values (-1.0 when none). Memoised: the
+    search asks the heuristic about the same tables in many worlds."""
+    key = (table, gtg)
+    hit = _BY_RANK.get(key)
+    if hit is None:
+        takes = tuple(tuple(collections(r, table, gtg)) for r in range(13))  # clubs: rank r
+        best = tuple(max(value(t) for t in ts) if ts else -1.0 for ts in takes)
+        if len(_BY_RANK) >= _BY_RANK_LIMIT:
+            _BY_RANK.clear()
+        hit = _BY_RANK[key] = (takes, best)
+    return hit
+
+
 def gift_risk(table: Mask, out: Mask, hand: int, gtg: bool) -> float:
     """Expected value the next player collects from ``table``.
 
@@ -67,14 +87,14 @@ def gift_risk(table: Mask, out: Mask, hand: int, gtg: bool) -> float:
         return 0.0
     n_out = out.bit_count()
     options = []
+    best_by_rank = takes_by_rank(table, gtg)[1]
     for r in range(13):
-        k = (out & RANK_MASKS[r]).bit_count()
-        if not k:
+        best = best_by_rank[r]
+        if best < 0.0:
             continue
-        takes = collections(r, table, gtg)  # rank r in clubs stands for its rank
-        if takes:
-            best = max(value(t) for t in takes) + CARD
-            options.append((best, k))
+        k = (out & RANK_MASKS[r]).bit_count()
+        if k:
+            options.append((best + CARD, k))
     if not options:
         return 0.0
     options.sort(reverse=True)
@@ -100,8 +120,9 @@ def move_score(move: Move, hand: Mask, table: Mask, out: Mask, next_hand: int,
         gain -= GUARDIAN_KEEP
     score = gain - gift_risk(after, out, next_hand, gtg)
     follow = 0.0
+    takes = takes_by_rank(after, gtg)[0]
     for x in cards.iter_cards(hand & ~(1 << c)):
-        for t in collections(x, after, gtg):
+        for t in takes[x % 13]:
             follow = max(follow, value(t | (1 << x)))
     score += FOLLOW_UP * follow
     if take and deck_left == 0 and hand.bit_count() <= 2:
