@@ -339,13 +339,46 @@ def test_expert_judges_deal_ends_by_the_fitted_leaf_and_hard_does_not():
 @given(st.sets(st.integers(0, 51), max_size=14), st.booleans())
 def test_the_heuristics_takes_by_rank_are_the_rules_collections(on_table, gtg):
     """The heuristic's memo of what each rank collects (FA-5) is exactly the rules'
-    ``collections`` for every card of that rank, and its best value their maximum."""
-    from parlour.games.fanti.heuristic import takes_by_rank, value
+    ``collections`` for every card of that rank; its risk order lists every rank that
+    collects once, under its best collection's worth, most first."""
+    from parlour.games.fanti.heuristic import CARD, takes_by_rank, value
     from parlour.games.fanti.rules import collections
 
     table = sum(1 << c for c in on_table)
-    takes, best = takes_by_rank(table, gtg)
+    takes, order = takes_by_rank(table, gtg)
     for card in range(52):
         assert list(takes[card % 13]) == collections(card, table, gtg)
+    worths = [w for w, _ in order]
+    assert worths == sorted(set(worths), reverse=True)
+    listed = {r: w for w, ranks in order for r in ranks}
+    assert listed == {r: max(value(t) for t in ts) + CARD for r, ts in enumerate(takes) if ts}
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sets(st.integers(0, 51), max_size=12), st.sets(st.integers(0, 51), max_size=30),
+       st.integers(0, 6), st.booleans())
+def test_the_heuristics_gift_risk_weighs_ranks_best_first_to_the_last_bit(on_table, out,
+                                                                          hand, gtg):
+    """The heuristic's gift risk from its memoised rank groups equals, bit for bit, the
+    plain sum: for each rank the next player may hold, its best collection, weighed
+    from the most valuable down (more cards out first among equals)."""
+    from parlour.games.fanti.heuristic import CARD, RANK_MASKS, gift_risk, p_holds, value
+    from parlour.games.fanti.rules import collections
+
+    table = sum(1 << c for c in on_table)
+    out_mask = sum(1 << c for c in out) & ~table
+    options = []
     for r in range(13):
-        assert best[r] == (max(value(t) for t in takes[r]) if takes[r] else -1.0)
+        k = (out_mask & RANK_MASKS[r]).bit_count()
+        takes = collections(r, table, gtg)
+        if k and takes:
+            options.append((max(value(t) for t in takes) + CARD, k))
+    options.sort(reverse=True)
+    want, none_yet = 0.0, 1.0
+    for best, k in options:
+        p = p_holds(k, out_mask.bit_count(), hand)
+        want += none_yet * p * best
+        none_yet *= 1.0 - p
+    if hand <= 0 or not table:
+        want = 0.0
+    assert gift_risk(table, out_mask, hand, gtg) == want

@@ -58,51 +58,65 @@ def p_holds(k: int, unseen: int, hand: int) -> float:
     return 1.0 - comb(unseen - k, hand) / comb(unseen, hand)
 
 
-_BY_RANK: dict[tuple[Mask, bool], tuple[tuple[Mask, ...], tuple[float, ...]]] = {}
+Takes = tuple[tuple[Mask, ...], ...]
+"""Per rank, every collection a card of that rank can make from a table."""
+RiskOrder = tuple[tuple[float, tuple[int, ...]], ...]
+"""The ranks that collect from a table, grouped by what their best collection is worth
+to the collector (its value and the card's :data:`CARD`), most first."""
+
+_BY_RANK: dict[tuple[Mask, bool], tuple[Takes, RiskOrder]] = {}
 _BY_RANK_LIMIT = 1 << 16
 
 
-def takes_by_rank(table: Mask, gtg: bool) -> tuple[tuple[Mask, ...], tuple[float, ...]]:
+def takes_by_rank(table: Mask, gtg: bool) -> tuple[Takes, RiskOrder]:
     """For each rank, every collection a card of that rank can make from ``table``
-    (:func:`.rules.collections`: what a card collects depends only on its rank) as
-    one tuple of masks, and the best of their values (-1.0 when none). Memoised: the
-    search asks the heuristic about the same tables in many worlds."""
+    (:func:`.rules.collections`: what a card collects depends only on its rank), and
+    those ranks grouped by their best collection (:data:`RiskOrder`, the order
+    :func:`gift_risk` weighs them in). Memoised: the search asks the heuristic about
+    the same tables in many worlds."""
     key = (table, gtg)
     hit = _BY_RANK.get(key)
     if hit is None:
         takes = tuple(tuple(collections(r, table, gtg)) for r in range(13))  # clubs: rank r
-        best = tuple(max(value(t) for t in ts) if ts else -1.0 for ts in takes)
+        groups: dict[float, list[int]] = {}
+        for r, ts in enumerate(takes):
+            if ts:
+                groups.setdefault(max(value(t) for t in ts) + CARD, []).append(r)
+        order = tuple((best, tuple(groups[best])) for best in sorted(groups, reverse=True))
         if len(_BY_RANK) >= _BY_RANK_LIMIT:
             _BY_RANK.clear()
-        hit = _BY_RANK[key] = (takes, best)
+        hit = _BY_RANK[key] = (takes, order)
     return hit
+
+
+_P_HOLDS: dict[tuple[int, int, int], float] = {}
 
 
 def gift_risk(table: Mask, out: Mask, hand: int, gtg: bool) -> float:
     """Expected value the next player collects from ``table``.
 
-    ``out`` is every card they might hold, ``hand`` how many they hold.
+    ``out`` is every card they might hold, ``hand`` how many they hold. The ranks are
+    weighed best collection first, and among equal ones the rank with more cards out
+    first (the order fixes the sum to the last bit).
     """
     if hand <= 0 or not table:
         return 0.0
     n_out = out.bit_count()
-    options = []
-    best_by_rank = takes_by_rank(table, gtg)[1]
-    for r in range(13):
-        best = best_by_rank[r]
-        if best < 0.0:
-            continue
-        k = (out & RANK_MASKS[r]).bit_count()
-        if k:
-            options.append((best + CARD, k))
-    if not options:
-        return 0.0
-    options.sort(reverse=True)
     risk, none_yet = 0.0, 1.0
-    for best, k in options:
-        p = p_holds(k, n_out, hand)
-        risk += none_yet * p * best
-        none_yet *= 1.0 - p
+    for best, ranks in takes_by_rank(table, gtg)[1]:
+        if len(ranks) == 1:
+            ks: Any = ((out & RANK_MASKS[ranks[0]]).bit_count(),)
+        else:
+            ks = sorted(((out & RANK_MASKS[r]).bit_count() for r in ranks), reverse=True)
+        for k in ks:
+            if not k:
+                continue
+            key = (k, n_out, hand)
+            p = _P_HOLDS.get(key)
+            if p is None:
+                p = _P_HOLDS[key] = p_holds(k, n_out, hand)
+            risk += none_yet * p * best
+            none_yet *= 1.0 - p
     return risk
 
 
