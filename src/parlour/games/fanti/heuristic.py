@@ -65,7 +65,7 @@ RiskOrder = tuple[tuple[float, tuple[int, ...]], ...]
 to the collector (its value and the card's :data:`CARD`), most first."""
 
 _BY_RANK: dict[tuple[Mask, bool], tuple[Takes, RiskOrder]] = {}
-_BY_RANK_LIMIT = 1 << 16
+_BY_RANK_LIMIT = 1 << 14
 
 
 def takes_by_rank(table: Mask, gtg: bool) -> tuple[Takes, RiskOrder]:
