@@ -9,7 +9,11 @@ time per decision and the number of decisions.
     nice .venv/bin/python benchmarks/fanti_search_speed.py --players 2 --bot hard:200
 
 ``--per-world`` times the same decisions with the worlds searched one by one (PIMC, the
-baseline) as well and prints the ratio of the medians.
+baseline) as well and prints the ratio of the medians. ``--python-heuristic`` times
+them with the Python heuristic (:func:`parlour.games.fanti.heuristic.choice`, the
+reference) answering for the other seats instead of the compiled one
+(:mod:`parlour.games.fanti.heuristic_kernel`) and prints the ratios of the medians and
+of the slowest decisions. Each configuration runs in a fresh process.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ import time
 
 from parlour.bots import make_bot
 from parlour.games import get_game
+from parlour.games.fanti import heuristic, search
 
 
 def run(players: int, bot: str, rounds: int, seed: int,
@@ -55,6 +60,22 @@ def run(players: int, bot: str, rounds: int, seed: int,
     return times
 
 
+def compare(a: argparse.Namespace, flag: str, name: str) -> None:
+    """Time the bot as it is and with ``flag`` (the baseline), each in a fresh process,
+    and print the ratios of the medians and of the slowest decisions."""
+    stats = []
+    for extra in ([], [flag]):
+        out = subprocess.run([sys.executable, __file__, "--players", str(a.players),
+                              "--bot", a.bot, "--rounds", str(a.rounds), "--seed",
+                              str(a.seed), *extra], capture_output=True, text=True,
+                             check=True).stdout
+        print(out, end="")
+        stats.append((float(out.split("median ")[1].split(" ms")[0]),
+                      float(out.split("max ")[1].split(" ms")[0])))
+    (med, top), (base_med, base_top) = stats
+    print(f"median ratio, {name}: {med / base_med:.2f}; slowest: {top / base_top:.2f}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--players", type=int, default=2)
@@ -64,7 +85,11 @@ def main() -> None:
     ap.add_argument("--per-world", action="store_true",
                     help="also time the same bot with its worlds searched one by one "
                     "(the baseline) and print the ratio")
+    ap.add_argument("--python-heuristic", action="store_true",
+                    help="also time it with the Python heuristic answering for the other "
+                    "seats (the baseline) and print the ratios")
     ap.add_argument("--apart", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--python", action="store_true", help=argparse.SUPPRESS)
     a = ap.parse_args()
     if not 2 <= a.players <= 4 or a.rounds < 1:
         raise SystemExit("--players must be 2 to 4 and --rounds at least 1")
@@ -72,19 +97,15 @@ def main() -> None:
         make_bot(a.bot, "fanti", 0).engine  # noqa: B018 -- a search bot, checked up front
     except (ValueError, AttributeError) as e:
         raise SystemExit(f"--bot {a.bot}: not a Fanti search bot ({e})") from None
-    if a.per_world:  # each in a fresh process: the memos would carry over otherwise
-        medians = []
-        for extra in ([], ["--apart"]):
-            out = subprocess.run([sys.executable, __file__, "--players", str(a.players),
-                                  "--bot", a.bot, "--rounds", str(a.rounds), "--seed",
-                                  str(a.seed), *extra], capture_output=True, text=True,
-                                 check=True).stdout
-            print(out, end="")
-            medians.append(float(out.split("median ")[1].split(" ms")[0]))
-        print(f"median ratio, together / one by one: {medians[0] / medians[1]:.2f}")
-        return
+    for on, flag, name in ((a.per_world, "--apart", "together / one by one"),
+                           (a.python_heuristic, "--python", "compiled / Python heuristic")):
+        if on:  # each in a fresh process: the memos would carry over otherwise
+            compare(a, flag, name)
+            return
+    if a.python:
+        search.heuristic_move = heuristic.choice
     first, *t = run(a.players, a.bot, a.rounds, a.seed, False if a.apart else None)
-    label = " one world at a time" if a.apart else ""
+    label = " one world at a time" if a.apart else " Python heuristic" if a.python else ""
     print(f"fanti {a.players}p {a.bot}{label}: first decision incl. loading "
           f"{1000 * first:.0f} ms; {len(t)} more decisions, mean "
           f"{1000 * statistics.mean(t):.1f} ms, median {1000 * statistics.median(t):.1f} "

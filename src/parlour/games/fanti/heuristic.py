@@ -35,6 +35,7 @@ from parlour.games.fanti.rules import (
     VALUE,
     VALUED,
     collections,
+    hand_moves,
 )
 
 CARD, LEAF, SPECIAL, GUARDIAN_KEEP, FOLLOW_UP = 0.2, 0.2, 1.0, 0.6, 0.5
@@ -154,6 +155,15 @@ def best_move(legal: Any, hand: Mask, table: Mask, seen: Mask, next_hand: int,
         if best_score is None or s > best_score:
             best, best_score = m, s
     return best
+
+
+def choice(hand: Mask, table: Mask, seen: Mask, next_hand: int, deck_left: int,
+           gtg: bool) -> tuple[Move, int]:
+    """The heuristic's move for a seat holding ``hand`` (``seen``: every card known not
+    to be out, ``hand`` included), and how many legal moves it had: the reference
+    :func:`.heuristic_kernel.heuristic_move` is held to."""
+    legal = hand_moves(hand, table, gtg)
+    return best_move(legal, hand, table, seen, next_hand, deck_left, gtg), len(legal)
 
 
 def view_seen(view: Any) -> Mask:

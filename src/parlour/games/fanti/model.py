@@ -17,9 +17,9 @@ from parlour.games.fanti import search
 from parlour.games.fanti.determinize import FantiDeterminizer
 from parlour.games.fanti.heuristic import light_policy
 
-HARD = 200
+HARD = 800
 """Worlds solved per decision for ``hard`` (capped by :data:`parlour.bots.levels.HARD_SECONDS`)."""
-EXPERT = 800
+EXPERT = 3200
 """Worlds solved per decision for ``expert``."""
 LATE_CARDS = 8
 """The generic solver: solve a dealt round exactly once the hands hold this few cards."""
@@ -51,7 +51,8 @@ MODEL = SearchModel(
 
 
 def warm() -> float:
-    """Load what a first ``hard`` move would (the ``learned`` player model of the
+    """Load what a first ``hard`` move would (the compiled heuristic that answers for
+    the other seats, :mod:`.heuristic_kernel`; the ``learned`` player model of the
     reading, :mod:`.opponents`) by searching one position where another seat has
     played; returns the seconds it took."""
     import random
@@ -60,9 +61,11 @@ def warm() -> float:
     from parlour.bots.budget import Budget
     from parlour.bots.models import practice_view
     from parlour.bots.pimc import Pimc
+    from parlour.games.fanti.heuristic_kernel import heuristic_move
     from parlour.games.fanti.rules import FANTI
 
     started = time.perf_counter()
+    heuristic_move(1, 2, 3, 4, 0, True)  # compiles (seconds) or loads numba's cache
     Pimc("fanti", Budget(iterations=4)).estimates(practice_view(FANTI, 2, 3),
                                                    random.Random(0))
     return time.perf_counter() - started

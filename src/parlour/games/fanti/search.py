@@ -63,6 +63,7 @@ from parlour.cards import JACK, Mask
 from parlour.game import Move
 from parlour.games.fanti import heuristic as heuristic_fanti
 from parlour.games.fanti.bots import greedy_move
+from parlour.games.fanti.heuristic_kernel import heuristic_move
 from parlour.games.fanti.rules import (
     HAND_SIZE,
     LEAVES,
@@ -219,12 +220,10 @@ def heuristic_choice(hand: Mask, table: Mask, seen: Mask, next_count: int,
     key = (hand, table, seen, next_count, deck_left, gtg)
     choice = _CHOICES.get(key)
     if choice is None:
-        legal = hand_moves(hand, table, gtg)
-        best = heuristic_fanti.best_move(legal, hand, table, seen | hand, next_count,
-                                         deck_left, gtg)
         if len(_CHOICES) >= _MEMO_LIMIT:
             _CHOICES.clear()
-        choice = _CHOICES[key] = (best, len(legal))
+        choice = _CHOICES[key] = heuristic_move(hand, table, seen | hand, next_count,
+                                                deck_left, gtg)
     return choice
 
 
