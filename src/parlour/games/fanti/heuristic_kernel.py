@@ -1,15 +1,16 @@
 """The ``heuristic`` bot's move, compiled: :func:`.heuristic.best_move` on the rules kernel.
 
-The searches of ``hard`` and ``expert`` ask the heuristic what every other seat would
-play in every world (:func:`.search.heuristic_choice`); at four players that is two
-thirds of a decision in Python. This is the same estimate -- value of the cards,
-gift risk, the Guardian's keep, follow-up, last collector (:mod:`.heuristic`'s
-docstring) -- with the same floating-point operations in the same order, so the
-same move to the last bit. The moves and collections come from the one compiled
-copy of the rules (:mod:`.kernel`: :func:`.kernel.ways` / :func:`.kernel.kth_take`,
-the engine's order), not from another. The Python module stays the reference; the
-differential tests (tests/games/fanti/test_fanti_heuristic_kernel.py) hold this one
-to it on random positions and on whole seeded games.
+The one compiled copy of :mod:`.heuristic` -- value of the cards, gift risk, the
+Guardian's keep, follow-up, last collector (that module's docstring) -- with the same
+floating-point operations in the same order, so the same move to the last bit. Two
+users: the searches of ``hard`` and ``expert`` ask it what every other seat would play
+in every world (:func:`.search.heuristic_choice`; at four players that was two thirds
+of a decision in Python), and the vector environment plays its ``heuristic`` opponents
+with it (:mod:`.vector`). The moves and collections come from the one compiled copy
+of the rules (:mod:`.kernel`: :func:`.kernel.ways` / :func:`.kernel.kth_take`, the
+engine's order). The Python module stays the reference; the differential tests
+(tests/games/fanti/test_fanti_heuristic_kernel.py, tests/envs/test_env_vector.py)
+hold this one to it on random positions and whole seeded games.
 """
 
 from __future__ import annotations
@@ -142,34 +143,47 @@ def move_score(c, take, hand, table, out, next_hand, deck_left, gtg, cards, cnt,
 
 
 @njit(cache=True)
-def best_move(hand, table, seen, next_hand, deck_left, gtg):
-    """:func:`.heuristic.best_move` over every legal move of ``hand`` (``seen``: every
-    card known not to be out). Returns the move's card, its take mask and how many
-    legal moves there were."""
-    hand = np.uint64(hand)
-    table = np.uint64(table)
-    out = FULL_U & ~np.uint64(seen)
-    cards = np.zeros(52, np.int64)
-    cnt = np.zeros((53, MAX_TARGET + 1), np.int64)
-    cards2 = np.zeros(52, np.int64)
-    cnt2 = np.zeros((53, MAX_TARGET + 1), np.int64)
-    best = np.zeros(13, np.float64)
-    ks = np.zeros(13, np.int64)
-    nv = count_table(table & VALUED_U, cards, cnt)
+def best_of(hand, table, out, next_hand, deck_left, gtg, cards, cnt, nv, only, chosen, below,
+            cards2, cnt2, best, ks):
+    """The heuristic's best move of ``hand`` (``out``: every card that may be in another
+    hand; ``cards``/``cnt``/``nv``: ``table``'s count table; the rest scratch), as
+    (card, take, number of moves considered). ``only`` >= 0 keeps the moves of that card
+    whose collection holds exactly ``chosen`` among the table cards in ``below`` (the
+    vector environment's half-chosen play); -1, 0, 0 keeps every legal move."""
     top_c, top_take, top_score = -1, U0, 0.0
     n = 0
     h = hand
     while h != U0:
         c = lowest(h)
         h &= h - np.uint64(1)
+        if only >= 0 and c != only:
+            continue
         for k in range(ways(c, table, gtg, cnt, nv)):
             take = kth_take(c, k, table, gtg, cards, cnt, nv)
+            if take & below != chosen:
+                continue
             s = move_score(c, take, hand, table, out, next_hand, deck_left, gtg,
                            cards2, cnt2, best, ks)
             if top_c < 0 or s > top_score:
                 top_c, top_take, top_score = c, take, s
             n += 1
     return top_c, top_take, n
+
+
+@njit(cache=True)
+def best_move(hand, table, seen, next_hand, deck_left, gtg):
+    """:func:`.heuristic.best_move` over every legal move of ``hand`` (``seen``: every
+    card known not to be out). Returns the move's card, its take mask and how many
+    legal moves there were."""
+    hand = np.uint64(hand)
+    table = np.uint64(table)
+    cards = np.zeros(52, np.int64)
+    cnt = np.zeros((53, MAX_TARGET + 1), np.int64)
+    nv = count_table(table & VALUED_U, cards, cnt)
+    return best_of(hand, table, FULL_U & ~np.uint64(seen), next_hand, deck_left, gtg, cards,
+                   cnt, nv, -1, U0, U0, np.zeros(52, np.int64),
+                   np.zeros((53, MAX_TARGET + 1), np.int64), np.zeros(13, np.float64),
+                   np.zeros(13, np.int64))
 
 
 def heuristic_move(hand: int, table: int, seen: int, next_hand: int, deck_left: int,

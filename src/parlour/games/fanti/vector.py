@@ -9,9 +9,9 @@ rewards as :mod:`parlour.envs.session` gives them, the observation vector of
 :mod:`.env` in compiled code (held to the Python encoder by
 ``tests/envs/test_env_vector.py``) and two compiled opponents: ``random`` (the batch
 engine's stream choices), ``greedy`` and ``heuristic`` (the parlour bots' choices; the
-heuristic's arithmetic is :mod:`.heuristic`'s, term for term, so that its scores and
-therefore its moves are the same -- ``tests/envs/test_env_vector.py`` plays them side
-by side). :meth:`FantiVector.bot_actions` gives any compiled bot's next action id for the
+heuristic is :mod:`.heuristic_kernel`, the one compiled copy of :mod:`.heuristic`,
+whose scores and therefore moves are the same -- ``tests/envs/test_env_vector.py``
+plays them side by side). :meth:`FantiVector.bot_actions` gives any compiled bot's next action id for the
 seat to move (labels for imitation learning).
 
 Deals follow :mod:`parlour.batch.stream`: the ``k``-th game of env ``i`` after
@@ -27,9 +27,8 @@ from numba import njit
 
 from parlour.batch.bitops import U0, bit, bounded, count, draw, game_key, lowest, round_key, shuffle
 from parlour.batch.stream import M64, MOVE_BASE
-from parlour.cards import JACK
 from parlour.games.fanti.env import BEHIND_CAP, STOP, TAKE_BASE, FantiObservation
-from parlour.games.fanti.heuristic import CARD, FOLLOW_UP, GUARDIAN_KEEP, LEAF, RANK_MASKS, SPECIAL
+from parlour.games.fanti.heuristic_kernel import best_of
 from parlour.games.fanti.kernel import (
     LEAVES_U,
     MAX_TARGET,
@@ -50,8 +49,6 @@ BOTS = {"random": 1, "greedy": 2, "heuristic": 3}
 FULL = np.uint64((1 << 52) - 1)
 B2C = np.uint64(1 << TWO_OF_CLUBS)
 B10D = np.uint64(1 << TEN_OF_DIAMONDS)
-SPECIALS_U = B2C | B10D
-RANKS_U = np.array(RANK_MASKS, np.uint64)
 LEFTOVER = 49
 """``taken_at`` of the cards given to the last collector at the end (FA-8): 49 / 49 = 1."""
 
@@ -255,95 +252,6 @@ def _worth(got):
 
 
 @njit(cache=True)
-def _value(got):
-    """:func:`.heuristic.value`: what a set of cards is worth to its collector."""
-    return CARD * count(got) + LEAF * count(got & LEAVES_U) + SPECIAL * count(got & SPECIALS_U)
-
-
-@njit(cache=True)
-def _comb(n, k):
-    r = 1
-    for i in range(k):
-        r = r * (n - i) // (i + 1)
-    return r
-
-
-@njit(cache=True)
-def _p_holds(k, unseen, hand):
-    """:func:`.heuristic.p_holds`."""
-    if k <= 0 or hand <= 0 or unseen <= 0:
-        return 0.0
-    if unseen - k < hand:
-        return 1.0
-    return 1.0 - _comb(unseen - k, hand) / _comb(unseen, hand)
-
-
-@njit(cache=True)
-def _gift_risk(table, out, hand, gtg, cards, cnt, best, ks):
-    """:func:`.heuristic.gift_risk`: what the next player is expected to collect."""
-    if hand <= 0 or table == U0:
-        return 0.0
-    n_out = count(out)
-    nv = count_table(table & VALUED_U, cards, cnt)
-    m = 0
-    for r in range(13):
-        k = count(out & RANKS_U[r])
-        if k == 0:
-            continue
-        top = -1e300
-        for j in range(ways(r, table, gtg, cnt, nv)):  # rank r in clubs stands for its rank
-            t = kth_take(r, j, table, gtg, cards, cnt, nv)
-            if t != U0:
-                top = max(top, _value(t))
-        if top == -1e300:
-            continue
-        v = top + CARD
-        i = m  # insertion sort, largest (value, count) first, as sort(reverse=True)
-        while i > 0 and (best[i - 1] < v or (best[i - 1] == v and ks[i - 1] < k)):
-            best[i] = best[i - 1]
-            ks[i] = ks[i - 1]
-            i -= 1
-        best[i] = v
-        ks[i] = k
-        m += 1
-    risk, none_yet = 0.0, 1.0
-    for i in range(m):
-        p = _p_holds(ks[i], n_out, hand)
-        risk += none_yet * p * best[i]
-        none_yet *= 1.0 - p
-    return risk
-
-
-@njit(cache=True)
-def _move_score(c, take, hand, table, out, next_hand, deck_left, gtg, cards, cnt, best, ks):
-    """:func:`.heuristic.move_score`, in round points."""
-    cb = bit(c)
-    if take != U0:
-        gain = _value(take | cb)
-        after = table ^ take
-    else:
-        gain = 0.0
-        after = table | cb
-    if c % 13 == JACK:
-        gain -= GUARDIAN_KEEP
-    score = gain - _gift_risk(after, out, next_hand, gtg, cards, cnt, best, ks)
-    follow = 0.0
-    nv = count_table(after & VALUED_U, cards, cnt)
-    h = hand & ~cb
-    while h != U0:
-        x = lowest(h)
-        h &= h - np.uint64(1)
-        for j in range(ways(x, after, gtg, cnt, nv)):
-            t = kth_take(x, j, after, gtg, cards, cnt, nv)
-            if t != U0:
-                follow = max(follow, _value(t | bit(x)))
-    score += FOLLOW_UP * follow
-    if take != U0 and deck_left == 0 and count(hand) <= 2:
-        score += 0.5 * _value(after)  # likely the last collection (FA-8)
-    return score
-
-
-@njit(cache=True)
 def _bot_move(b, kind, seed, n, gtg, iv, uv, cards, cnt, only=-1, chosen=U0, below=U0):
     """A compiled opponent's whole move, as (card, take); ``only`` >= 0 restricts the
     greedy and heuristic bots to the moves of that card whose collection holds exactly
@@ -363,31 +271,12 @@ def _bot_move(b, kind, seed, n, gtg, iv, uv, cards, cnt, only=-1, chosen=U0, bel
         seen = hand | table
         for s in range(n):
             seen |= uv[b, n + s]
-        out = FULL & ~seen
         nxt = seat + 1 if seat + 1 < n else 0
-        next_hand = count(uv[b, nxt])
-        deck_left = 52 - iv[b, DEALT]
-        cards2 = np.zeros(52, np.int64)
-        cnt2 = np.zeros((53, MAX_TARGET + 1), np.int64)
-        top = np.zeros(13, np.float64)
-        ks = np.zeros(13, np.int64)
-        best_c, best_t = -1, U0
-        best_s = 0.0
-        h = hand
-        while h != U0:
-            c = lowest(h)
-            h &= h - np.uint64(1)
-            if only >= 0 and c != only:
-                continue
-            for k in range(ways(c, table, gtg, cnt, nv)):
-                t = kth_take(c, k, table, gtg, cards, cnt, nv)
-                if t & below != chosen:
-                    continue
-                s = _move_score(c, t, hand, table, out, next_hand, deck_left, gtg, cards2,
-                                cnt2, top, ks)
-                if best_c < 0 or s > best_s:
-                    best_c, best_t, best_s = c, t, s
-        return best_c, best_t
+        c, t, _ = best_of(hand, table, FULL & ~seen, count(uv[b, nxt]), 52 - iv[b, DEALT],
+                          gtg, cards, cnt, nv, only, chosen, below, np.zeros(52, np.int64),
+                          np.zeros((53, MAX_TARGET + 1), np.int64), np.zeros(13, np.float64),
+                          np.zeros(13, np.int64))
+        return c, t
     # greedy: the most valuable collection, else the least valuable discard; ties to the
     # smallest move (card | take << 6)
     best_c, best_t = -1, U0
