@@ -32,12 +32,16 @@ from parlour.games.fanti.heuristic import (
     SPECIAL,
     SPECIALS,
 )
-from parlour.games.fanti.kernel import MAX_TARGET, count_table, kth_take, ways
-from parlour.games.fanti.rules import LEAVES, VALUED
+from parlour.games.fanti.kernel import (
+    LEAVES_U,
+    MAX_TARGET,
+    VALUED_U,
+    count_table,
+    kth_take,
+    ways,
+)
 
-LEAVES_U = np.uint64(LEAVES)
 SPECIALS_U = np.uint64(SPECIALS)
-VALUED_U = np.uint64(VALUED)
 FULL_U = np.uint64(FULL_DECK)
 RANKS_U = np.array(RANK_MASKS, np.uint64)
 COMB = np.array([[comb(n, h) for h in range(53)] for n in range(53)], np.float64)
@@ -152,7 +156,8 @@ def best_of(hand, table, out, next_hand, deck_left, gtg, cards, cnt, nv, only, c
     vector environment's half-chosen play); -1, 0, 0 keeps every legal move."""
     top_c, top_take, top_score = -1, U0, 0.0
     n = 0
-    h = hand
+    h = hand  # the moves in the engine's order, as vector.py's greedy bot walks them (a
+    # numba generator shared by both would cost this hot loop a third more time)
     while h != U0:
         c = lowest(h)
         h &= h - np.uint64(1)
