@@ -94,9 +94,12 @@ def main() -> None:
     if not 2 <= a.players <= 4 or a.rounds < 1:
         raise SystemExit("--players must be 2 to 4 and --rounds at least 1")
     try:
-        make_bot(a.bot, "fanti", 0).engine  # noqa: B018 -- a search bot, checked up front
-    except (ValueError, AttributeError) as e:
-        raise SystemExit(f"--bot {a.bot}: not a Fanti search bot ({e})") from None
+        searches = hasattr(make_bot(a.bot, "fanti", 0), "engine")  # checked up front
+    except ValueError as e:
+        raise SystemExit(f"--bot {a.bot}: {e}") from None
+    if not searches:
+        raise SystemExit(f"--bot {a.bot}: not a search bot; choose hard, expert, "
+                         "hard:N, expert:N, deep:N, pimc:N or ismcts:N")
     for on, flag, name in ((a.per_world, "--apart", "together / one by one"),
                            (a.python_heuristic, "--python", "compiled / Python heuristic")):
         if on:  # each in a fresh process: the memos would carry over otherwise

@@ -73,8 +73,9 @@ def takes_by_rank(table: Mask, gtg: bool) -> tuple[Takes, RiskOrder]:
     """For each rank, every collection a card of that rank can make from ``table``
     (:func:`.rules.collections`: what a card collects depends only on its rank), and
     those ranks grouped by their best collection (:data:`RiskOrder`, the order
-    :func:`gift_risk` weighs them in). Memoised: the search asks the heuristic about
-    the same tables in many worlds."""
+    :func:`gift_risk` weighs them in). Memoised: a heuristic move scores every legal
+    move against the table it leaves, and arena runs meet the same tables again (the
+    searches use the compiled copy, :mod:`.heuristic_kernel`)."""
     key = (table, gtg)
     hit = _BY_RANK.get(key)
     if hit is None:
