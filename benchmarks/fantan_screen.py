@@ -7,7 +7,10 @@
 Plays exactly the games of ``parlour tournament fantan --players P --bots BOTS --games
 N --seed S`` whose deal lies in the slice (the same deals, rotations and bot seeds:
 :mod:`parlour.arena.jobs`), after setting constants of :mod:`.search` (``--set
-NAME=VALUE``, for trying an engine setting without a new bot name). Appends one JSON
+NAME=VALUE``, for trying an engine setting without a new bot name; a name that is
+not one of them is looked up in :mod:`parlour.bots.opponents`, e.g. ``CARRY=0``: do
+not read the earlier rounds of a game). ``--rounds K`` plays games of K rounds
+(``--rule rounds=K`` of the tournament). Appends one JSON
 line per game (deal, rotation, bots, winners), so a partial run still counts and two
 runs on the same slice can be compared deal by deal (``--compare A.jsonl B.jsonl``: the
 first bot's win rate in each, and the paired difference with a 95% CI clustered by deal).
@@ -24,6 +27,7 @@ from pathlib import Path
 from parlour.arena import stats
 from parlour.arena.jobs import run_job
 from parlour.arena.tournament import Tournament
+from parlour.bots import opponents
 from parlour.games.fantan import search
 
 
@@ -86,6 +90,7 @@ def main() -> None:
     ap.add_argument("--deals", default="0:200", help="FIRST:END (END exclusive)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--set", action="append", default=[], metavar="NAME=VALUE")
+    ap.add_argument("--rounds", type=int, default=1, help="rounds a game (default 1)")
     ap.add_argument("--told", choices=("random", "heuristic"), default=None,
                     help="a diagnostic: tell the engine every other seat's model (its "
                     "reply weight of random set to 1 or 0) instead of reading it")
@@ -100,10 +105,16 @@ def main() -> None:
     if a.summary:
         summary(a.summary)
         return
+    if a.rounds < 1:
+        ap.error("--rounds must be at least 1")
     for item in a.set:
-        name, value = item.split("=", 1)
-        old = getattr(search, name)
-        setattr(search, name, type(old)(value))
+        name, _, value = item.partition("=")
+        module = search if hasattr(search, name) else opponents
+        if not name.isupper() or not hasattr(module, name):
+            ap.error(f"--set {item}: no setting {name!r} in the search or the reading")
+        old = getattr(module, name)
+        setattr(module, name, value not in ("0", "false", "no") if isinstance(old, bool)
+                else type(old)(value))
     if a.told:
         told = 1.0 if a.told == "random" else 0.0
         read = search.FastFanTan._models
@@ -116,7 +127,8 @@ def main() -> None:
 
         search.FastFanTan._models = models  # type: ignore[method-assign]
     first, end = (int(x) for x in a.deals.split(":"))
-    t = Tournament("fantan", a.players, a.bots.split(","), end, a.seed)
+    t = Tournament("fantan", a.players, a.bots.split(","), end, a.seed,
+                   rules={"rounds": a.rounds})
     assert a.out is not None
     with a.out.open("a") as f:
         for job in t.jobs():
@@ -125,7 +137,7 @@ def main() -> None:
             g = run_job(job)
             f.write(json.dumps({"deal": g.deal, "rotation": g.rotation, "bots": g.bots,
                                 "winners": g.winners, "lineup": list(t.bots),
-                                "set": a.set, "told": a.told}) + "\n")
+                                "set": a.set, "told": a.told, "rounds": a.rounds}) + "\n")
             f.flush()
 
 

@@ -10,6 +10,13 @@ Each position is a round of the line-up (seat by seat; seat 0 reads) up to move
 ``hard`` does (Fan Tan: within the hard constraints,
 :data:`parlour.games.fantan.search.READ_WORLDS`; Fanti: uniform deals of the current
 deal, :data:`parlour.games.fanti.search.READ_WORLDS`). One row per kind of seat.
+
+``--earlier K`` plays K whole rounds of the line-up first (the same seats, the next
+dealers, fresh decks) and starts the reading from seat 0's views of them
+(:func:`parlour.bots.opponents.read_earlier`), as ``hard`` does in the later rounds of
+a game:
+
+    nice -n 19 .venv/bin/python benchmarks/reading.py --game fantan --at 4 --earlier 1
 """
 
 from __future__ import annotations
@@ -22,22 +29,23 @@ import numpy as np
 
 from parlour.bots import make_bot
 from parlour.bots.budget import Budget
-from parlour.bots.opponents import FAMILY, Posterior
+from parlour.bots.opponents import FAMILY, Posterior, read_earlier
 from parlour.games import get_game
 
 
-def read(game: str, view, worlds: int, rng: random.Random) -> Posterior:  # type: ignore[no-untyped-def]
+def read(game: str, view, worlds: int, rng: random.Random,  # type: ignore[no-untyped-def]
+         start: Posterior | None = None) -> Posterior:
     if game == "fantan":
         from parlour.games.fantan.opponents import read_seats
         from parlour.games.fantan.search import MODEL_EPSILON, FastFanTan, _setup
 
         pool = FastFanTan(Budget(iterations=1))._pool(_setup(view, "full"), None, rng,
                                                       count=worlds)
-        return read_seats(view, pool, MODEL_EPSILON)
+        return read_seats(view, pool, MODEL_EPSILON, start=start)
     from parlour.games.fanti.opponents import read_seats as read_fanti
     from parlour.games.fanti.search import deal_hands
 
-    return read_fanti(view, [deal_hands(view, rng) for _ in range(worlds)])
+    return read_fanti(view, [deal_hands(view, rng) for _ in range(worlds)], start=start)
 
 
 def main() -> None:
@@ -47,6 +55,8 @@ def main() -> None:
                     help="the bot of each seat; seat 0 reads the others")
     ap.add_argument("--positions", type=int, default=20)
     ap.add_argument("--at", type=int, default=32)
+    ap.add_argument("--earlier", type=int, default=0,
+                    help="whole rounds of the same game read first (default 0)")
     ap.add_argument("--worlds", type=int, default=None,
                     help="worlds read on (default: as hard, 24 Fan Tan, 8 Fanti)")
     a = ap.parse_args()
@@ -56,8 +66,9 @@ def main() -> None:
             make_bot(b, a.game, 0)
     except ValueError as e:
         ap.error(str(e))
-    if len(lineup) < 2 or a.positions < 1:
-        ap.error("--lineup needs two seats or more, --positions at least 1")
+    if len(lineup) < 2 or a.positions < 1 or a.earlier < 0:
+        ap.error("--lineup needs two seats or more, --positions at least 1, "
+                 "--earlier 0 or more")
     worlds = a.worlds or (24 if a.game == "fantan" else 8)
     game = get_game(a.game)
     n = len(lineup)
@@ -65,19 +76,26 @@ def main() -> None:
     rows: dict[str, list[list[float]]] = defaultdict(list)
     for g in range(a.positions):
         rng = random.Random(g)
-        deck = list(range(52))
-        rng.shuffle(deck)
-        r = game.new_round(rules, n, g % n, deck)
         bots = [make_bot(b, a.game, g * n + s) for s, b in enumerate(lineup)]
-        while not r.is_over and (len(r.history) < a.at or r.current_player != 0):
-            s = r.current_player
-            r.apply(bots[s].choose(r.view(s)))
+        seen = []  # seat 0's views of the earlier rounds
+        for k in range(a.earlier + 1):
+            deck = list(range(52))
+            rng.shuffle(deck)
+            r = game.new_round(rules, n, (g + k) % n, deck)
+            last = k == a.earlier
+            while not r.is_over and (not last or len(r.history) < a.at
+                                     or r.current_player != 0):
+                s = r.current_player
+                r.apply(bots[s].choose(r.view(s)))
+            if not last:
+                seen.append(r.view(0))
         if r.is_over:
             continue
-        post = read(a.game, r.view(0), worlds, random.Random(g))
+        post = read(a.game, r.view(0), worlds, random.Random(g), read_earlier(a.game, seen))
         for s in range(1, n):
             rows[lineup[s]].append(post.weights(s))
-    print(f"{a.game} {n}p, move {a.at}+, {worlds} worlds; mean weight of each model:")
+    print(f"{a.game} {n}p, move {a.at}+ of round {a.earlier + 1}, {worlds} worlds; "
+          "mean weight of each model:")
     print("  seat played by  " + "  ".join(f"{m:>9s}" for m in FAMILY))
     for kind, ws in rows.items():
         w = np.array(ws).mean(axis=0)

@@ -212,7 +212,7 @@ def test_review_judges_each_choice_of_the_seat(tmp_path, monkeypatch):
 
     calls = []
 
-    def hints(game, view, level="hard", seed=0):
+    def hints(game, view, level="hard", seed=0, earlier=()):
         calls.append(view.seat)
         legal = list(view.legal)
         return [(m, 1.0 - 0.15 * i) for i, m in enumerate(legal)]  # the first is best

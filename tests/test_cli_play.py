@@ -173,7 +173,7 @@ def test_hints_are_shown_when_available(tmp_path, monkeypatch):
     """--hints calls parlour.bots.hints.hints(game, view, level, seed), best first."""
     calls = []
 
-    def hints(game_name, view, level="hard", seed=0):
+    def hints(game_name, view, level="hard", seed=0, earlier=()):
         calls.append((game_name, level))
         return [(m, 1.0 - i / 10) for i, m in enumerate(view.legal)]
 

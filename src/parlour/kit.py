@@ -20,7 +20,10 @@ part            required    what it provides
                             search bots ``hard``, ``expert``, ``pimc``, ``ismcts`` exist
                             only with it), ``HARD``/``EXPERT`` iterations per decision,
                             optionally ``engine(budget, inference)`` (a faster engine
-                            for the ``hard`` levels) and ``warm()`` (compile it ahead)
+                            for the ``hard`` levels), ``warm()`` (compile it ahead) and
+                            ``read_round(view)`` (the reading of each player over a
+                            finished round, so the search bots read players across
+                            the rounds of a game)
 ``kernel``      no          ``BATCH``: a :class:`~parlour.batch.engine.BatchKernel` (buffer
                             sizes, whole random games in compiled code, winners from
                             totals); the one compiled copy of ``rules``, held to it by

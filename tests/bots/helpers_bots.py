@@ -6,7 +6,10 @@ import random
 from typing import Any
 
 from parlour.bots import make_bot
+from parlour.bots.determinize import replay
 from parlour.games import get_game
+from parlour.games.fantan.determinize import FanTanDeterminizer
+from parlour.games.fanti.determinize import FantiDeterminizer
 
 VARIANTS: list[tuple[str, int, dict[str, Any]]] = [
     ("fantan", 4, {}),
@@ -36,3 +39,20 @@ def round_at(game: str, players: int, rules: dict, seed: int, moves: int,
         p = r.current_player
         r.apply(bots[p].choose(r.view(p)))
     return r
+
+
+def twin(r, seed):
+    """A round with the same view for the seat to move and different hidden cards."""
+    me = r.current_player
+    view = r.view(me)
+    det = FanTanDeterminizer() if r.game.name == "fantan" else FantiDeterminizer()
+    rng = random.Random(seed)
+    for _ in range(50):
+        other = det.deal(view, rng)
+        replay(other, view.history, me, None)
+        hidden_differs = any(other.hand(s) != r.hand(s) for s in range(r.players)
+                             if s != me) or other.locations() != r.locations()
+        if hidden_differs:
+            assert other.view(me) == view
+            return other
+    raise AssertionError("could not build a different hidden deal")

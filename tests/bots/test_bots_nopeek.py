@@ -7,35 +7,13 @@ equal seeds.
 
 from __future__ import annotations
 
-import random
-
 import pytest
-from helpers_bots import round_at
+from helpers_bots import round_at, twin
 
 from parlour.bots import make_bot
-from parlour.bots.determinize import replay
-from parlour.games.fantan.determinize import FanTanDeterminizer
-from parlour.games.fanti.determinize import FantiDeterminizer
 
 CASES = [("fantan", 4, {}, 3, 30), ("fantan", 5, {"strict": False}, 4, 25),
          ("fanti", 2, {}, 5, 13), ("fanti", 3, {}, 6, 7)]
-
-
-def twin(r, seed):
-    """A round with the same view for the seat to move and different hidden cards."""
-    me = r.current_player
-    view = r.view(me)
-    det = FanTanDeterminizer() if r.game.name == "fantan" else FantiDeterminizer()
-    rng = random.Random(seed)
-    for _ in range(50):
-        other = det.deal(view, rng)
-        replay(other, view.history, me, None)
-        hidden_differs = any(other.hand(s) != r.hand(s) for s in range(r.players)
-                             if s != me) or other.locations() != r.locations()
-        if hidden_differs:
-            assert other.view(me) == view
-            return other
-    raise AssertionError("could not build a different hidden deal")
 
 
 @pytest.mark.parametrize("game,players,rules,seed,moves", CASES)

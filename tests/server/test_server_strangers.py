@@ -115,7 +115,8 @@ def test_a_bot_only_table_thinks_last_and_on_the_quick_budget(make_app):
     watcher = Seat(client, j["table"], watch=j["watch"])
     watcher.until_state(lambda s: s["table"]["status"] == "over")
     watcher.close()
-    assert asked and all(a == (BOTS_ONLY, "choose", "easy", (0.25,)) for a in asked)
+    # the budget, then the seat's views of finished rounds (none: a game of one round)
+    assert asked and all(a == (BOTS_ONLY, "choose", "easy", (0.25, ())) for a in asked)
     asked.clear()
     k = create(client, "fanti", 2, ["person", "easy"], rules={"rounds": 1})
     me = Seat(client, k["table"], token=k["token"])
@@ -123,7 +124,7 @@ def test_a_bot_only_table_thinks_last_and_on_the_quick_budget(make_app):
     me.send({"type": "start"})
     me.play_to_end()
     me.close()
-    assert asked and all(a == (PEOPLE, "choose", "easy", ()) for a in asked)
+    assert asked and all(a == (PEOPLE, "choose", "easy", (None, ())) for a in asked)
 
 
 def test_a_finished_bot_only_table_no_longer_counts_against_the_cap(make_app):

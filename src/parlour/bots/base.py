@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from parlour.game import Move
@@ -25,6 +25,12 @@ class Bot:
 
     def choose(self, view: Any) -> Move:
         raise NotImplementedError
+
+    def remember(self, views: Sequence[Any]) -> None:
+        """This seat's views of the game's earlier rounds, oldest first, for a bot made
+        afresh in the middle of a game (the server makes one for every decision) or at
+        the start of a new one (``()``). Bots that read their opponents across rounds
+        use them (:class:`.search_bot.SearchBot`); the others need nothing."""
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.game.name}>"

@@ -31,10 +31,12 @@ turn, or the round is over). Only the view is used: hints never see hidden cards
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any
 
 from parlour.bots.budget import Budget
 from parlour.bots.levels import iterations, level_budget, search_bot
+from parlour.bots.opponents import read_earlier
 from parlour.game import Move
 from parlour.games import get_game
 
@@ -44,9 +46,11 @@ BUDGETS = {"easy": lambda g: Budget(max(1, iterations(g, "hard") // 5)),
            "expert": lambda g: level_budget(g, "expert")}
 
 
-def hints(game_name: str, view: Any, level: str = "hard",
-          seed: int = 0) -> list[tuple[Move, float]]:
-    """Every legal move of ``view`` with its estimated win probability, best first."""
+def hints(game_name: str, view: Any, level: str = "hard", seed: int = 0,
+          earlier: Sequence[Any] = ()) -> list[tuple[Move, float]]:
+    """Every legal move of ``view`` with its estimated win probability, best first.
+    ``earlier``: the seat's views of the game's finished rounds, whose plays the
+    search reads each opponent by too (:func:`.opponents.read_earlier`)."""
     game = get_game(game_name).name
     if level not in BUDGETS:
         raise ValueError(f"level must be one of {', '.join(BUDGETS)}, not {level!r}")
@@ -54,6 +58,8 @@ def hints(game_name: str, view: Any, level: str = "hard",
         return []
     engine = search_bot("expert" if level == "expert" else "hard", game, seed,
                         BUDGETS[level](game)).engine
+    if hasattr(engine, "earlier"):
+        engine.earlier = read_earlier(game, earlier)
     return [(e.move, e.value) for e in engine.estimates(view, random.Random(seed))]
 
 

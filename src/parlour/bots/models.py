@@ -73,9 +73,10 @@ class NowWorlds(Protocol):
     """Worlds at the view's moment (not whole rounds), each solved exactly."""
 
     def evidence(self, view: Any, rng: random.Random, per_seat: bool,
-                 inference: str = "full") -> Evidence:
+                 inference: str = "full", earlier: Any = None) -> Evidence:
         """The other seats' plays that weigh a world; with ``per_seat`` each seat is
-        read on its own (:mod:`.opponents`), else as the game's heuristic."""
+        read on its own (:mod:`.opponents`, starting from ``earlier``: the evidence of
+        the game's earlier rounds), else as the game's heuristic."""
         ...
 
     def deal(self, view: Any, rng: random.Random) -> Any:

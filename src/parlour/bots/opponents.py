@@ -23,13 +23,23 @@ The game supplies the per-decision probabilities (its ``model.OPPONENTS``, a
 function ``(view, worlds) -> Posterior``); the search engines turn the posterior into
 world weights (how likely the seat's plays are under the mixture) and replies (the
 mixture plays for the seat in playouts).
+
+**Earlier rounds of the same game.** Seats keep their players from round to round, so
+what a seat showed in the rounds before counts too: :func:`read_earlier` reads each
+earlier round as its seat saw it at the end (the game's ``model.read_round``) and
+adds up the evidence; the reading of the current round starts from there
+(``read_seats(..., start=...)`` in each game). A player who played at random in
+round one is read as random from the first play of round two.
 """
 
 from __future__ import annotations
 
 import math
+import pickle
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
 
 FAMILY = ("random", "greedy", "heuristic", "learned", "search")
 """The player models, in the order of every probability vector."""
@@ -81,6 +91,16 @@ class Posterior:
             row[i] += x
         self.plays[seat] = self.plays.get(seat, 0) + plays
 
+    def copy(self) -> Posterior:
+        return Posterior({s: list(row) for s, row in self.log.items()}, dict(self.plays))
+
+    def add(self, other: Posterior) -> None:
+        """Add the evidence of ``other`` (another round's reading of the same seats)."""
+        base = [math.log(p) for p in PRIOR]
+        for seat, row in other.log.items():
+            self.observe_log(seat, [x - b for x, b in zip(row, base, strict=True)],
+                             other.plays.get(seat, 0))
+
     def weights(self, seat: int) -> list[float]:
         """The posterior of :data:`FAMILY` for ``seat`` (the prior if unread), floored."""
         row = self.log.get(seat)
@@ -117,3 +137,35 @@ def collapse(weights: Sequence[float]) -> tuple[float, float, float]:
 def mixture(weights: Sequence[float], probs: Sequence[float]) -> float:
     """The probability of a play under the mixture ``weights`` of the family."""
     return sum(w * p for w, p in zip(weights, probs, strict=True))
+
+
+CARRY = True
+"""Whether the search bots read the earlier rounds of the game (:func:`read_earlier`);
+a switch for measuring what it is worth."""
+
+
+def read_earlier(game: str, views: Sequence[Any]) -> Posterior | None:
+    """The evidence of the earlier rounds of a game about every other seat: ``views``
+    are the reading seat's views of those rounds (each as it saw the round at its
+    end, or at its last decision there), oldest first. None when there is nothing to
+    read, the game's model cannot read a round, or :data:`CARRY` is off.
+
+    Deterministic (a round's worlds are drawn from a fixed seed), and remembered per
+    process: within a round every decision asks about the same earlier rounds."""
+    if not CARRY or not views:
+        return None
+    total = Posterior()
+    for view in views:
+        one = _read_round(game, pickle.dumps(view))
+        if one is not None:
+            total.add(one)
+    return total if total.log else None
+
+
+@lru_cache(maxsize=256)
+def _read_round(game: str, key: bytes) -> Posterior | None:
+    """One earlier round's reading (a view pickled: the cache's key)."""
+    from parlour.games import get_kit
+
+    read_round = get_kit(game).attr("model", "read_round")
+    return read_round(pickle.loads(key)) if read_round is not None else None

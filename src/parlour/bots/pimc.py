@@ -94,6 +94,9 @@ class Pimc:
         self.exact = exact
         self.determinizer = self.model.determinizer()
         self.respond = self.model.respond
+        self.earlier: Any = None
+        """The evidence of the game's earlier rounds about each seat
+        (:func:`.opponents.read_earlier`), set by the bot before each decision."""
         self.now = self.model.now
         """Worlds at the view's moment: the model's ``deep`` or ``expert`` ones when
         asked for and offered, else its ``now`` ones."""
@@ -143,7 +146,8 @@ class Pimc:
         now = self.now
         assert now is not None
         clock = self.budget.clock()
-        evidence = (now.evidence(view, rng, self.inference != "fixed", self.inference)
+        evidence = (now.evidence(view, rng, self.inference != "fixed", self.inference,
+                                 self.earlier)
                     if self.inference in ("full", "fixed", "learned", "blend") else None)
         if evidence is not None and not evidence.plays:
             evidence = None  # nothing seen yet: every world is as likely

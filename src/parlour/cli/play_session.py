@@ -166,7 +166,8 @@ class PlaySession:
             return None, None
         try:
             ranked = self.hints(self.game, view, level="hard",
-                                seed=self.hint_seed + 1000 * len(self.match.rounds) + ply)
+                                seed=self.hint_seed + 1000 * len(self.match.rounds) + ply,
+                                earlier=[r.view(self.human) for r in self.match.rounds[:-1]])
         except Exception as e:  # a failing helper must not end the person's game
             self.out.print(Text(f"(hints unavailable: {e}; playing on without them)",
                                 style="dim"))

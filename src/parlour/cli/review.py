@@ -58,10 +58,11 @@ def review(match: Match, seat: int, level: str = "medium", seed: int = 0,
         if only_round is not None and k != only_round:
             continue
         r = game.new_round(match.rules, match.players, src.dealer, src.deck)
+        earlier = [p.view(seat) for p in match.rounds[:k - 1]]  # the seat saw these rounds
         for i, (s, move) in enumerate(src.history, 1):
             if s == seat and i >= from_move and len(r.legal_moves()) > 1:
                 values = dict(hints(game.name, r.view(seat), level=level,
-                                    seed=seed + 1000 * k + i))
+                                    seed=seed + 1000 * k + i, earlier=earlier))
                 best = max(values, key=lambda m: values[m])
                 if progress:
                     progress()

@@ -86,6 +86,7 @@ class ParlourBot(pyspiel.Bot):
 
     def restart_at(self, state: Any) -> None:
         self._path = []
+        self.bot.remember(())  # a new game: its players are read afresh
 
     def inform_action(self, state: Any, player: int, action: int) -> None:
         pass

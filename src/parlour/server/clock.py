@@ -114,15 +114,19 @@ class TableClock:
             if t.seq != seq or r is None or r.current_player != seat:
                 return None
             view = r.view(seat)
+            earlier = t.earlier_views(seat)
             name, seed = t.bot_spec(seat)
         if t.seeded:  # a test table: one random stream per seat, in this process
             bot = t.bot_for(seat)
+            bot.remember(earlier)
             return await asyncio.to_thread(bot.choose, view)
         try:
             if t.bots_only:  # last in the queue, on a quick budget
                 return await self.svc.pool.run(BOTS_ONLY, "choose", t.game.name, name, seed,
-                                               view, self.svc.settings.bots_only_move_seconds)
-            return await self.svc.pool.run(PEOPLE, "choose", t.game.name, name, seed, view)
+                                               view, self.svc.settings.bots_only_move_seconds,
+                                               earlier)
+            return await self.svc.pool.run(PEOPLE, "choose", t.game.name, name, seed, view,
+                                           None, earlier)
         except (TimeoutError, WorkFailed) as e:
             log.warning("bot %s at table %s: %s; a quick bot moves instead", name, t.id, e)
             return make_bot(FALLBACK_BOT, t.game.name, seed).choose(view)

@@ -414,8 +414,9 @@ class Intents:
             t.hints_used = {k: v for k, v in t.hints_used.items() if k[0] == used[0]}
             t.hints_used[used] = t.hints_used.get(used, 0) + 1
             view = t.match.current.view(conn.seat)  # type: ignore[union-attr]
+            earlier = t.earlier_views(conn.seat)
         try:
-            ranked = await svc.pool.run(ASKED, "rank", t.game.name, view, "hard", 0)
+            ranked = await svc.pool.run(ASKED, "rank", t.game.name, view, "hard", 0, earlier)
         except (TimeoutError, WorkFailed) as e:  # a failing hint must not take the table down
             log.warning("hint failed at table %s: %s", t.id, e)
             await svc.hub.error(conn, "unavailable", "no hint this time: the server is busy")

@@ -80,6 +80,7 @@ def review(match: Match, round_number: int, seat: int, level: str = "medium",
     game = match.game
     played = match.rounds[round_number - 1]
     r = game.new_round(match.rules, match.players, played.dealer, played.deck)
+    earlier = [p.view(seat) for p in match.rounds[:round_number - 1]]
     out: list[dict[str, Any]] = []
     for index, (who, move) in enumerate(played.history):
         if who == seat and len(out) < max_moves:
@@ -88,7 +89,7 @@ def review(match: Match, round_number: int, seat: int, level: str = "medium",
             entry: dict[str, Any] = {"step": index + 1, "move": game.move_to_json(move),
                                      "choices": len(legal)}
             if len(legal) > 1:
-                ranked = hints(game.name, view, level, seed=index)
+                ranked = hints(game.name, view, level, seed=index, earlier=earlier)
                 values = {m: float(v) for m, v in ranked}
                 best, best_value = ranked[0]
                 mine = values.get(move, 0.0)

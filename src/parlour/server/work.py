@@ -11,14 +11,17 @@ from typing import Any
 from parlour.game import Move
 
 
-def choose(game: str, bot: str, seed: int, view: Any, seconds: float | None = None) -> Move:
+def choose(game: str, bot: str, seed: int, view: Any, seconds: float | None = None,
+           earlier: tuple[Any, ...] = ()) -> Move:
     """The move bot ``bot`` (seeded) makes for ``view``; a search bot searches at most
-    ``seconds`` when given (a quicker budget than its own)."""
+    ``seconds`` when given (a quicker budget than its own). ``earlier``: the seat's
+    views of the game's finished rounds (:meth:`parlour.bots.base.Bot.remember`)."""
     from parlour.bots import make_bot
 
     made = make_bot(bot, game, seed)
     if seconds is not None:
         cap_search(made, seconds)
+    made.remember(earlier)
     return made.choose(view)
 
 
@@ -36,11 +39,12 @@ def cap_search(bot: Any, seconds: float) -> bool:
     return True
 
 
-def rank(game: str, view: Any, level: str, seed: int) -> list[tuple[Move, float]]:
+def rank(game: str, view: Any, level: str, seed: int,
+         earlier: tuple[Any, ...] = ()) -> list[tuple[Move, float]]:
     """Hints: every legal move with its estimated value, best first."""
     from parlour.bots.hints import hints
 
-    return [(m, float(v)) for m, v in hints(game, view, level, seed)]
+    return [(m, float(v)) for m, v in hints(game, view, level, seed, earlier)]
 
 
 def verify(data: Any) -> dict[str, Any]:

@@ -69,6 +69,20 @@ def engine(budget: Budget, inference: str | None = None, deep: bool = False) -> 
     return FastFanTan(budget, inference=inference, deep=deep)
 
 
+def read_round(view: Any) -> Any:
+    """The reading of every other seat over an earlier round of the game, as ``view``
+    saw it (:func:`parlour.bots.opponents.read_earlier`): the same reading as a
+    decision's (:func:`.opponents.read_seats`), on worlds within the hard constraints
+    (sizes, pass voids) drawn from a fixed seed."""
+    import random
+
+    from parlour.games.fantan.opponents import read_seats
+    from parlour.games.fantan.search import MODEL_EPSILON, READ_WORLDS
+
+    det, rng = FanTanDeterminizer(), random.Random(0)
+    return read_seats(view, [det.hands(view, rng) for _ in range(READ_WORLDS)], MODEL_EPSILON)
+
+
 def warm() -> float:
     """Compile (or load from cache) the compiled engine's kernels; the seconds it took."""
     from parlour.games.fantan.search import warm as warm_search

@@ -155,12 +155,13 @@ class _Learned:
 
 
 def read_seats(view: FanTanView, worlds: Sequence[Sequence[int]],
-               epsilon: float = EPSILON) -> Posterior:
+               epsilon: float = EPSILON, start: Posterior | None = None) -> Posterior:
     """The posterior of every other seat of ``view``; ``worlds[w][seat]`` are current
-    hands consistent with the view (the seat's own hand is ignored)."""
+    hands consistent with the view (the seat's own hand is ignored). ``start``: the
+    evidence of the game's earlier rounds (:func:`parlour.bots.opponents.read_earlier`)."""
     ace_high = view.rules["ace"] == "high"
     loose = not view.rules["strict"]
-    post = Posterior()
+    post = start.copy() if start is not None else Posterior()
     per_seat = decisions(view)
     if not any(per_seat.values()):
         return post

@@ -190,6 +190,10 @@ class FastFanTan:
         self.worlds = WORLDS if worlds is None else worlds
         self.epsilon = EPSILON if epsilon is None else epsilon
         self.exact = exact
+        self.earlier: Any = None
+        """The evidence of the game's earlier rounds about each seat
+        (:func:`parlour.bots.opponents.read_earlier`), set by the bot before each
+        decision."""
 
     def estimates(self, view: FanTanView, rng: random.Random) -> list[Estimate]:
         """Every move a search weighs (:func:`.model.root_moves`: the legal moves bar a
@@ -316,7 +320,7 @@ class FastFanTan:
         heuristic, sensible = np.ones(n), np.ones(n)
         if self.inference in ("full", "learned", "blend"):
             worlds = self._pool(su, None, rng, count=READ_WORLDS)
-            post = read_seats(view, worlds, MODEL_EPSILON)
+            post = read_seats(view, worlds, MODEL_EPSILON, start=self.earlier)
             for s in range(n):
                 if s != su.me and s in post.log:
                     heuristic[s] = post.collapsed(s)[2]

@@ -50,6 +50,20 @@ MODEL = SearchModel(
     deep=search.NowWorlds(deals=2), expert=search.NowWorlds(fitted=True, joint=True))
 
 
+def read_round(view: Any) -> Any:
+    """The reading of every other seat over an earlier round of the game, as ``view``
+    saw it (:func:`parlour.bots.opponents.read_earlier`): the decision's reading
+    (:func:`.opponents.read_seats`); at the round's end every play's hands are known
+    exactly (FA-3, FA-4), else the last deal's are averaged over worlds drawn from a
+    fixed seed."""
+    import random
+
+    from parlour.games.fanti.opponents import read_seats
+
+    rng = random.Random(0)
+    return read_seats(view, [search.deal_hands(view, rng) for _ in range(search.READ_WORLDS)])
+
+
 def warm() -> float:
     """Load what a first ``hard`` move would (the compiled heuristic that answers for
     the other seats, :mod:`.heuristic_kernel`; the ``learned`` player model of the

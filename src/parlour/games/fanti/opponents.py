@@ -176,12 +176,13 @@ def _search_move(rules: tuple[tuple[str, Any], ...], players: int, play: Play,
 
 
 def read_seats(view: Any, worlds: Sequence[Sequence[Mask]],
-               epsilon: float = EPSILON) -> Posterior:
+               epsilon: float = EPSILON, start: Posterior | None = None) -> Posterior:
     """The posterior of every other seat of ``view``; ``worlds[w][seat]`` are current
     hands consistent with the view, for the plays of the current deal (``learned`` and
-    ``search`` on the first :data:`COSTLY_WORLDS` of them)."""
+    ``search`` on the first :data:`COSTLY_WORLDS` of them). ``start``: the evidence of
+    the game's earlier rounds (:func:`parlour.bots.opponents.read_earlier`)."""
     n = view.players
-    post = Posterior()
+    post = start.copy() if start is not None else Posterior()
     for play in round_plays(view):
         if not play.current:
             probs = play_probs(view, play, play.since, epsilon)

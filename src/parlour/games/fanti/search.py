@@ -662,17 +662,19 @@ class NowWorlds:
     end of the deal (:func:`solve_moves`)."""
 
     def evidence(self, view: Any, rng: random.Random, per_seat: bool,
-                 inference: str = "full") -> DealEvidence:
+                 inference: str = "full", earlier: Any = None) -> DealEvidence:
         """The current deal's plays; with ``per_seat``, each other seat weighed by its
         posterior over the player models (:func:`.opponents.read_seats`, on
-        :data:`READ_WORLDS` uniform worlds). With ``learned`` / ``blend`` inference
+        :data:`READ_WORLDS` uniform worlds), starting from ``earlier``, the evidence of
+        the game's earlier rounds (:func:`parlour.bots.opponents.read_earlier`). With ``learned`` / ``blend`` inference
         (and the network shipped), the card-location network's logits
         (:mod:`.cardnet`) instead of / on top of the opponent model."""
         weights = None
         if per_seat:
             from parlour.games.fanti.opponents import read_seats
 
-            post = read_seats(view, [deal_hands(view, rng) for _ in range(READ_WORLDS)])
+            post = read_seats(view, [deal_hands(view, rng) for _ in range(READ_WORLDS)],
+                              start=earlier)
             weights = {s: post.weights(s) for s in post.log}
         evidence = DealEvidence(view, weights=weights)
         if inference in ("learned", "blend") and evidence.plays:
