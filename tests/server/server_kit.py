@@ -106,6 +106,32 @@ def service(client: TestClient) -> Any:
     return client.app.state.service
 
 
+def spy_jobs(client: TestClient) -> list[tuple[int, str, tuple[Any, ...]]]:
+    """Every job the server's worker pool is given from now on, as ``(priority, job
+    name, arguments)``; the jobs still run."""
+    svc = service(client)
+    asked: list[tuple[int, str, tuple[Any, ...]]] = []
+    real = svc.pool.run
+
+    async def run(priority: int, name: str, *args: Any) -> Any:
+        asked.append((priority, name, args))
+        return await real(priority, name, *args)
+
+    svc.pool.run = run
+    return asked
+
+
+def play_bot_table(client: TestClient, game: str, players: int, bot: str,
+                   rounds: int) -> None:
+    """Create a table of ``bot`` bots only and watch it to the end."""
+    j = client.post("/api/tables", json={"game": game, "players": players,
+                                         "rules": {"rounds": rounds},
+                                         "seats": [{"kind": "bot", "bot": bot}] * players}).json()
+    watcher = Seat(client, j["table"], watch=j["watch"])
+    watcher.until_state(lambda s: s["table"]["status"] == "over")
+    watcher.close()
+
+
 def create(client: TestClient, game: str, players: int, seats: list[Any] | None = None,
            **kw: Any) -> dict[str, Any]:
     body = {"game": game, "players": players, **kw}

@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 
 import pytest
-from server_kit import Seat, create, run_async, service
+from server_kit import Seat, create, play_bot_table, run_async, service, spy_jobs
 from starlette.websockets import WebSocketDisconnect
 
 pytestmark = pytest.mark.timeout(90)
@@ -101,29 +101,19 @@ def test_a_bot_only_table_thinks_last_and_on_the_quick_budget(make_app):
     from parlour.server.thinking import BOTS_ONLY, PEOPLE
 
     client = make_app(bots_only_move_seconds=0.25)
-    svc = service(client)
-    asked = []
-    real = svc.pool.run
-
-    async def run(priority, name, *args):
-        asked.append((priority, name, args[1], args[4:]))
-        return await real(priority, name, *args)
-
-    svc.pool.run = run
-    j = client.post("/api/tables", json={"game": "fanti", "players": 2, "rules": {"rounds": 1},
-                                         "seats": [{"kind": "bot", "bot": "easy"}] * 2}).json()
-    watcher = Seat(client, j["table"], watch=j["watch"])
-    watcher.until_state(lambda s: s["table"]["status"] == "over")
-    watcher.close()
+    jobs = spy_jobs(client)
+    play_bot_table(client, "fanti", 2, "easy", 1)
+    asked = [(priority, name, args[1], args[4:]) for priority, name, args in jobs]
     # the budget, then the seat's views of finished rounds (none: a game of one round)
     assert asked and all(a == (BOTS_ONLY, "choose", "easy", (0.25, ())) for a in asked)
-    asked.clear()
+    jobs.clear()
     k = create(client, "fanti", 2, ["person", "easy"], rules={"rounds": 1})
     me = Seat(client, k["table"], token=k["token"])
     me.welcome()
     me.send({"type": "start"})
     me.play_to_end()
     me.close()
+    asked = [(priority, name, args[1], args[4:]) for priority, name, args in jobs]
     assert asked and all(a == (PEOPLE, "choose", "easy", (None, ())) for a in asked)
 
 
