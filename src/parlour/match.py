@@ -138,6 +138,13 @@ class Match:
                 totals[i] += v
         return totals
 
+    def earlier_views(self, seat: int, before: int | None = None) -> list[Any]:
+        """``seat``'s views of the finished rounds (of the first ``before`` rounds when
+        given), oldest first: what search bots and hints read each player by across the
+        rounds of a game (:func:`parlour.bots.opponents.read_earlier`)."""
+        rounds = self.rounds if before is None else self.rounds[:before]
+        return [r.view(seat) for r in rounds if r.is_over]
+
     @property
     def winners(self) -> list[int] | None:
         """The winning seats once the game is over (several on a tie), else None."""

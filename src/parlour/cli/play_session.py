@@ -167,7 +167,7 @@ class PlaySession:
         try:
             ranked = self.hints(self.game, view, level="hard",
                                 seed=self.hint_seed + 1000 * len(self.match.rounds) + ply,
-                                earlier=[r.view(self.human) for r in self.match.rounds[:-1]])
+                                earlier=self.match.earlier_views(self.human))
         except Exception as e:  # a failing helper must not end the person's game
             self.out.print(Text(f"(hints unavailable: {e}; playing on without them)",
                                 style="dim"))

@@ -58,7 +58,7 @@ def review(match: Match, seat: int, level: str = "medium", seed: int = 0,
         if only_round is not None and k != only_round:
             continue
         r = game.new_round(match.rules, match.players, src.dealer, src.deck)
-        earlier = [p.view(seat) for p in match.rounds[:k - 1]]  # the seat saw these rounds
+        earlier = match.earlier_views(seat, before=k - 1)
         for i, (s, move) in enumerate(src.history, 1):
             if s == seat and i >= from_move and len(r.legal_moves()) > 1:
                 values = dict(hints(game.name, r.view(seat), level=level,

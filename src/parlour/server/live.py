@@ -320,8 +320,7 @@ class LiveTable:
     def earlier_views(self, seat: int) -> tuple[Any, ...]:
         """The seat's views of the game's finished rounds, oldest first: bots and hints
         read each player from there on (:func:`parlour.bots.opponents.read_earlier`)."""
-        rounds = self.match.rounds if self.match else []
-        return tuple(r.view(seat) for r in rounds if r.is_over)
+        return tuple(self.match.earlier_views(seat)) if self.match else ()
 
     def bot_spec(self, seat: int) -> tuple[str, int]:
         """The bot that plays ``seat`` now (its level, or the table's stand-in) and a seed

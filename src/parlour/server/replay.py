@@ -80,7 +80,7 @@ def review(match: Match, round_number: int, seat: int, level: str = "medium",
     game = match.game
     played = match.rounds[round_number - 1]
     r = game.new_round(match.rules, match.players, played.dealer, played.deck)
-    earlier = [p.view(seat) for p in match.rounds[:round_number - 1]]
+    earlier = match.earlier_views(seat, before=round_number - 1)
     out: list[dict[str, Any]] = []
     for index, (who, move) in enumerate(played.history):
         if who == seat and len(out) < max_moves:
