@@ -83,7 +83,7 @@ every world (a random move with ``1 - 0.9 x (1 - P(random))``); ``sample`` draws
 seat's model per world from its posterior (posterior sampling: a seat drawn as
 ``random`` plays at random all through that world's playouts, and the late exact
 search, which answers the heuristic, is left to playouts there). Measured equal on 200
-paired deals against ``random`` and ``heuristic`` players (docs/bots.md), so the
+paired deals against ``random`` and ``heuristic`` players (docs/bots-lab.md), so the
 default stays ``mix``."""
 MIN_GROUP = 8
 """``deep``: an information set of mine two moves deep needs this many worlds for its

@@ -43,7 +43,7 @@ to come shared out at random (FA-9 scoring: +2 most cards, +1 most Leaves, +1 2C
 uses the true result. ``expert`` (2 players) judges the end of a deal by
 :func:`fitted_leaf` instead: :func:`leaf_2p` corrected, by a logistic model fitted to
 self-play, for the cards left on the table and who leads the next deal. docs/bots.md
-has the measurements behind these choices.
+explains these choices and docs/bots-lab.md has the measurements behind them.
 """
 
 from __future__ import annotations
@@ -353,7 +353,7 @@ def fitted_leaf(p0: Mask, p1: Mask, table: Mask, last: int, lead0: bool,
     the last collector sweeps what is left at the end (FA-8) -- and for who leads.
     Fitted on the deal ends of ``heuristic`` self-play rounds by
     ``benchmarks/fanti_leaf.py``; docs/bots.md has its log loss against
-    :func:`leaf_2p` and what it is worth in play."""
+    :func:`leaf_2p` and docs/bots-lab.md what it is worth in play."""
     z = sum(w * f for w, f in zip(fitted_weights(),
                                   leaf_features(p0, p1, table, last, lead0, dealt),
                                   strict=True))
