@@ -5,7 +5,9 @@
 reads every ``NAME.json`` summary that ``benchmarks/strength.sh`` wrote into the
 folder and prints one row per line: the first bot of the line-up (the one measured),
 its win rate with the 95% CI clustered by deal, the deals played, the fair share, the
-target and whether it is met.
+target and whether it is met. Summaries of ``benchmarks/fanti_paired.py`` runs (which
+play the same games as the tournament of that line-up) give a row per variant; a name
+ending in the deals played (``fanti2-expert-vs-hard-1000``) is that line's run.
 """
 
 from __future__ import annotations
@@ -44,6 +46,31 @@ def verdict(name: str, rate: float, lo: float) -> str:
     return f"{' and '.join(parts)}: {'met' if ok else 'NOT met'}"
 
 
+def line_name(stem: str, deals: int) -> str:
+    """The line a summary measures: ``fanti2-expert-vs-hard-1000`` is a 1,000-deal run
+    of the line ``fanti2-expert-vs-hard``."""
+    suffix = f"-{deals}"
+    return stem[:-len(suffix)] if stem.endswith(suffix) else stem
+
+
+def row(name: str, lineup: str, rate: float, lo: float, hi: float, deals: int,
+        fair: float) -> str:
+    return (f"| {name} | {lineup} | {rate:.1%} | {lo:.1%}-{hi:.1%} | {deals} | "
+            f"{fair:.1%} | {verdict(line_name(name, deals), rate, lo)} |")
+
+
+def paired(name: str, s: dict) -> list[str]:
+    """Rows of a ``benchmarks/fanti_paired.py`` summary: each variant against the
+    opponents, on the same duplicate deals a tournament of that line-up plays."""
+    out = []
+    fair = 1 / s["players"]
+    for variant, r in s.items():
+        if isinstance(r, dict) and {"win", "ci"} <= r.keys():
+            others = ", ".join([s["opponents"]] * (s["players"] - 1))
+            out.append(row(name, f"{variant}, {others}", r["win"], *r["ci"], s["deals"], fair))
+    return out
+
+
 def rows(folder: Path) -> list[str]:
     out = ["| line | line-up | win rate | 95% CI | deals | fair share | target |",
            "|---|---|---|---|---|---|---|"]
@@ -52,14 +79,14 @@ def rows(folder: Path) -> list[str]:
             s = json.loads(path.read_text())
         except (OSError, ValueError):
             continue
-        if not isinstance(s, dict) or "bots" not in s:
+        if not isinstance(s, dict):
             continue
-        b = s["bots"][0]
-        lo, hi = b["ci95"]
-        lineup = ", ".join(s["lineup"])
-        out.append(
-            f"| {path.stem} | {lineup} | {b['win_rate']:.1%} | {lo:.1%}-{hi:.1%} | "
-            f"{s['deals']} | {s['fair_share']:.1%} | {verdict(path.stem, b['win_rate'], lo)} |")
+        if "bots" in s:
+            b = s["bots"][0]
+            out.append(row(path.stem, ", ".join(s["lineup"]), b["win_rate"], *b["ci95"],
+                           s["deals"], s["fair_share"]))
+        elif {"players", "opponents", "deals"} <= s.keys():
+            out.extend(paired(path.stem, s))
     return out
 
 
