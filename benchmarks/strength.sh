@@ -9,7 +9,8 @@
 # `hard:N:MODE` lines run hard's engine at a fixed budget with less inference. Each line
 # writes $OUT/NAME/{records.jsonl,summary.json,*.png} and $OUT/NAME.json (the summary);
 # the last step prints them as a table with each line's target. On 2 cores the whole
-# run takes about an hour and a half (Fanti 4p, 77 min on one worker, is the longest).
+# run takes about three and a half hours: most lines 5-15 minutes, Fanti 4p `hard` 45,
+# the two `expert` lines 33 (Fan Tan) and about 50 (Fanti).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DEALS=${DEALS:-1000}
