@@ -6,8 +6,8 @@ import { cardName } from "./cards.js";
 export const LEVELS = [
   ["easy", "Easy", "Plays the first good-looking card. Good for learning the rules."],
   ["medium", "Medium", "Plays a sound, steady game by rules of thumb."],
-  ["hard", "Hard", "Thinks ahead about the cards you might hold (about a second a move)."],
-  ["expert", "Expert", "Thinks longest and plays strongest (about three seconds a move)."],
+  ["hard", "Hard", "Thinks ahead about the cards you might hold (at most a second a move)."],
+  ["expert", "Expert", "Thinks ahead like Hard over many more possible deals (at most three seconds a move)."],
 ];
 
 /** The levels this server offers for a game, in the order above (internal engines left out). */
