@@ -53,4 +53,4 @@ run fantan4-mixed-field           fantan --players 4 --bots hard,heuristic,greed
 run fantan4-expert-vs-hard        fantan --players 4 --bots expert,hard
 run fanti2-expert-vs-hard         fanti --players 2 --bots expert,hard
 
-.venv/bin/python benchmarks/strength_table.py "$OUT"
+.venv/bin/python benchmarks/strength_table.py "$OUT" --png "$OUT/strength.png"
