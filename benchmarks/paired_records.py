@@ -35,6 +35,8 @@ def shares(path: Path) -> tuple[dict[int, list[float]], dict]:
         lines = [x for x in path.read_text().splitlines() if x.strip()]
     except OSError as e:
         raise RunError(f"{path}: cannot be read ({e.strerror})") from None
+    except UnicodeDecodeError:
+        raise RunError(f"{path}: not text, so not tournament records") from None
     per: dict[int, list[float]] = defaultdict(list)
     ident: dict = {}
     games = []

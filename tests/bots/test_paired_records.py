@@ -52,9 +52,13 @@ def test_runs_of_other_deals_or_bad_files_are_refused_in_words(tmp_path):
     other_seed, _ = tournament(tmp_path, "random,heuristic", seed=2)
     junk = tmp_path / "junk.jsonl"
     junk.write_text("{not a record\n")
+    binary = tmp_path / "binary.jsonl"
+    binary.write_bytes(bytes(range(256)))
     for args, words in (((a, other_seed), "differ in seed"),
                         ((a, tmp_path / "nowhere.jsonl"), "cannot be read"),
-                        ((a, junk), "line 1: not a tournament record")):
+                        ((a, junk), "line 1: not a tournament record"),
+                        ((a, tmp_path), "cannot be read"),
+                        ((a, binary), "not text")):
         run = paired(*map(str, args))
         assert run.returncode == 2 and words in run.stderr, run.stderr
         assert "Traceback" not in run.stderr and run.stdout == ""
