@@ -140,7 +140,7 @@ def chart(folder: Path, png: Path) -> int:
     for y, key in enumerate(names):
         _, lineup, rate, lo, hi, deals, fair = best[key]
         need_rate, need_lo = TARGETS[key]
-        ok = "met" in verdict(key, rate, lo) and "NOT" not in verdict(key, rate, lo)
+        ok = verdict(key, rate, lo).endswith(": met")
         ax.errorbar(rate, y, xerr=[[rate - lo], [hi - rate]], fmt="o", capsize=3,
                     color="tab:green" if ok else "tab:blue", label=None)
         ax.plot([fair, fair], [y - 0.35, y + 0.35], color="grey", lw=1)
