@@ -60,6 +60,31 @@ def test_a_port_in_use_is_refused_in_words_not_shared():
     again[0].close()
 
 
+def test_an_address_that_cannot_be_resolved_is_refused_in_words():
+    with pytest.raises(UsageError, match="cannot listen on 999.1.1.1:8000: "):
+        listening_sockets("999.1.1.1", 8000, 1)
+
+
+@pytest.mark.parametrize("args,said", [
+    (["--port", "-1"], "Invalid value for '--port': Input should be greater than or equal to 1"),
+    (["--port", "99999"], "Invalid value for '--port': Input should be less than or equal to 65535"),
+    (["--host", "no.such.host.invalid"], "cannot listen on no.such.host.invalid:"),
+])
+def test_a_bad_address_is_a_usage_error_not_a_traceback(args, said):
+    """``--port`` outside 1-65535 and a host that does not resolve end in one line
+    (exit 2) before anything is served; 99999 used to be taken modulo 65536."""
+    from typer.testing import CliRunner
+
+    import parlour.cli.commands  # noqa: F401  (registers the commands)
+    from parlour.cli import app
+
+    res = CliRunner().invoke(app, ["serve", *args, "--db", "sqlite://"])
+    assert res.exit_code == 2, res.output
+    assert res.exception is None or isinstance(res.exception, SystemExit)
+    assert said in " ".join(res.output.split())
+    assert "open http" not in res.output
+
+
 @pytest.mark.parametrize("name,value,said", [
     ("PARLOUR_GC_YOUNG", "abc", "not a valid value"),
     ("PARLOUR_MAX_BODY_BYTES", "-5", "must not be negative"),

@@ -43,8 +43,12 @@ def listening_sockets(host: str, port: int, count: int,
     started by mistake) that fails with "address in use", as with one socket, instead
     of silently sharing the port with it.
     """
-    family, kind, proto, _, addr = socket.getaddrinfo(
-        host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0]
+    try:
+        family, kind, proto, _, addr = socket.getaddrinfo(
+            host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0]
+    except (OSError, OverflowError) as e:  # an unknown host name, or a port past 65535
+        detail = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
+        raise UsageError(f"cannot listen on {host}:{port}: {detail}") from None
     probe = socket.socket(family, kind, proto)
     try:
         probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -76,7 +80,7 @@ def listening_sockets(host: str, port: int, count: int,
 @app.command("serve", short_help="Serve the web tables (page, HTTP API, WebSocket).")
 def serve(
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+    port: Annotated[int, typer.Option(min=1, max=65535, help="Port to listen on.")] = 8000,
     db: Annotated[str, typer.Option(
         help="Database: a SQLite file path, or a SQLAlchemy URL such as "
              "postgresql://user@host/parlour.")] = "parlour.sqlite3",
