@@ -34,8 +34,8 @@ from sqlalchemy import (
     text,
     update,
 )
-from sqlalchemy.engine import Engine
-from sqlalchemy.exc import DBAPIError, IntegrityError
+from sqlalchemy.engine import Engine, make_url
+from sqlalchemy.exc import ArgumentError, DBAPIError, IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
 
 
@@ -160,6 +160,32 @@ def make_engine(url: str, busy_timeout: float = 0.5, synchronous: str = "NORMAL"
     args = {"connect_timeout": max(1, round(busy_timeout * 4))} if "psycopg" in url else {}
     return create_engine(url, pool_pre_ping=True, json_serializer=_json, connect_args=args,
                          pool_size=10, max_overflow=20)
+
+
+def shown_url(url: str) -> str:
+    """``url`` fit to print: any password replaced by ``***``."""
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except ArgumentError:
+        return url
+
+
+def check_database(url: str, busy_timeout: float = 0.5) -> None:
+    """Connect to ``url`` once, so that ``parlour serve`` can refuse a database it
+    cannot open before it serves anything. Raises :class:`ValueError` in words."""
+    try:
+        engine = make_engine(url, busy_timeout)
+    except (ArgumentError, ImportError) as e:  # an unknown dialect or a missing driver
+        raise ValueError(f"cannot use the database {shown_url(url)}: {e}") from None
+    try:
+        with engine.connect() as conn:
+            conn.execute(text("SELECT 1"))
+    except DBAPIError as e:
+        said = str(e.orig or e).strip()
+        reason = said.splitlines()[0] if said else type(e).__name__
+        raise ValueError(f"cannot open the database {shown_url(url)}: {reason}") from None
+    finally:
+        engine.dispose()
 
 
 TABLES = TableRow.__table__

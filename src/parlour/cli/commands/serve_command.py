@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 
 from parlour.cli.app import app
-from parlour.cli.common import UsageError, usage_errors
+from parlour.cli.common import UsageError, fail, usage_errors
 from parlour.cli.paths import check_output_file
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
@@ -125,6 +125,7 @@ def serve(
     import uvicorn
 
     from parlour.server import Settings, create_app
+    from parlour.server.db import check_database, shown_url
     from parlour.server.settings import db_url_for
 
     try:
@@ -154,8 +155,14 @@ def serve(
             raise typer.BadParameter(str(e)) from None
     if lease is not None:
         settings.lease = lease
+    try:  # a database that cannot be opened is refused now, not in a startup traceback
+        check_database(settings.db_url, settings.db_timeout)
+    except ValueError as e:
+        for s in sockets:
+            s.close()
+        fail(str(e), 2)
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
-    typer.echo(f"parlour: open http://{shown}:{port}/  (database: {settings.db_url})")
+    typer.echo(f"parlour: open http://{shown}:{port}/  (database: {shown_url(settings.db_url)})")
     if settings.testing:
         typer.echo("parlour: TESTING mode: test-only table options are accepted")
     application = create_app(settings)
