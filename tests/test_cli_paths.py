@@ -46,6 +46,8 @@ def make(kind: str, tmp: Path) -> Path:
         p.write_text("{}")
         p.chmod(0)
         return p
+    if kind == "device":  # endless: read whole it would fill the memory
+        return Path("/dev/zero")
     if kind == "unwritable":
         return Path("/proc/parlour-test/out.json")  # /proc takes no new files
     raise ValueError(kind)
@@ -68,6 +70,7 @@ READERS = {
 READ_STATUS = {
     "missing": {"check": 2, "verify": 2, "replay": 2, "play --resume": 2},
     "directory": {"check": 2, "verify": 2, "replay": 2, "play --resume": 2},
+    "device": {"check": 2, "verify": 2, "replay": 2, "play --resume": 2},
     "unreadable": {"check": 2, "verify": 2, "replay": 2, "play --resume": 2},
     "binary": {"check": 1, "verify": 1, "replay": 1, "play --resume": 2},
     "empty": {"check": 1, "verify": 1, "replay": 1, "play --resume": 2},

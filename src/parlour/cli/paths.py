@@ -26,6 +26,8 @@ def check_input(path: Path, what: str = "read") -> None:
         raise UsageError(f"cannot {what} {path}: no such file")
     if path.is_dir():
         raise UsageError(f"cannot {what} {path}: it is a directory, not a file")
+    if path.is_char_device() or path.is_block_device():  # /dev/zero would never end
+        raise UsageError(f"cannot {what} {path}: it is a device, not a file")
     try:
         with path.open("rb") as f:
             f.read(1)
