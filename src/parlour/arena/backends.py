@@ -50,7 +50,11 @@ def run_ray(jobs: Sequence[Any], address: str | None = None, workers: int | None
     started = False
     if not ray.is_initialized():
         if address:
-            ray.init(address=address, include_dashboard=False, log_to_driver=False)
+            try:
+                ray.init(address=address, include_dashboard=False, log_to_driver=False)
+            except (ConnectionError, TimeoutError) as e:  # said once, in words, by the CLI
+                first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+                raise ConnectionError(f"no Ray cluster answers at {address}: {first}") from None
         else:
             ray.init(num_cpus=workers or None, include_dashboard=False,
                      log_to_driver=False)

@@ -159,3 +159,29 @@ def resolve_bots(game: Game, spec: str | None, seats: int, default: str) -> list
                          f"not {len(names)}")
     return names
 
+
+
+RAY_ANSWER_SECONDS = 3.0
+"""How long ``--ray-address`` may take to accept a connection before it is refused."""
+
+
+def check_backend(backend: str, ray_address: str | None) -> None:
+    """``--backend`` is ``local`` or ``ray``, and a Ray cluster named by ``--ray-address``
+    (``HOST:PORT`` or ``ray://HOST:PORT``) answers, so a wrong address is one line now
+    instead of Ray retrying it for minutes behind a progress bar that never moves."""
+    import socket
+
+    if backend not in ("local", "ray"):
+        raise UsageError(f"--backend must be local or ray, not {backend!r}")
+    if backend != "ray" or not ray_address or ray_address in ("auto", "local"):
+        return
+    host, sep, port = ray_address.removeprefix("ray://").rpartition(":")
+    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise UsageError(f"--ray-address must be HOST:PORT (or ray://HOST:PORT, auto), "
+                         f"not {ray_address!r}")
+    try:
+        with socket.create_connection((host.strip("[]"), int(port)), RAY_ANSWER_SECONDS):
+            pass
+    except OSError as e:
+        reason = e.strerror or str(e) or type(e).__name__
+        raise UsageError(f"no Ray cluster answers at {ray_address}: {reason}") from None

@@ -17,8 +17,10 @@ from parlour.cli.app import app
 from parlour.cli.commands.tournament_command import parse_rules
 from parlour.cli.common import (
     UsageError,
+    check_backend,
     complete_bots,
     complete_rule,
+    fail,
     game_argument,
     resolve_game,
     resolve_players,
@@ -68,6 +70,7 @@ def analyze(
         players = resolve_players(resolve_game(game), players)
         if games < 1:
             raise UsageError(f"--games must be at least 1, not {games}")
+        check_backend(backend, ray_address)
         rules = parse_rules(game, players, rule)
         cmp = parse_compare(game, compare)
         if cmp and cmp[0] in rules:
@@ -83,11 +86,14 @@ def analyze(
             prepare_output_dir(Path(out))
     console = Console(stderr=True)
     total = games * (len(cmp[1]) if cmp else 1)
-    with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                  TimeElapsedColumn(), console=console) as bar:
-        task = bar.add_task("balance", total=total)
-        report = run_analysis(game, players, games, rules, cmp, bots.split(","), seed,
-                              workers, backend, ray_address, lambda _f: bar.advance(task))
+    try:
+        with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                      TimeElapsedColumn(), console=console) as bar:
+            task = bar.add_task("balance", total=total)
+            report = run_analysis(game, players, games, rules, cmp, bots.split(","), seed,
+                                  workers, backend, ray_address, lambda _f: bar.advance(task))
+    except ConnectionError as e:  # the Ray cluster never answered, or went away
+        fail(str(e))
     charts: list[str] = []
     if out:
         path = Path(out)

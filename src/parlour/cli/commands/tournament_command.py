@@ -15,8 +15,10 @@ from parlour.arena.tournament import Tournament
 from parlour.cli.app import app
 from parlour.cli.common import (
     UsageError,
+    check_backend,
     complete_bots,
     complete_rule,
+    fail,
     game_argument,
     resolve_game,
     resolve_players,
@@ -67,8 +69,7 @@ def tournament(
     """
     with usage_errors():
         n = resolve_players(resolve_game(game), players)
-        if backend not in ("local", "ray"):
-            raise UsageError(f"--backend must be local or ray, not {backend!r}")
+        check_backend(backend, ray_address)
         if games < 1:
             raise UsageError(f"--games must be at least 1, not {games}")
         if workers < 1:
@@ -82,10 +83,13 @@ def tournament(
             prepare_output_dir(Path(out))
     console = Console(stderr=True)
     total = len(t.jobs())
-    with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                  TimeElapsedColumn(), console=console, transient=as_json) as bar:
-        task = bar.add_task(f"{t.game} tournament", total=total)
-        result = t.run(backend, workers, ray_address, lambda _r: bar.advance(task))
+    try:
+        with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                      TimeElapsedColumn(), console=console, transient=as_json) as bar:
+            task = bar.add_task(f"{t.game} tournament", total=total)
+            result = t.run(backend, workers, ray_address, lambda _r: bar.advance(task))
+    except ConnectionError as e:  # the Ray cluster never answered, or went away
+        fail(str(e))
     summary = result.summary()
     if out:
         paths = report.write(result, out)
