@@ -113,14 +113,17 @@ def test_a_bad_setting_in_the_environment_is_a_usage_error_and_frees_the_port(
      "cannot open the database postgresql+psycopg://player:***@127.0.0.1:1/parlour: "),
     ("nosuchdialect://somewhere/x", "cannot use the database nosuchdialect://somewhere/x: "),
 ])
-def test_a_database_that_cannot_be_opened_is_refused_before_serving(db, said):
+def test_a_database_that_cannot_be_opened_is_refused_before_serving(db, said, monkeypatch):
     """``--db`` that cannot be reached (nothing listens on port 1) or names no known
     database is one line, exit 2, with any password hidden, before the address is
     printed; the port is free again. It used to be a SQLAlchemy traceback at startup."""
     from typer.testing import CliRunner
 
     import parlour.cli.commands  # noqa: F401  (registers the commands)
+    import parlour.server.db
     from parlour.cli import app
+
+    monkeypatch.setattr(parlour.server.db, "START_ATTEMPTS", 2)  # not 10 s of waiting
 
     port = _port()
     res = CliRunner().invoke(app, ["serve", "--port", str(port), "--db", db])
@@ -131,3 +134,27 @@ def test_a_database_that_cannot_be_opened_is_refused_before_serving(db, said):
     assert "Traceback" not in res.output
     with socket.socket() as s:
         s.bind(("127.0.0.1", port))
+
+
+def test_a_sqlite_file_of_another_program_is_refused_and_left_as_it_was(tmp_path):
+    """A SQLite database whose ``tables`` table is not parlour's: one line, exit 2,
+    nothing served, and the file's own table unchanged (no columns added)."""
+    import sqlite3
+
+    from typer.testing import CliRunner
+
+    import parlour.cli.commands  # noqa: F401  (registers the commands)
+    from parlour.cli import app
+
+    path = tmp_path / "theirs.db"
+    with sqlite3.connect(path) as con:
+        con.execute("CREATE TABLE tables (x INTEGER)")
+        con.execute("INSERT INTO tables VALUES (7)")
+    res = CliRunner().invoke(app, ["serve", "--port", str(_port()), "--db", str(path)])
+    assert res.exit_code == 2, res.output
+    out = " ".join(res.output.split())
+    assert f"the database sqlite:///{path} is not a parlour database" in out
+    assert "open http" not in out and "Traceback" not in res.output
+    with sqlite3.connect(path) as con:
+        assert [r[1] for r in con.execute("PRAGMA table_info(tables)")] == ["x"]
+        assert con.execute("SELECT x FROM tables").fetchall() == [(7,)]

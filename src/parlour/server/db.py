@@ -170,25 +170,52 @@ def shown_url(url: str) -> str:
         return url
 
 
+START_ATTEMPTS = 20
+START_PAUSE = 0.5
+"""A database that does not answer yet (PostgreSQL still starting beside the server) is
+tried this many times, this many seconds apart, before the server gives up."""
+
+
+def _first_line(e: BaseException) -> str:
+    said = str(getattr(e, "orig", None) or e).strip()
+    return said.splitlines()[0] if said else type(e).__name__
+
+
 def check_database(url: str, busy_timeout: float = 0.5) -> None:
-    """Connect to ``url`` once, so that ``parlour serve`` can refuse a database it
-    cannot open before it serves anything. Raises :class:`ValueError` in words."""
+    """Open ``url`` as the server will, once, so that ``parlour serve`` refuses a
+    database it cannot use before it serves anything: an unknown dialect or missing
+    driver, a server that does not answer (after the same wait as :class:`Store`),
+    or a database whose tables are not parlour's. Raises :class:`ValueError` in words."""
+    shown = shown_url(url)
     try:
         engine = make_engine(url, busy_timeout)
     except (ArgumentError, ImportError) as e:  # an unknown dialect or a missing driver
-        raise ValueError(f"cannot use the database {shown_url(url)}: {e}") from None
+        raise ValueError(f"cannot use the database {shown}: {e}") from None
     try:
-        with engine.connect() as conn:
-            conn.execute(text("SELECT 1"))
-    except DBAPIError as e:
-        said = str(e.orig or e).strip()
-        reason = said.splitlines()[0] if said else type(e).__name__
-        raise ValueError(f"cannot open the database {shown_url(url)}: {reason}") from None
+        for attempt in range(START_ATTEMPTS):
+            try:
+                with engine.connect() as conn:
+                    conn.execute(text("SELECT 1"))
+                break
+            except DBAPIError as e:
+                if attempt == START_ATTEMPTS - 1:
+                    raise ValueError(f"cannot open the database {shown}: "
+                                     f"{_first_line(e)}") from None
+                time.sleep(START_PAUSE)
     finally:
         engine.dispose()
+    try:
+        Store(url, busy_timeout, attempts=1).close()
+    except ValueError as e:
+        raise ValueError(f"the database {shown} is not a parlour database: {e}") from None
+    except DBAPIError as e:
+        raise ValueError(f"the database {shown} is not a parlour database, or not one "
+                         f"this version can use: {_first_line(e)}") from None
 
 
 TABLES = TableRow.__table__
+MIGRATED_COLUMNS = frozenset({"snap_seq"})
+"""Columns of ``tables`` that :meth:`Store._migrate` adds to a database made before them."""
 EVENTS = EventRow.__table__
 LEASES = LeaseRow.__table__
 PRESENCE = PresenceRow.__table__
@@ -287,21 +314,23 @@ class SqliteEvents:
 class Store:
     """Reads and writes tables; every write is one short transaction."""
 
-    def __init__(self, url: str, busy_timeout: float = 0.5, synchronous: str = "NORMAL") -> None:
+    def __init__(self, url: str, busy_timeout: float = 0.5, synchronous: str = "NORMAL",
+                 attempts: int = START_ATTEMPTS) -> None:
         if synchronous.upper() not in ("FULL", "NORMAL", "EXTRA"):
             raise ValueError(f"sqlite_synchronous must be FULL, NORMAL or EXTRA, "
                              f"not {synchronous!r}")
         self.url = url
         self.engine = make_engine(url, busy_timeout, synchronous.upper())
-        for attempt in range(20):  # a database that is still starting up
+        for attempt in range(attempts):  # a database that is still starting up
             try:
+                self._refuse_foreign()
                 Base.metadata.create_all(self.engine)
                 self._migrate()
                 break
             except DBAPIError:
-                if attempt == 19:
+                if attempt == attempts - 1:
                     raise
-                time.sleep(0.5)
+                time.sleep(START_PAUSE)
         self.sessions = sessionmaker(self.engine, expire_on_commit=False)
         path = self.engine.url.database
         self._fast: SqliteEvents | None = (
@@ -351,6 +380,23 @@ class Store:
         self._checkpointer = threading.Thread(target=run, name="parlour-checkpoint",
                                               daemon=True)
         self._checkpointer.start()
+
+    def _refuse_foreign(self) -> None:
+        """A table named ``tables`` that parlour did not make (another program's database
+        given by mistake) is refused before anything is created or altered in it: only
+        the columns added since the first version (``_migrate``) may be missing."""
+        from sqlalchemy import inspect
+
+        found = inspect(self.engine)
+        if "tables" not in found.get_table_names():
+            return
+        have = {c["name"] for c in found.get_columns("tables")}
+        missing = sorted({c.name for c in TABLES.columns} - MIGRATED_COLUMNS - have)
+        if missing:
+            named = ", ".join(missing[:3]) + (f" and {len(missing) - 3} more"
+                                              if len(missing) > 3 else "")
+            raise ValueError(f"its table 'tables' is not parlour's (no column {named}); "
+                             f"nothing was changed in it")
 
     def _migrate(self) -> None:
         """Bring a database made by an earlier version up to date: add the columns it
