@@ -21,6 +21,7 @@ import json
 import logging
 import os
 import queue
+import re
 import shutil
 import sys
 import threading
@@ -75,8 +76,12 @@ def parse_link(url: str) -> Link:
 def join(link: Link, name: str) -> dict[str, Any]:
     """Take a seat (or a spectator pass) over HTTP; raises RuntimeError with the reason."""
     key = link.invite or link.watch
-    r = httpx.post(f"{link.base}/api/tables/{link.table}/join",
-                   json={"key": key, "name": name}, timeout=10)
+    try:
+        r = httpx.post(f"{link.base}/api/tables/{link.table}/join",
+                       json={"key": key, "name": name}, timeout=10)
+    except httpx.TransportError as e:  # nothing listens, no such host, no answer
+        reason = re.sub(r"^\[Errno -?\d+\] ", "", str(e)) or type(e).__name__
+        raise RuntimeError(f"no parlour server answers at {link.base} ({reason})") from None
     if r.status_code != 200:
         try:
             reason = r.json().get("message", r.text)

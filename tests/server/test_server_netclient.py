@@ -68,6 +68,19 @@ def test_a_bad_link_fails_cleanly(tmp_path):
     assert "invite" in out[0]
 
 
+def test_a_link_to_no_server_says_so_in_words():
+    """Nothing listens at the link's address: one line naming the address, no errno."""
+    import socket
+
+    with socket.socket() as s:  # bound, never listening: connections are refused
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+        out: list[str] = []
+        assert play_remote(f"http://127.0.0.1:{port}/t/x#invite=k", output=out.append) == 1
+    assert out == [f"parlour: no parlour server answers at http://127.0.0.1:{port} "
+                   f"(Connection refused)"]
+
+
 def test_after_a_timeout_typing_a_move_takes_the_seat_back(tmp_path):
     """Issue 16, defect 1: a 5 s timer, 2 people and a bot. The terminal player lets
     the timer run out once; the computer stands in (the player is told, in words); the
