@@ -73,6 +73,11 @@ def parse_link(url: str) -> Link:
     return link
 
 
+def _reason(e: BaseException) -> str:
+    """An exception as words for a player: ``Connection refused``, not ``[Errno 111] ...``."""
+    return re.sub(r"^\[Errno -?\d+\] ", "", str(e)) or type(e).__name__
+
+
 def join(link: Link, name: str) -> dict[str, Any]:
     """Take a seat (or a spectator pass) over HTTP; raises RuntimeError with the reason."""
     key = link.invite or link.watch
@@ -80,8 +85,7 @@ def join(link: Link, name: str) -> dict[str, Any]:
         r = httpx.post(f"{link.base}/api/tables/{link.table}/join",
                        json={"key": key, "name": name}, timeout=10)
     except httpx.TransportError as e:  # nothing listens, no such host, no answer
-        reason = re.sub(r"^\[Errno -?\d+\] ", "", str(e)) or type(e).__name__
-        raise RuntimeError(f"no parlour server answers at {link.base} ({reason})") from None
+        raise RuntimeError(f"no parlour server answers at {link.base} ({_reason(e)})") from None
     if r.status_code != 200:
         try:
             reason = r.json().get("message", r.text)
@@ -260,7 +264,7 @@ class RemoteTable:
             except (OSError, InvalidHandshake, WebSocketException, TimeoutError) as e:
                 failures += 1
                 if failures > self.retries:
-                    self.out(f"parlour: the server cannot be reached ({e})")
+                    self.out(f"parlour: the server cannot be reached ({_reason(e)})")
                     self.done = True
                     return 1
             delay = min(5.0, 0.1 * 2 ** max(failures, 1))
