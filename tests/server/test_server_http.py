@@ -237,3 +237,18 @@ def test_a_body_of_the_wrong_shape_gets_the_documented_error_shape(client, body,
     data = r.json()
     assert data["error"] == "invalid" and data["detail"]
     assert data["message"].startswith(f"{where}: ") if where else data["message"]
+
+
+@pytest.mark.parametrize("raw, where", [
+    (b'{"game": "fanti", "players": 1e400}', "players"),  # infinity once parsed
+    (b'{"game": "fanti", "players": NaN}', "players"),
+    (b'{"game": "fanti", "players": 2, "name": -Infinity}', "name"),
+])
+def test_a_number_json_cannot_carry_gets_a_422_not_a_500(client, raw, where):
+    """The 422's detail once echoed the parsed input back, and infinity or NaN cannot
+    be written as JSON: the answer was a 500. Now the input is never echoed."""
+    r = client.post("/api/tables", content=raw, headers={"content-type": "application/json"})
+    assert r.status_code == 422, r.text
+    data = r.json()
+    assert data["error"] == "invalid" and data["message"].startswith(f"{where}: ")
+    assert data["detail"] and all("input" not in d for d in data["detail"])

@@ -86,7 +86,10 @@ def create_app(settings: Settings | None = None, *, testing: bool | None = None)
     async def _invalid_body(_request: Request, exc: RequestValidationError) -> JSONResponse:
         # A body of the wrong shape, in the API's error shape too; the first problem in
         # words, every problem (FastAPI's list) under "detail".
-        errors = jsonable_encoder(exc.errors())
+        # The client's own input is not echoed back: it may be large, or a number JSON
+        # cannot carry (1e400 parses as infinity), which made this answer a 500.
+        errors = jsonable_encoder([{k: v for k, v in e.items() if k != "input"}
+                                   for e in exc.errors()])
         first = errors[0] if errors else {}
         where = ".".join(str(x) for x in first.get("loc", ()) if x != "body")
         message = f"{where}: {first.get('msg', 'invalid')}" if where else first.get(
