@@ -46,6 +46,9 @@ def make(kind: str, tmp: Path) -> Path:
         p.write_text("{}")
         p.chmod(0)
         return p
+    if kind == "deep":  # nested past Python's recursion limit
+        (tmp / "deep.json").write_text("[" * 100_000 + "]" * 100_000)
+        return tmp / "deep.json"
     if kind == "device":  # endless: read whole it would fill the memory
         return Path("/dev/zero")
     if kind == "unwritable":
@@ -74,6 +77,7 @@ READ_STATUS = {
     "unreadable": {"check": 2, "verify": 2, "replay": 2, "play --resume": 2},
     "binary": {"check": 1, "verify": 1, "replay": 1, "play --resume": 2},
     "empty": {"check": 1, "verify": 1, "replay": 1, "play --resume": 2},
+    "deep": {"check": 1, "verify": 1, "replay": 1, "play --resume": 2},
     "empty list": {"check": 1, "verify": 1, "replay": 1, "play --resume": 2},
 }
 
@@ -90,6 +94,8 @@ def test_reading_commands_explain_a_bad_input(command, kind, tmp_path):
         assert "no record" in res.output or "holds" in res.output
     if kind == "binary":
         assert "UTF-8" in res.output and "codec" not in res.output
+    if kind == "deep":
+        assert "nested too deeply" in " ".join(res.output.split())
 
 
 def test_check_goes_on_after_an_unreadable_file(tmp_path):

@@ -298,8 +298,13 @@ def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 
 def parse_json(text: str) -> Any:
-    """Strict JSON: no NaN or Infinity, no duplicate keys."""
-    return json.loads(text, parse_constant=_no_constants, object_pairs_hook=_no_duplicates)
+    """Strict JSON: no NaN or Infinity, no duplicate keys, not nested past Python's
+    recursion limit (a record is four levels deep; ``[[[[...`` is refused, not a crash)."""
+    try:
+        return json.loads(text, parse_constant=_no_constants, object_pairs_hook=_no_duplicates)
+    except RecursionError:
+        raise ValueError("nested too deeply (arrays or objects inside each other "
+                         "thousands of times)") from None
 
 
 @dataclass
