@@ -18,6 +18,8 @@ import random
 import time
 from typing import Any
 
+import bench_args
+
 from parlour import batch, yardstick
 from parlour.games import get_game
 
@@ -70,10 +72,11 @@ def lockstep_bench(players: int, seconds: float, size: int) -> dict[str, Any]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seconds", type=float, default=2.0, help="per figure")
-    ap.add_argument("--batch", default="64,1024,16384", help="batch sizes, comma separated")
+    ap.add_argument("--batch", type=bench_args.positives, default="64,1024,16384",
+                    help="batch sizes, comma separated")
     ap.add_argument("--no-yardstick", action="store_true", help="skip OpenSpiel")
     args = ap.parse_args()
-    sizes = [int(b) for b in args.batch.split(",")]
+    sizes = args.batch
     skip = {"available": False, "reason": "skipped"}
     before = skip if args.no_yardstick else yardstick.measure(args.seconds)
     results = []

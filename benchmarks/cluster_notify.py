@@ -31,6 +31,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import bench_args
 import httpx
 import websockets
 
@@ -38,6 +39,7 @@ from parlour.loadtest import ServerProcess
 from parlour.loadtest.clients import percentile
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests"))  # async_kit, which hardening_kit imports
 sys.path.insert(0, str(ROOT / "tests" / "hardening"))
 from hardening_kit import Postgres  # noqa: E402  (the tests' temporary cluster)
 
@@ -142,9 +144,9 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--tables", type=int, default=4, help="tables per mode")
+    ap.add_argument("--tables", type=bench_args.positive, default=4, help="tables per mode")
     ap.add_argument("--duration", type=float, default=40.0)
-    ap.add_argument("--rounds", type=int, default=20)
+    ap.add_argument("--rounds", type=bench_args.positive, default=20)
     ap.add_argument("--bot-delay", type=float, default=0.2)
     ap.add_argument("--poll-every", type=float, default=0.1)
     ap.add_argument("--json", type=Path)

@@ -22,6 +22,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import bench_args
+
 HERE = Path(__file__).resolve().parent
 NEW = HERE.parent / "src"
 
@@ -53,6 +55,7 @@ def _run(src: str, args: list[str]) -> dict[str, float]:
                           capture_output=True, text=True).stdout
     got.update(json.loads(text))
     cpu_clock = ("import runpy, sys, time; time.perf_counter = time.process_time; "
+                 f"sys.path.insert(0, {str(HERE)!r}); "  # env_speed imports bench_args
                  f"sys.argv = ['env_speed.py', '--games', '{args[1]}', '--repeat', '1']; "
                  f"runpy.run_path({str(HERE / 'env_speed.py')!r}, run_name='__main__')")
     text = subprocess.run([sys.executable, "-c", cpu_clock], env=env, check=True,
@@ -69,15 +72,19 @@ def main() -> None:
     ap.add_argument("--against", required=True, help="the other revision's src/ folder")
     ap.add_argument("--new", default=str(NEW), help="this revision's src/ folder (default: "
                     "this tree; give the old one too for an A/A run that shows the noise)")
-    ap.add_argument("--repeat", type=int, default=5)
-    ap.add_argument("--seconds", default="1.0", help="per batch figure")
-    ap.add_argument("--games", default="20", help="whole games per env_speed line")
+    ap.add_argument("--repeat", type=bench_args.positive, default=5)
+    ap.add_argument("--seconds", type=float, default=1.0, help="per batch figure")
+    ap.add_argument("--games", type=bench_args.positive, default=20,
+                    help="whole games per env_speed line")
     args = ap.parse_args()
+    for option, src in (("--against", args.against), ("--new", args.new)):
+        if not (Path(src) / "parlour").is_dir():
+            ap.error(f"{option} {src}: no parlour package there (give a revision's src/ folder)")
     best: dict[str, dict[str, float]] = {"old": {}, "new": {}}
     for i in range(args.repeat):
         order = [("old", args.against), ("new", args.new)]
         for rev, src in order if i % 2 == 0 else order[::-1]:
-            for k, v in _run(src, [args.seconds, args.games]).items():
+            for k, v in _run(src, [str(args.seconds), str(args.games)]).items():
                 best[rev][k] = max(best[rev].get(k, 0.0), v)
         print(f"round {i + 1}/{args.repeat} done", file=sys.stderr)
     print(f"{'figure':42} {'old':>12} {'new':>12}  ratio")

@@ -28,6 +28,7 @@ import time
 import warnings
 from collections.abc import Callable
 
+import bench_args
 import numpy as np
 
 from parlour.games import get_game
@@ -130,12 +131,14 @@ def openspiel(games: int, players: int, observe: bool) -> int:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--games", type=int, default=100, help="whole games per interface")
+    ap.add_argument("--games", type=bench_args.positive, default=100,
+                    help="whole games per interface")
     ap.add_argument("--players", type=int, default=4)
-    ap.add_argument("--repeat", type=int, default=3,
+    ap.add_argument("--repeat", type=bench_args.positive, default=3,
                     help="time each line this many times and keep the fastest "
                          "(the machine is shared: the best run is the least disturbed)")
     args = ap.parse_args()
+    bench_args.check_players(ap, "fantan", args.players)
     warnings.simplefilter("ignore")
     runs: list[tuple[str, Callable[[int, int], int]]] = [
         ("engine", engine),

@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import random
 
+import bench_args
 import numpy as np
 
 from parlour.bots import make_bot
@@ -28,15 +29,10 @@ from parlour.games.fantan.rules import FANTAN
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--bot", default="hard")
-    ap.add_argument("--deals", type=int, default=20)
+    ap.add_argument("--deals", type=bench_args.positive, default=20)
     ap.add_argument("--seed", type=int, default=5)
     a = ap.parse_args()
-    try:
-        make_bot(a.bot, "fantan", 0)
-    except ValueError as e:
-        ap.error(str(e))
-    if a.deals < 1:
-        ap.error("--deals must be at least 1")
+    bench_args.check_bots(ap, "fantan", [a.bot], "--bot")
     rules = FANTAN.rules(4, {})
     models = [m for m in FAMILY if m != "random"]
     hits = dict.fromkeys(models, 0)

@@ -23,6 +23,7 @@ import random
 from pathlib import Path
 from typing import Any
 
+import bench_args
 import numpy as np
 
 from parlour.arena.jobs import GameResult, Job, run_job
@@ -84,18 +85,22 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--opponents", default="heuristic")
-    ap.add_argument("--deals", type=int, default=200)
+    ap.add_argument("--deals", type=bench_args.positive, default=200)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--iterations", type=int, default=3000)
+    ap.add_argument("--iterations", type=bench_args.positive, default=3000)
     ap.add_argument("--replies", choices=("heuristic", "random"), default="heuristic",
                     help="answer every other seat as the heuristic (the engine's default "
                     "model) or as a random player")
-    ap.add_argument("--first-deal", type=int, default=0,
+    ap.add_argument("--first-deal", type=bench_args.nonnegative, default=0,
                     help="play deals first-deal .. deals-1 only (a slice of the tournament)")
     ap.add_argument("--out", type=Path, default=None)
     a = ap.parse_args()
     seeing = f"hard:{a.iterations}"
-    t = Tournament("fantan", a.players, [seeing, *a.opponents.split(",")], a.deals, a.seed)
+    # the tournament checks the players, the line-up and every bot name, in its own words
+    t = bench_args.checked(ap, Tournament, "fantan", a.players,
+                           [seeing, *a.opponents.split(",")], a.deals, a.seed)
+    if a.first_deal >= a.deals:
+        ap.error(f"--first-deal must be below --deals ({a.deals}), not {a.first_deal}")
     games = [run(job, a.iterations, seeing, a.replies == "random") for job in t.jobs()
              if job.deal >= a.first_deal]
     summary = TournamentResult(t, games).summary()

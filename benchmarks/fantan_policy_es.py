@@ -29,6 +29,7 @@ import json
 import time
 from pathlib import Path
 
+import bench_args
 import numpy as np
 from numba import njit
 from rich.progress import Progress
@@ -191,20 +192,18 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--opponents", choices=("heuristic", "random"), default="heuristic")
     ap.add_argument("--players", type=int, default=4)
-    ap.add_argument("--generations", type=int, default=150)
-    ap.add_argument("--deals", type=int, default=3000, help="training deals a generation")
-    ap.add_argument("--test", type=int, default=20000, help="fixed test deals")
-    ap.add_argument("--population", type=int, default=24)
+    ap.add_argument("--generations", type=bench_args.positive, default=150)
+    ap.add_argument("--deals", type=bench_args.positive, default=3000,
+                    help="training deals a generation")
+    ap.add_argument("--test", type=bench_args.positive, default=20000, help="fixed test deals")
+    ap.add_argument("--population", type=bench_args.positive, default=24)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", type=Path, default=None, help="write the result as JSON")
     a = ap.parse_args()
-    for name in ("generations", "deals", "test", "population"):
-        if getattr(a, name) < 1:
-            raise SystemExit(f"--{name} must be at least 1, not {getattr(a, name)}")
     if not 3 <= a.players <= 8:
-        raise SystemExit(f"--players must be 3 to 8 (Fan Tan), not {a.players}")
+        ap.error(f"--players must be 3 to 8 (Fan Tan), not {a.players}")
     if a.out is not None and (a.out.is_dir() or not a.out.parent.is_dir()):
-        raise SystemExit(f"--out {a.out}: not a file in an existing folder")
+        ap.error(f"--out {a.out}: not a file in an existing folder")
     import cma
 
     rng = np.random.default_rng(a.seed)

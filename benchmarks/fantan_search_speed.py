@@ -18,6 +18,8 @@ import random
 import statistics
 import time
 
+import bench_args
+
 from parlour.bots import make_bot
 from parlour.games import get_game
 
@@ -53,13 +55,17 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--bot", default="hard")
     ap.add_argument("--players", type=int, default=4)
-    ap.add_argument("--deals", type=int, default=30)
+    ap.add_argument("--deals", type=bench_args.positive, default=30)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--baseline", default="pimc:3000", help="'' for none")
-    ap.add_argument("--baseline-deals", type=int, default=3)
+    ap.add_argument("--baseline-deals", type=bench_args.positive, default=3)
     ap.add_argument("--clock", choices=("wall", "cpu"), default="wall",
                     help="cpu: process time, which a loaded machine does not inflate")
     args = ap.parse_args()
+    bench_args.check_players(ap, "fantan", args.players)
+    bench_args.check_bots(ap, "fantan", [args.bot], "--bot")
+    if args.baseline:
+        bench_args.check_bots(ap, "fantan", [args.baseline], "--baseline")
     if args.clock == "cpu":
         CLOCK[0] = time.process_time
     game = get_game("fantan")

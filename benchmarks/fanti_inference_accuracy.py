@@ -19,6 +19,8 @@ from __future__ import annotations
 import argparse
 import random
 
+import bench_args
+
 from parlour.bots import make_bot
 from parlour.bots.determinize import temper
 from parlour.bots.pimc import NOW_POOL
@@ -65,13 +67,17 @@ def score(view, true, mode: str, rng: random.Random) -> float:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--players", type=int, default=2)
-    ap.add_argument("--rounds", type=int, default=40)
+    ap.add_argument("--rounds", type=bench_args.positive, default=40)
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--lineup", default="heuristic,heuristic,heuristic,heuristic")
     a = ap.parse_args()
+    bench_args.check_players(ap, "fanti", a.players)
+    names = a.lineup.split(",")
+    if len(names) < a.players:
+        ap.error(f"--lineup names {len(names)} bots, fewer than the {a.players} players")
+    bench_args.check_bots(ap, "fanti", names[:a.players], "--lineup")
     game = get_game("fanti")
     rules = game.rules(a.players, {"rounds": 1})
-    names = a.lineup.split(",")
     sums = {m: 0.0 for m in MODES}
     count = 0
     for k in range(a.rounds):

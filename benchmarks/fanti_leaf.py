@@ -23,7 +23,6 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -90,9 +89,9 @@ def main() -> None:
                          "in parlour/games/fanti)")
     a = ap.parse_args()
     if a.rounds < 10:
-        sys.exit("--rounds must be at least 10")
+        ap.error(f"--rounds must be at least 10, not {a.rounds}")
     if a.out is not None and (a.out.is_dir() or not a.out.parent.is_dir()):
-        sys.exit(f"--out {a.out}: not a file in an existing folder")
+        ap.error(f"--out {a.out}: not a file in an existing folder")
     x, y = samples(a.rounds, a.seed)
     pairs = len(y) // 2
     order = np.random.default_rng(a.seed).permutation(pairs)

@@ -40,6 +40,8 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
+import bench_args
+
 from parlour.arena.jobs import Job, run_job
 from parlour.arena.tournament import Tournament
 from parlour.bots import make_bot, pimc
@@ -74,19 +76,19 @@ ENGINE_SETTINGS = ("minimax", "joint")
 
 def settings(variant: str) -> tuple[str, dict[str, Any], dict[str, float]]:
     """``NAME@ATTR=VALUE@...``: a bot name, the module constants (upper case) to hold
-    while it plays, and its engine settings (lower case); a usage error in words for
+    while it plays, and its engine settings (lower case); ValueError in words for
     anything else."""
     name, *sets = variant.split("@")
     pairs = [x.split("=", 1) for x in sets]
     for pair in pairs:
         if len(pair) != 2 or (pair[0] not in MODULES and pair[0] not in ENGINE_SETTINGS):
-            raise SystemExit(f"unknown setting {'='.join(pair)!r} in {variant!r}: write "
+            raise ValueError(f"unknown setting {'='.join(pair)!r} in {variant!r}: write "
                              f"NAME=NUMBER, NAME one of "
                              f"{', '.join(sorted(MODULES) + list(ENGINE_SETTINGS))}")
         try:
             float(pair[1])
         except ValueError:
-            raise SystemExit(f"setting {pair[0]} in {variant!r} needs a number, "
+            raise ValueError(f"setting {pair[0]} in {variant!r} needs a number, "
                              f"not {pair[1]!r}") from None
     modules = {k: (MODULES[k], type(getattr(MODULES[k], k))(float(v))) for k, v in pairs
                if k in MODULES}
@@ -126,15 +128,25 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--players", type=int, default=2)
     ap.add_argument("--opponents", default="heuristic")
-    ap.add_argument("--deals", default="0:200", help="first:last (exclusive)")
+    ap.add_argument("--deals", type=bench_args.deal_range, default="0:200",
+                    help="first:last (exclusive)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--variants", default="hard:200,cheat")
     ap.add_argument("--jsonl", type=Path, default=None)
     a = ap.parse_args()
-    lo, hi = (int(x) for x in a.deals.split(":"))
+    lo, hi = a.deals
     variants = a.variants.split(",")
-    for v in variants:
-        settings(v)  # every setting checked before any game is played
+    for v in variants:  # every setting and bot checked before any game is played
+        name, _modules, engine = bench_args.checked(ap, settings, v)
+        if name != "cheat":
+            bench_args.check_bots(ap, "fanti", [name], "--variants")
+            if engine and not hasattr(make_bot(name, "fanti", 0), "engine"):
+                ap.error(f"--variants {v}: {', '.join(engine)} needs a search bot, not {name}")
+    if a.jsonl is not None and (a.jsonl.is_dir() or not a.jsonl.parent.is_dir()):
+        ap.error(f"--jsonl {a.jsonl}: not a file in an existing folder")
+    # the tournament checks the table size, the line-up and the opponents, in its own words
+    bench_args.checked(ap, Tournament, "fanti", a.players, ["hard:1", *a.opponents.split(",")],
+                       hi, a.seed)
     shares: dict[str, dict[int, list[float]]] = defaultdict(lambda: defaultdict(list))
     started = time.perf_counter()
     for d in range(lo, hi):

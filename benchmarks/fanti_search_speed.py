@@ -26,6 +26,8 @@ import subprocess
 import sys
 import time
 
+import bench_args
+
 from parlour.bots import make_bot
 from parlour.games import get_game
 from parlour.games.fanti import heuristic, search
@@ -80,7 +82,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--players", type=int, default=2)
     ap.add_argument("--bot", default="hard")
-    ap.add_argument("--rounds", type=int, default=10)
+    ap.add_argument("--rounds", type=bench_args.positive, default=10)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--per-world", action="store_true",
                     help="also time the same bot with its worlds searched one by one "
@@ -91,15 +93,11 @@ def main() -> None:
     ap.add_argument("--apart", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--python", action="store_true", help=argparse.SUPPRESS)
     a = ap.parse_args()
-    if not 2 <= a.players <= 4 or a.rounds < 1:
-        raise SystemExit("--players must be 2 to 4 and --rounds at least 1")
-    try:
-        searches = hasattr(make_bot(a.bot, "fanti", 0), "engine")  # checked up front
-    except ValueError as e:
-        raise SystemExit(f"--bot {a.bot}: {e}") from None
-    if not searches:
-        raise SystemExit(f"--bot {a.bot}: not a search bot; choose hard, expert, "
-                         "hard:N, expert:N, deep:N, pimc:N or ismcts:N")
+    bench_args.check_players(ap, "fanti", a.players)
+    bench_args.check_bots(ap, "fanti", [a.bot], "--bot")  # checked up front
+    if not hasattr(make_bot(a.bot, "fanti", 0), "engine"):
+        ap.error(f"--bot {a.bot}: not a search bot; choose hard, expert, "
+                 "hard:N, expert:N, deep:N, pimc:N or ismcts:N")
     for on, flag, name in ((a.per_world, "--apart", "together / one by one"),
                            (a.python_heuristic, "--python", "compiled / Python heuristic")):
         if on:  # each in a fresh process: the memos would carry over otherwise

@@ -16,11 +16,14 @@ from __future__ import annotations
 
 import argparse
 import random
+from pathlib import Path
 
+import bench_args
 import numpy as np
 
 from parlour.bots import make_bot
 from parlour.bots.budget import Budget
+from parlour.bots.determinize import INFERENCE
 from parlour.bots.levels import iterations, search_bot
 from parlour.games import get_game
 
@@ -65,14 +68,21 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--game", default="fantan")
     ap.add_argument("--players", type=int, default=4)
-    ap.add_argument("--rounds", type=int, default=150)
+    ap.add_argument("--rounds", type=bench_args.positive, default=150)
     ap.add_argument("--modes", default="fixed,full,blend",
                     help="inference modes of the hard engine (docs/bots.md)")
     ap.add_argument("--opponents", default="heuristic")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--png", default=None, help="write the reliability curves here")
     a = ap.parse_args()
-    get_game(a.game).check_players(a.players)
+    bench_args.check_players(ap, a.game, a.players)  # the game's name too
+    for mode in a.modes.split(","):
+        if mode not in INFERENCE:
+            ap.error(f"argument --modes: inference must be one of {', '.join(INFERENCE)}, "
+                     f"not {mode!r}")
+    bench_args.check_bots(ap, a.game, [a.opponents], "--opponents")
+    if a.png and (Path(a.png).is_dir() or not Path(a.png).parent.is_dir()):
+        ap.error(f"--png {a.png}: not a file in an existing folder")
     curves = {}
     print(f"{a.game} {a.players}p, seat 0 follows hints against {a.opponents}, "
           f"{a.rounds} rounds, seed {a.seed}")

@@ -37,6 +37,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+import bench_args
 import httpx
 
 from parlour.delta import Mirror
@@ -314,16 +315,16 @@ async def main_async(a: argparse.Namespace, server: ServerProcess) -> dict[str, 
 
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("--tables", type=int, default=8)
+    p.add_argument("--tables", type=bench_args.positive, default=8)
     p.add_argument("--duration", type=float, default=120.0)
-    p.add_argument("--bodies", type=int, default=1)
-    p.add_argument("--body-mb", type=int, default=64)
-    p.add_argument("--creators", type=int, default=4)
-    p.add_argument("--creator-addresses", type=int, default=16)
-    p.add_argument("--spectators", type=int, default=300)
-    p.add_argument("--idle", type=int, default=1100)
-    p.add_argument("--bot-tables", type=int, default=30)
-    p.add_argument("--max-rounds", type=int, default=100)
+    p.add_argument("--bodies", type=bench_args.nonnegative, default=1)
+    p.add_argument("--body-mb", type=bench_args.nonnegative, default=64)
+    p.add_argument("--creators", type=bench_args.nonnegative, default=4)
+    p.add_argument("--creator-addresses", type=bench_args.positive, default=16)
+    p.add_argument("--spectators", type=bench_args.nonnegative, default=300)
+    p.add_argument("--idle", type=bench_args.nonnegative, default=1100)
+    p.add_argument("--bot-tables", type=bench_args.nonnegative, default=30)
+    p.add_argument("--max-rounds", type=bench_args.positive, default=100)
     p.add_argument("--bot-delay", type=float, default=0.6)
     p.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
                    help="a server setting (parlour serve --set), repeatable")
@@ -333,7 +334,7 @@ def main() -> int:
                         "does not say when the bots are ready)")
     p.add_argument("--server-log", type=Path, help="keep a copy of the server's log here")
     p.add_argument("--attack-only", metavar="URL", help=argparse.SUPPRESS)
-    a, _ = p.parse_known_args()
+    a = p.parse_args()
     if a.attack_only:
         got = asyncio.run(attack(a, a.attack_only))
         a.json.write_text(json.dumps(got))

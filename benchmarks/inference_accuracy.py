@@ -17,7 +17,9 @@ from __future__ import annotations
 
 import argparse
 import random
+from pathlib import Path
 
+import bench_args
 import numpy as np
 
 from parlour.bots import make_bot
@@ -49,9 +51,9 @@ def accuracy(view, truth, mode: str, worlds: int, rng: random.Random) -> float:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--players", type=int, default=4)
-    ap.add_argument("--positions", type=int, default=60)
-    ap.add_argument("--moves", type=int, default=20)
-    ap.add_argument("--worlds", type=int, default=200)
+    ap.add_argument("--positions", type=bench_args.positive, default=60)
+    ap.add_argument("--moves", type=bench_args.nonnegative, default=20)
+    ap.add_argument("--worlds", type=bench_args.positive, default=200)
     ap.add_argument("--lineup", default="heuristic,heuristic,heuristic,heuristic")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--modes", default="constraints,fixed,full,learned,blend")
@@ -62,21 +64,37 @@ def main() -> None:
     ap.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
                     help="set a constant of the search engine first, e.g. MODEL_EPSILON=0.01")
     a = ap.parse_args()
+    bench_args.check_players(ap, "fantan", a.players)
+    lineup = a.lineup.split(",")
+    bench_args.check_bots(ap, "fantan", lineup, "--lineup")
+    modes = tuple(a.modes.split(","))
+    for mode in modes:  # the engine's own check of its inference modes
+        try:
+            FastFanTan(Budget(1), inference=mode)
+        except ValueError as e:
+            ap.error(f"argument --modes: {e}, not {mode!r}")
     for item in a.set:
         name, _eq, value = item.partition("=")
         if not hasattr(search, name) or not value:
             ap.error(f"--set wants NAME=VALUE with NAME a setting of the search engine, "
                      f"not {item!r}")
-        setattr(search, name, type(getattr(search, name))(value))
+        kind = type(getattr(search, name))
+        try:
+            setattr(search, name, kind(value))
+        except ValueError:
+            ap.error(f"--set {item}: {name} takes a {kind.__name__}, not {value!r}")
     if a.prior_weight is not None:
         search.PRIOR_WEIGHT = a.prior_weight
     if a.cardnet:
-        with np.load(a.cardnet) as f:
-            net = cardnet.CardNet({k: f[k] for k in f.files})
+        if not Path(a.cardnet).is_file():
+            ap.error(f"--cardnet {a.cardnet}: no such file")
+        try:
+            with np.load(a.cardnet) as f:
+                net = cardnet.CardNet({k: f[k] for k in f.files})
+        except Exception as e:  # a file of another kind: any of numpy's or the net's errors
+            ap.error(f"--cardnet {a.cardnet}: not a weights file of the learned model ({e})")
         cardnet.load = lambda players: net if players == net.players else None
     game = get_game("fantan")
-    lineup = a.lineup.split(",")
-    modes = tuple(a.modes.split(","))
     sums = dict.fromkeys(modes, 0.0)
     marginal = argmax = 0.0
     count = 0
@@ -106,6 +124,9 @@ def main() -> None:
             sums[mode] += accuracy(view, [r.hand(s) for s in range(a.players)], mode,
                                    a.worlds, random.Random(k))
         count += 1
+    if not count:
+        raise SystemExit(f"no round reached a choice of seat 0 after {a.moves} moves: "
+                         "ask for fewer --moves")
     print(f"Fan Tan {a.players}p, line-up {a.lineup}, {count} positions after "
           f"{a.moves}+ moves, {a.worlds} worlds each:")
     for mode in modes:

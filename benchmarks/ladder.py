@@ -25,6 +25,8 @@ import argparse
 import json
 from pathlib import Path
 
+import bench_args
+
 from parlour.arena import stats
 from parlour.arena.tournament import Tournament
 from parlour.bots import bot_names
@@ -59,11 +61,12 @@ def pct(x: float) -> str:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--deals", type=int, default=200, help="duplicate deals per line")
-    ap.add_argument("--field-deals", type=int, default=None,
+    ap.add_argument("--deals", type=bench_args.positive, default=200,
+                    help="duplicate deals per line")
+    ap.add_argument("--field-deals", type=bench_args.positive, default=None,
                     help="deals per mixed-field line-up (default: --deals / 4)")
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--workers", type=bench_args.positive, default=1)
     ap.add_argument("--out", default="benchmarks/results/ladder")
     ap.add_argument("--tables", default=",".join(f"{g}:{n}" for g, n in TABLES),
                     help="game:players, comma separated")
@@ -74,8 +77,6 @@ def main() -> None:
             get_game(game).rules(players, {})
     except ValueError as e:
         ap.error(f"--tables wants game:players pairs of known games and sizes ({e})")
-    if a.deals < 1 or (a.field_deals is not None and a.field_deals < 1) or a.workers < 1:
-        ap.error("--deals, --field-deals and --workers must be at least 1")
     out = Path(a.out)
     if out.exists() and not out.is_dir():
         ap.error(f"--out {out} is a file, not a folder")

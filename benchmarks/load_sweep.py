@@ -21,6 +21,8 @@ import os
 import sys
 import time
 
+import bench_args
+
 from parlour.loadtest import LoadConfig, public, run_load
 
 
@@ -37,15 +39,17 @@ def step(tables: int, duration: float, speed: str, bound: float) -> dict:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--start", type=int, default=100)
-    ap.add_argument("--step", type=int, default=100)
-    ap.add_argument("--stop", type=int, default=800)
+    ap.add_argument("--start", type=bench_args.positive, default=100)
+    ap.add_argument("--step", type=bench_args.positive, default=100)
+    ap.add_argument("--stop", type=bench_args.positive, default=800)
     ap.add_argument("--duration", type=float, default=180.0,
                     help="upper bound of each step in seconds")
     ap.add_argument("--speed", choices=["human", "full"], default="human")
     ap.add_argument("--p99", type=float, default=250.0, help="the bound, in milliseconds")
     ap.add_argument("--json", help="write every step's report here")
     args = ap.parse_args()
+    if args.stop < args.start:
+        ap.error(f"--stop ({args.stop}) must be at least --start ({args.start})")
     steps = []
     best = None
     for tables in range(args.start, args.stop + 1, args.step):

@@ -16,6 +16,9 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from typing import get_args
+
+import bench_args
 
 
 def measure(name: str, num_envs: int, seconds: float) -> dict:
@@ -55,10 +58,20 @@ def measure(name: str, num_envs: int, seconds: float) -> dict:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--num-envs", type=int, default=4096)
+    ap.add_argument("--num-envs", type=bench_args.positive, default=4096)
     ap.add_argument("--seconds", type=float, default=5.0)
     ap.add_argument("--games", default="leduc_holdem,kuhn_poker")
     args = ap.parse_args()
+    try:
+        import jax  # noqa: F401
+        import pgx
+    except ImportError as e:
+        raise SystemExit(f"pgx_speed.py needs jax and pgx ({e}): run it with a Python where "
+                         "pip install jax pgx worked") from None
+    known = get_args(getattr(pgx, "EnvId", None))  # pgx's game names
+    for name in args.games.split(","):
+        if known and name not in known:
+            ap.error(f"--games {name!r}: not a pgx game; choose from {', '.join(known)}")
     for name in args.games.split(","):
         print(json.dumps(measure(name, args.num_envs, args.seconds)), flush=True)
 

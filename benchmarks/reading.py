@@ -25,6 +25,7 @@ import argparse
 import random
 from collections import defaultdict
 
+import bench_args
 import numpy as np
 
 from parlour.bots import make_bot
@@ -53,22 +54,18 @@ def main() -> None:
     ap.add_argument("--game", choices=("fantan", "fanti"), default="fantan")
     ap.add_argument("--lineup", default="heuristic,random,heuristic,greedy",
                     help="the bot of each seat; seat 0 reads the others")
-    ap.add_argument("--positions", type=int, default=20)
-    ap.add_argument("--at", type=int, default=32)
-    ap.add_argument("--earlier", type=int, default=0,
+    ap.add_argument("--positions", type=bench_args.positive, default=20)
+    ap.add_argument("--at", type=bench_args.nonnegative, default=32)
+    ap.add_argument("--earlier", type=bench_args.nonnegative, default=0,
                     help="whole rounds of the same game read first (default 0)")
-    ap.add_argument("--worlds", type=int, default=None,
+    ap.add_argument("--worlds", type=bench_args.positive, default=None,
                     help="worlds read on (default: as hard, 24 Fan Tan, 8 Fanti)")
     a = ap.parse_args()
     lineup = a.lineup.split(",")
-    try:
-        for b in lineup:
-            make_bot(b, a.game, 0)
-    except ValueError as e:
-        ap.error(str(e))
-    if len(lineup) < 2 or a.positions < 1 or a.earlier < 0:
-        ap.error("--lineup needs two seats or more, --positions at least 1, "
-                 "--earlier 0 or more")
+    bench_args.check_bots(ap, a.game, lineup, "--lineup")
+    if len(lineup) < 2:
+        ap.error("--lineup needs two seats or more")
+    bench_args.check_players(ap, a.game, len(lineup), "--lineup")  # a bot a seat
     worlds = a.worlds or (24 if a.game == "fantan" else 8)
     game = get_game(a.game)
     n = len(lineup)

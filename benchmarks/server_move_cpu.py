@@ -26,6 +26,8 @@ import tempfile
 import time
 from typing import Any
 
+import bench_args
+
 from parlour.server.db import Store
 from parlour.server.hub import Connection
 from parlour.server.protocol import CreateTable, Hello, parse_client
@@ -97,8 +99,10 @@ async def run(tables: int, batches: int, seed: int) -> dict[str, Any]:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--tables", type=int, default=50, help="tables played at once")
-    ap.add_argument("--batches", type=int, default=2, help="rounds of that many tables")
+    ap.add_argument("--tables", type=bench_args.positive, default=50,
+                    help="tables played at once")
+    ap.add_argument("--batches", type=bench_args.positive, default=2,
+                    help="rounds of that many tables")
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
     try:

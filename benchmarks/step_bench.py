@@ -43,6 +43,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+import bench_args
+
 from parlour import yardstick
 from parlour.games import get_game
 
@@ -109,14 +111,27 @@ def loadavg() -> str:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seconds", type=float, default=1.0, help="CPU seconds per run")
-    ap.add_argument("--repeat", type=int, default=3, help="runs per figure; the best counts")
+    ap.add_argument("--repeat", type=bench_args.positive, default=3,
+                    help="runs per figure; the best counts")
     ap.add_argument("--configs", default=",".join(f"{g}:{p}" for g, p in CONFIGS),
                     help="game:players, comma separated")
     ap.add_argument("--no-yardstick", action="store_true", help="skip OpenSpiel hearts")
     ap.add_argument("--against", metavar="REV", help="also time the engine of this git revision")
     ap.add_argument("--json", action="store_true", help="print one JSON document")
     args = ap.parse_args()
-    configs = [(c.split(":")[0], int(c.split(":")[1])) for c in args.configs.split(",")]
+    configs = []
+    for c in args.configs.split(","):
+        name, _, players = c.partition(":")
+        try:
+            n = int(players)
+        except ValueError:
+            ap.error(f"--configs wants game:players pairs, not {c!r}")
+        bench_args.check_players(ap, name, n)  # the game's own check
+        configs.append((name, n))
+    if args.against and subprocess.run(
+            ["git", "rev-parse", "--verify", "--quiet", f"{args.against}^{{commit}}"],
+            cwd=REPO, capture_output=True).returncode != 0:
+        ap.error(f"--against {args.against}: not a git revision of this repository")
     older = load_engine(args.against) if args.against else None
 
     yard_before = ({"available": False} if args.no_yardstick

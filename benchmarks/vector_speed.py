@@ -24,11 +24,13 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import json
+import shutil
 import subprocess
 import sys
 import time
 from pathlib import Path
 
+import bench_args
 import gymnasium as gym
 import numpy as np
 
@@ -85,11 +87,13 @@ def aec(game: str, players: int, seconds: float) -> dict:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--num-envs", type=int, default=4096)
+    ap.add_argument("--num-envs", type=bench_args.positive, default=4096)
     ap.add_argument("--seconds", type=float, default=5.0)
     ap.add_argument("--pgx-python", default=None, metavar="PATH",
                     help="a Python with jax and pgx installed, for the pgx lines")
     args = ap.parse_args()
+    if args.pgx_python and not shutil.which(args.pgx_python):
+        ap.error(f"--pgx-python {args.pgx_python}: no such program")
     rows = []
     for game, players in (("fantan", 4), ("fanti", 2)):
         for opponents in ("self", "random"):

@@ -22,6 +22,7 @@ import tempfile
 import time
 from pathlib import Path
 
+import bench_args
 import httpx
 from playwright.sync_api import sync_playwright
 
@@ -41,7 +42,7 @@ def free_port() -> int:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--runs", type=int, default=10)
+    ap.add_argument("--runs", type=bench_args.positive, default=10)
     args = ap.parse_args()
     port = free_port()
     db = Path(tempfile.mkdtemp()) / "bench.sqlite3"
