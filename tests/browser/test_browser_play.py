@@ -161,3 +161,15 @@ def test_phone_size_and_four_colour(new_page, live_url, artifacts):
     assert width <= 376, f"the page is {width} px wide on a 375 px phone"
     page.screenshot(path=str(artifacts / "fantan-phone.png"), full_page=True)
     assert page.errors == []
+
+
+@pytest.mark.parametrize("game", ["fantan", "fanti"])
+def test_nothing_runs_off_a_320_px_phone(new_page, live_url, game):
+    """The smallest phones in use are 320 px wide: the side boxes (score sheet, chat,
+    links) once sized their column to their widest content and ran 8 px off it."""
+    page = new_page(viewport={"width": 320, "height": 640}, is_mobile=True, has_touch=True)
+    create_with_form(page, live_url, game, "Pip", rounds=1, seats=["bot:easy"] * 3)
+    start(page)
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 320, f"the {game} table is {width} px wide on a 320 px phone"
+    assert page.errors == []
