@@ -60,7 +60,8 @@ def test_fantan_against_three_bots_to_the_end(new_page, live_url, artifacts):
     assert "Anna (you)" in page.inner_text(".seats-ring")
     page.goto(f"{live_url}/verify#table={table}")
     page.wait_for_selector(".verdict.ok")
-    assert "ok" in page.inner_text("table.verify")
+    assert "matches" in page.inner_text("table.verify")  # words, not "ok"
+    assert not re.search(r"[0-9a-f]{16}", page.inner_text("table.verify"))  # no hash shown
     assert page.errors == []
 
 

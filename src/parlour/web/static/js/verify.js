@@ -3,6 +3,15 @@
 import { api, append, clear, h } from "./dom.js";
 import { checkReveal } from "./sheet.js";
 
+// What the server's check of a round found, in words (server/verify.py's statuses).
+const STATUS = {
+  ok: "matches",
+  mismatch: "does not match",
+  unrevealed: "not revealed yet",
+  "no commitment": "none published",
+  "bad deck": "not a full deck",
+};
+
 async function report(out, data) {
   clear(out);
   let res;
@@ -15,14 +24,18 @@ async function report(out, data) {
     let local = "—";
     if (rd && rd.salt && rd.commit) local = (await checkReveal(rd)) ? "✓" : "✗";
     return h("tr", { class: r.status === "ok" ? "ok" : "bad" }, h("th", { scope: "row", text: String(r.round) }),
-      h("td", { text: r.status }), h("td", { text: local }), h("td", { class: "mono", text: r.commit || "" }));
+      h("td", { text: STATUS[r.status] || r.status }), h("td", { text: local }));
   }));
+  // The commitments themselves are hashes: folded away, for whoever checks by hand.
+  const hashes = res.rounds.filter((r) => r.commit);
   append(out, [
     h("p", { class: res.ok ? "verdict ok" : "verdict bad", role: "status",
       text: res.ok ? "Every deal matches its commitment, and the record checks." : "NOT verified." }),
     res.record_error ? h("p", { class: "error", text: `The record does not check: ${res.record_error}` }) : null,
-    h("table", { class: "sheet verify" }, h("thead", {}, h("tr", {}, ["Round", "Server check", "In this browser", "Commitment"].map((t) => h("th", { scope: "col", text: t })))),
-      h("tbody", {}, rows))]);
+    h("table", { class: "sheet verify" }, h("thead", {}, h("tr", {}, ["Round", "Server check", "In this browser"].map((t) => h("th", { scope: "col", text: t })))),
+      h("tbody", {}, rows)),
+    hashes.length ? h("details", { class: "commitments" }, h("summary", { text: "The published commitments (SHA-256), to check by hand" }),
+      h("ol", {}, hashes.map((r) => h("li", { value: String(r.round) }, h("span", { class: "mono", text: r.commit }))))) : null]);
 }
 
 export async function showVerify(app) {
