@@ -259,3 +259,10 @@ def test_fantan_input():
         read_move("fantan", view, "7d 8d")
     with pytest.raises(BadInput, match="is not a card"):
         read_move("fantan", view, "seven")
+
+
+def test_too_many_bot_names_for_one_computer_seat_reads_as_english():
+    res = runner.invoke(app, ["play", "fanti", "--players", "2", "--bots", "hard,hard,hard"])
+    assert res.exit_code == 2
+    assert ("--bots needs one name (there is one computer seat), not 3"
+            in " ".join(res.output.split()))

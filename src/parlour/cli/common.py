@@ -155,8 +155,9 @@ def resolve_bots(game: Game, spec: str | None, seats: int, default: str) -> list
     if len(names) == 1:
         return names * seats
     if len(names) != seats:
-        raise UsageError(f"--bots needs one name, or {seats} names (one per computer seat), "
-                         f"not {len(names)}")
+        choice = ("(there is one computer seat)" if seats == 1
+                  else f"or {seats} names (one per computer seat)")
+        raise UsageError(f"--bots needs one name {choice}, not {len(names)}")
     return names
 
 
