@@ -88,6 +88,24 @@ def test_illegal_action_terminates_with_penalty_or_raises():
         strict.step(illegal)
 
 
+def test_an_action_is_a_whole_number_in_any_usual_type():
+    """numpy integers, one-element arrays and 3.0 name an action; 3.5, "x" and None are
+    the caller's mistake (TypeError, the game unchanged), never truncated to a move."""
+    env = gym.make("parlour/FanTan-v0")
+    _obs, info = env.reset(seed=0)
+    legal = int(np.flatnonzero(info["action_mask"])[0])
+    for same in (legal, np.int64(legal), np.array([legal]), float(legal)):
+        env.reset(seed=0)
+        _obs, _r, term, _t, info = env.step(same)
+        assert not term and "illegal_action" not in info
+    for wrong in (legal + 0.5, "x", None, [legal, legal]):
+        env.reset(seed=0)
+        with pytest.raises(TypeError, match="an action is a whole number"):
+            env.step(wrong)
+        _obs, _r, term, _t, info = env.step(legal)  # still the first move of the game
+        assert not term and "illegal_action" not in info
+
+
 def test_bad_parameters_are_refused():
     with pytest.raises(ValueError):
         gym.make("parlour/FanTan-v0", opponents="no-such-bot")

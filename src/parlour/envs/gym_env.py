@@ -115,7 +115,7 @@ class ParlourGymEnv(gymnasium.Env):
             if isinstance(bot, Bot):
                 earned += s.apply_move(bot.choose(s.round.view(seat)))[self.seat]
             else:  # a policy: one action id at a time, from its own observation
-                earned += s.step(int(bot(s.observe(seat), s.action_mask(seat))))[self.seat]
+                earned += s.step(bot(s.observe(seat), s.action_mask(seat)))[self.seat]
         return earned
 
     def reset(self, *, seed: int | None = None,
@@ -144,7 +144,7 @@ class ParlourGymEnv(gymnasium.Env):
             raise RuntimeError("the episode is over: call reset()")
         s = self.session
         try:
-            reward = s.step(int(action))[self.seat]
+            reward = s.step(action)[self.seat]
         except ValueError:
             if self.illegal_action == "raise":
                 raise

@@ -118,7 +118,7 @@ class ParlourAEC(AECEnv, EzPickle):
             raise ValueError(f"{agent} must act: None is only for finished agents")
         seat = self.possible_agents.index(agent)
         self._cumulative_rewards[agent] = 0.0
-        rewards = self.session.step(int(action))
+        rewards = self.session.step(action)
         self._acted[seat] += 1
         self.rewards = {a: rewards[i] for i, a in enumerate(self.possible_agents)}
         if self.session.is_over:

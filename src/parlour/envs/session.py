@@ -35,6 +35,21 @@ from parlour.game import Move, Round
 from parlour.games import get_game
 from parlour.match import Match, Shuffler
 
+
+def action_id(action: Any) -> int:
+    """An action as the ``int`` id it names: an ``int``, a numpy integer, a one-element
+    integer array, or a float with no fraction (3.0). Anything else is a caller's
+    mistake, not an illegal move, and raises ``TypeError`` -- ``int(3.5)`` would have
+    quietly played action 3."""
+    if type(action) is int:  # the common case, without numpy's conversion
+        return action
+    arr = np.asarray(action)
+    if arr.size == 1 and arr.dtype.kind in "iu":
+        return int(arr.reshape(()))
+    if arr.size == 1 and arr.dtype.kind == "f" and float(arr.reshape(())).is_integer():
+        return int(arr.reshape(()))
+    raise TypeError(f"an action is a whole number (an action id), not {action!r}")
+
 EPISODES = ("game", "round")
 REWARDS = ("result", "score")
 OBSERVATIONS = ("vector", "infostate")
@@ -140,7 +155,7 @@ class Session:
         """
         if self.is_over:
             raise ValueError("the game is over")
-        pending, move = self.codec.decode(self.round, self.pending, int(action))
+        pending, move = self.codec.decode(self.round, self.pending, action_id(action))
         self.pending = pending
         if move is None:
             return [0.0] * self.players
