@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import time
 
 import httpx
 import pytest
@@ -173,4 +174,40 @@ def test_nothing_runs_off_a_320_px_phone(new_page, live_url, game):
     start(page)
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 320, f"the {game} table is {width} px wide on a 320 px phone"
+    assert page.errors == []
+
+
+@pytest.mark.parametrize("path", ["/verify", "/replay"])
+def test_record_files_of_every_shape_get_plain_words(new_page, live_url, tmp_path, path):
+    """The file pages read what the command line writes: JSON Lines of several records
+    (the first is shown, and the page says so), a list, and refuse the rest in words --
+    not a browser's JSON error ("Unexpected token ...") nor the framework's."""
+    from typer.testing import CliRunner
+
+    import parlour.cli.commands  # noqa: F401  (registers the commands)
+    from parlour.cli import app
+
+    many = tmp_path / "three.jsonl"
+    res = CliRunner().invoke(app, ["simulate", "fanti", "--players", "2", "--games", "3",
+                                   "--bots", "random", "--seed", "4", "--out", str(many)])
+    assert res.exit_code == 0, res.output
+    (tmp_path / "text.json").write_text("not json at all")
+    (tmp_path / "empty.json").write_text("[]")
+    (tmp_path / "deep.json").write_text("[" * 100_000 + "]" * 100_000)
+    expected = {"three.jsonl": "This file holds 3 records; the first is",
+                "text.json": "This file is not a game record (it is not JSON).",
+                "empty.json": "This file holds an empty list, not a game record.",
+                "deep.json": "nested too deeply"}
+    page = new_page()
+    said = {}
+    for name, words in expected.items():
+        page.goto(live_url + path)
+        page.set_input_files("input[type=file]", str(tmp_path / name))
+        deadline = time.monotonic() + 10
+        while words not in said.get(name, "") and time.monotonic() < deadline:
+            page.wait_for_timeout(100)
+            said[name] = " ".join(page.inner_text("main").split())
+        assert words in said[name], said[name]
+    for text in said.values():
+        assert "Unexpected token" not in text and "error parsing the body" not in text
     assert page.errors == []

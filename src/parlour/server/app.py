@@ -102,7 +102,10 @@ def create_app(settings: Settings | None = None, *, testing: bool | None = None)
         # Framework refusals (a body that is not JSON, an unknown path) in the API's
         # own error shape; "detail" is kept for FastAPI-style clients.
         code = HTTP_CODES.get(exc.status_code, f"http_{exc.status_code}")
-        return JSONResponse({"error": code, "message": str(exc.detail), "detail": exc.detail},
+        message = str(exc.detail)
+        if exc.status_code == 400 and message == "There was an error parsing the body":
+            message = "the request body is not JSON the server can read (malformed, or nested too deeply)"
+        return JSONResponse({"error": code, "message": message, "detail": exc.detail},
                             status_code=exc.status_code, headers=exc.headers)
 
     @app.exception_handler(DBAPIError)

@@ -4,6 +4,7 @@
 // marked, as chess sites mark inaccuracies). Keys: ←/→ step, Home/End round start/end.
 import { cardEl, cardName, sortHand } from "./cards.js";
 import { api, clear, h } from "./dom.js";
+import { readRecordFile } from "./verify.js";
 import { scoreDetail } from "./score.js";
 import { levelName } from "./words.js";
 
@@ -21,22 +22,25 @@ export async function showReplay(app, table) {
 
 function uploadPage(app) {
   const out = h("div");
-  const file = h("input", { type: "file", id: "replay-file", accept: ".json,application/json", "data-action": "upload" });
+  const file = h("input", { type: "file", id: "replay-file", accept: ".json,.jsonl,application/json", "data-action": "upload" });
   const error = h("p", { class: "error", role: "alert" });
+  const note = h("p", { class: "note" });
   file.addEventListener("change", async () => {
     const f = file.files[0];
     if (!f) return;
     error.textContent = "";
-    let rec;
-    try { rec = JSON.parse(await f.text()); } catch { error.textContent = "This file is not a game record (it is not JSON)."; return; }
+    note.textContent = "";
+    let rec, count;
+    try { ({ record: rec, count } = readRecordFile(await f.text())); } catch (e) { error.textContent = e.message; return; }
     try {
       const data = await api("/api/replay", { method: "POST", body: rec });
+      if (count > 1) note.textContent = `This file holds ${count} records; the first is replayed here.`;
       new Replay(out, data, { record: rec }).start();
     } catch (e) { error.textContent = e.message; }
   });
   clear(app).append(h("section", { class: "panel" }, h("h1", { text: "Replay a game" }),
     h("p", { text: "Choose a record file (the \"Download the record\" button at the end of a game, or parlour's command line) to step through it with every hand shown." }),
-    h("div", { class: "field" }, h("label", { for: "replay-file", text: "A record file" }), file), error), out);
+    h("div", { class: "field" }, h("label", { for: "replay-file", text: "A record file" }), file), error, note), out);
 }
 
 class Replay {

@@ -12,6 +12,24 @@ const STATUS = {
   "bad deck": "not a full deck",
 };
 
+// A record file's text as the record shown: a JSON object, the first of a JSON list, or
+// the first line of JSON Lines (what `parlour tournament --out` writes). Returns
+// { record, count }; throws an Error in plain words.
+export function readRecordFile(text) {
+  const notJson = new Error("This file is not a game record (it is not JSON).");
+  let data;
+  try { data = JSON.parse(text); } catch {
+    const lines = text.split("\n").filter((l) => l.trim());
+    if (lines.length < 2) throw notJson;
+    try { data = lines.map((l) => JSON.parse(l)); } catch { throw notJson; }
+  }
+  if (Array.isArray(data)) {
+    if (!data.length) throw new Error("This file holds an empty list, not a game record.");
+    return { record: data[0], count: data.length };
+  }
+  return { record: data, count: 1 };
+}
+
 async function report(out, data) {
   clear(out);
   let res;
@@ -45,8 +63,14 @@ export async function showVerify(app) {
   file.addEventListener("change", async () => {
     const f = file.files[0];
     if (!f) return;
-    try { await report(out, JSON.parse(await f.text())); } catch (e) {
-      clear(out).append(h("p", { class: "error", role: "alert", text: "Not a JSON record: " + e.message }));
+    let read;
+    try { read = readRecordFile(await f.text()); } catch (e) {
+      clear(out).append(h("p", { class: "error", role: "alert", text: e.message }));
+      return;
+    }
+    await report(out, read.record);
+    if (read.count > 1) {
+      out.prepend(h("p", { class: "note", text: `This file holds ${read.count} records; the first is checked here (parlour verify FILE checks them all).` }));
     }
   });
   clear(app).append(h("section", { class: "panel verify-page" },
