@@ -108,3 +108,15 @@ def test_a_started_server_counts_as_ready_only_once_its_bot_workers_are(monkeypa
         assert len(asked) == 4
     finally:
         server.kill()
+
+
+def test_the_run_stops_at_its_bound_and_counts_the_games_left_unfinished():
+    """--duration bounds the run: a game at human speed (about a move a second) cannot
+    finish in 3 s, and is reported unfinished at the bound, not waited for until the
+    clients' safety timeout (which said "the run did not end in time", 30 s later)."""
+    from parlour.loadtest import LoadConfig, run_load
+
+    r = run_load(LoadConfig(tables=1, duration=3, speed="human", seed=1))
+    assert r["games_finished"] == 0 and not r["all_finished"]
+    assert "the run did not end in time" not in r["failures"]
+    assert any("not finished" in f for f in r["failures"]), r["failures"]

@@ -185,12 +185,16 @@ class SeatClient:
             self.table.start_sent = False  # a start lost with the last server is sent again
         await ws.send(dumps({"type": "hello", "table": self.table.id, "token": self.token}))
         while True:
-            timeout = None if self.due is None else max(0.0, self.due - time.monotonic())
+            left = self.table.deadline - time.monotonic()
+            if left <= 0:  # the run's bound (--duration): this game counts as unfinished
+                return
+            timeout = left if self.due is None else max(0.0, min(self.due - time.monotonic(), left))
             try:
                 # bytes: orjson parses them without a decoded str in between
                 raw = await asyncio.wait_for(ws.recv(decode=False), timeout=timeout)
             except TimeoutError:
-                await self.send_move(ws)
+                if time.monotonic() < self.table.deadline:
+                    await self.send_move(ws)
                 continue
             now = time.perf_counter()
             msg = loads(raw)
