@@ -113,20 +113,18 @@ def test_a_bad_setting_in_the_environment_is_a_usage_error_and_frees_the_port(
      "cannot open the database postgresql+psycopg://player:***@127.0.0.1:1/parlour: "),
     ("nosuchdialect://somewhere/x", "cannot use the database nosuchdialect://somewhere/x: "),
 ])
-def test_a_database_that_cannot_be_opened_is_refused_before_serving(db, said, monkeypatch):
+def test_a_database_that_cannot_be_opened_is_refused_before_serving(db, said):
     """``--db`` that cannot be reached (nothing listens on port 1) or names no known
     database is one line, exit 2, with any password hidden, before the address is
     printed; the port is free again. It used to be a SQLAlchemy traceback at startup."""
     from typer.testing import CliRunner
 
     import parlour.cli.commands  # noqa: F401  (registers the commands)
-    import parlour.server.db
     from parlour.cli import app
 
-    monkeypatch.setattr(parlour.server.db, "START_ATTEMPTS", 2)  # not 10 s of waiting
-
     port = _port()
-    res = CliRunner().invoke(app, ["serve", "--port", str(port), "--db", db])
+    res = CliRunner().invoke(app, ["serve", "--port", str(port), "--db", db,
+                                   "--set", "db_start_wait=0.5"])  # two tries, not 10 s
     assert res.exit_code == 2, res.output
     assert res.exception is None or isinstance(res.exception, SystemExit)
     out = " ".join(res.output.split())

@@ -42,7 +42,8 @@ def create_app(settings: Settings | None = None, *, testing: bool | None = None)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        store = Store(settings.db_url, settings.db_timeout, settings.sqlite_synchronous)
+        store = Store(settings.db_url, settings.db_timeout, settings.sqlite_synchronous,
+                      start_wait=settings.db_start_wait)
         store.start_checkpoints()
         service = TableService(settings, store)
         app.state.service = service

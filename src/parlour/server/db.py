@@ -170,10 +170,14 @@ def shown_url(url: str) -> str:
         return url
 
 
-START_ATTEMPTS = 20
 START_PAUSE = 0.5
-"""A database that does not answer yet (PostgreSQL still starting beside the server) is
-tried this many times, this many seconds apart, before the server gives up."""
+"""Seconds between two tries of a database that does not answer yet (PostgreSQL still
+starting beside the server); how long it is tried is the ``db_start_wait`` setting."""
+
+
+def start_attempts(start_wait: float) -> int:
+    """How many tries ``start_wait`` seconds allow (at least one)."""
+    return max(1, int(start_wait / START_PAUSE) + 1)
 
 
 def _first_line(e: BaseException) -> str:
@@ -181,7 +185,7 @@ def _first_line(e: BaseException) -> str:
     return said.splitlines()[0] if said else type(e).__name__
 
 
-def check_database(url: str, busy_timeout: float = 0.5) -> None:
+def check_database(url: str, busy_timeout: float = 0.5, start_wait: float = 10.0) -> None:
     """Open ``url`` as the server will, once, so that ``parlour serve`` refuses a
     database it cannot use before it serves anything: an unknown dialect or missing
     driver, a server that does not answer (after the same wait as :class:`Store`),
@@ -192,20 +196,21 @@ def check_database(url: str, busy_timeout: float = 0.5) -> None:
     except (ArgumentError, ImportError) as e:  # an unknown dialect or a missing driver
         raise ValueError(f"cannot use the database {shown}: {e}") from None
     try:
-        for attempt in range(START_ATTEMPTS):
+        attempts = start_attempts(start_wait)
+        for attempt in range(attempts):
             try:
                 with engine.connect() as conn:
                     conn.execute(text("SELECT 1"))
                 break
             except DBAPIError as e:
-                if attempt == START_ATTEMPTS - 1:
+                if attempt == attempts - 1:
                     raise ValueError(f"cannot open the database {shown}: "
                                      f"{_first_line(e)}") from None
                 time.sleep(START_PAUSE)
     finally:
         engine.dispose()
     try:
-        Store(url, busy_timeout, attempts=1).close()
+        Store(url, busy_timeout, start_wait=0).close()
     except ValueError as e:
         raise ValueError(f"the database {shown} is not a parlour database: {e}") from None
     except DBAPIError as e:
@@ -315,12 +320,13 @@ class Store:
     """Reads and writes tables; every write is one short transaction."""
 
     def __init__(self, url: str, busy_timeout: float = 0.5, synchronous: str = "NORMAL",
-                 attempts: int = START_ATTEMPTS) -> None:
+                 start_wait: float = 10.0) -> None:
         if synchronous.upper() not in ("FULL", "NORMAL", "EXTRA"):
             raise ValueError(f"sqlite_synchronous must be FULL, NORMAL or EXTRA, "
                              f"not {synchronous!r}")
         self.url = url
         self.engine = make_engine(url, busy_timeout, synchronous.upper())
+        attempts = start_attempts(start_wait)
         for attempt in range(attempts):  # a database that is still starting up
             try:
                 self._refuse_foreign()

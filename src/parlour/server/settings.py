@@ -43,6 +43,9 @@ class Settings:
     db_timeout: float = 0.5
     """How long a write waits for a locked database (SQLite) or a connection
     (PostgreSQL) before the client is told to try again."""
+    db_start_wait: float = 10.0
+    """How long the server keeps trying, at start, a database that does not answer yet
+    (PostgreSQL starting beside it) before it gives up with the reason."""
     cluster: bool = False
     """Several processes share the database: tables are owned through leases, and each
     process polls the database for events written by the others."""

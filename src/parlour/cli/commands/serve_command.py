@@ -156,7 +156,7 @@ def serve(
     if lease is not None:
         settings.lease = lease
     try:  # a database that cannot be opened is refused now, not in a startup traceback
-        check_database(settings.db_url, settings.db_timeout)
+        check_database(settings.db_url, settings.db_timeout, settings.db_start_wait)
     except ValueError as e:
         for s in sockets:
             s.close()
