@@ -11,3 +11,15 @@ def test_whole_games_round_trip_through_records():
         data = record.dump(m)
         assert record.load(data) == m
         assert record.dump(record.load(data)) == data
+
+
+def test_python_dash_m_parlour_is_the_same_command_line():
+    import subprocess
+    import sys
+
+    ok = subprocess.run([sys.executable, "-m", "parlour", "--version"],
+                        capture_output=True, text=True, timeout=60)
+    assert ok.returncode == 0 and ok.stdout.startswith("parlour "), ok.stderr
+    bad = subprocess.run([sys.executable, "-m", "parlour", "nosuch"],
+                         capture_output=True, text=True, timeout=60)
+    assert bad.returncode == 2 and "No such command 'nosuch'" in bad.stderr
