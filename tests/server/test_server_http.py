@@ -252,3 +252,10 @@ def test_a_number_json_cannot_carry_gets_a_422_not_a_500(client, raw, where):
     data = r.json()
     assert data["error"] == "invalid" and data["message"].startswith(f"{where}: ")
     assert data["detail"] and all("input" not in d for d in data["detail"])
+
+
+def test_an_unknown_table_id_is_named_in_the_404_but_not_echoed_whole(client):
+    r = client.get("/api/tables/" + "a" * 5000)
+    assert r.status_code == 404 and r.json()["error"] == "not_found"
+    assert r.json()["message"] == "there is no table '" + "a" * 40 + "…'"
+    assert client.get("/api/tables/nope").json()["message"] == "there is no table 'nope'"

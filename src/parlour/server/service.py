@@ -125,7 +125,8 @@ class TableService:
             return t
         row, tail = self.store.get_with_tail(table_id)
         if row is None:
-            raise ServiceError(404, "not_found", f"there is no table {table_id!r}")
+            shown = table_id if len(table_id) <= 40 else table_id[:40] + "…"  # not 10 KB back
+            raise ServiceError(404, "not_found", f"there is no table {shown!r}")
         return self.adopt(row, tail)
 
     def adopt(self, row: TableRow, tail: list[dict[str, Any]] | tuple = ()) -> LiveTable:
