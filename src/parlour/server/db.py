@@ -210,7 +210,9 @@ def check_database(url: str, busy_timeout: float = 0.5, start_wait: float = 10.0
     finally:
         engine.dispose()
     try:
-        Store(url, busy_timeout, start_wait=0).close()
+        # The same tries as the server's own start: processes of a cluster starting
+        # together race to create the tables, and the loser's first try fails.
+        Store(url, busy_timeout, start_wait=start_wait).close()
     except ValueError as e:
         raise ValueError(f"the database {shown} is not a parlour database: {e}") from None
     except DBAPIError as e:
