@@ -185,11 +185,13 @@ def _first_line(e: BaseException) -> str:
     return said.splitlines()[0] if said else type(e).__name__
 
 
-def check_database(url: str, busy_timeout: float = 0.5, start_wait: float = 10.0) -> None:
+def check_database(url: str, busy_timeout: float = 0.5, start_wait: float = 10.0,
+                   waiting: Any = None) -> None:
     """Open ``url`` as the server will, once, so that ``parlour serve`` refuses a
     database it cannot use before it serves anything: an unknown dialect or missing
     driver, a server that does not answer (after the same wait as :class:`Store`),
-    or a database whose tables are not parlour's. Raises :class:`ValueError` in words."""
+    or a database whose tables are not parlour's. Raises :class:`ValueError` in words.
+    ``waiting(reason)`` is called once if the first try fails and there is time to wait."""
     shown = shown_url(url)
     try:
         engine = make_engine(url, busy_timeout)
@@ -206,6 +208,8 @@ def check_database(url: str, busy_timeout: float = 0.5, start_wait: float = 10.0
                 if attempt == attempts - 1:
                     raise ValueError(f"cannot open the database {shown}: "
                                      f"{_first_line(e)}") from None
+                if attempt == 0 and waiting is not None:
+                    waiting(_first_line(e))
                 time.sleep(START_PAUSE)
     finally:
         engine.dispose()

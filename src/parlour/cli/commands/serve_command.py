@@ -156,7 +156,11 @@ def serve(
     if lease is not None:
         settings.lease = lease
     try:  # a database that cannot be opened is refused now, not in a startup traceback
-        check_database(settings.db_url, settings.db_timeout, settings.db_start_wait)
+        check_database(settings.db_url, settings.db_timeout, settings.db_start_wait,
+                       waiting=lambda reason: typer.echo(
+                           f"parlour: the database does not answer yet ({reason}); trying "
+                           f"for {settings.db_start_wait:g} s (setting db_start_wait)",
+                           err=True))
     except ValueError as e:
         for s in sockets:
             s.close()
