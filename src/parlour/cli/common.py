@@ -161,6 +161,11 @@ def resolve_bots(game: Game, spec: str | None, seats: int, default: str) -> list
     return names
 
 
+def reason(e: BaseException) -> str:
+    """An error in a few words: an OS error's own text ("No such file or directory",
+    "Connection refused") without its errno, else the exception's message."""
+    return getattr(e, "strerror", None) or str(e) or type(e).__name__
+
 
 RAY_ANSWER_SECONDS = 3.0
 """How long ``--ray-address`` may take to accept a connection before it is refused."""
@@ -184,5 +189,4 @@ def check_backend(backend: str, ray_address: str | None) -> None:
         with socket.create_connection((host.strip("[]"), int(port)), RAY_ANSWER_SECONDS):
             pass
     except OSError as e:
-        reason = e.strerror or str(e) or type(e).__name__
-        raise UsageError(f"no Ray cluster answers at {ray_address}: {reason}") from None
+        raise UsageError(f"no Ray cluster answers at {ray_address}: {reason(e)}") from None

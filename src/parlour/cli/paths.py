@@ -13,11 +13,7 @@ import os
 import tempfile
 from pathlib import Path
 
-from parlour.cli.common import UsageError
-
-
-def _reason(e: OSError) -> str:
-    return e.strerror or str(e)
+from parlour.cli.common import UsageError, reason
 
 
 def check_input(path: Path, what: str = "read") -> None:
@@ -32,7 +28,7 @@ def check_input(path: Path, what: str = "read") -> None:
         with path.open("rb") as f:
             f.read(1)
     except OSError as e:
-        raise UsageError(f"cannot {what} {path}: {_reason(e)}") from None
+        raise UsageError(f"cannot {what} {path}: {reason(e)}") from None
 
 
 def _probe_dir(folder: Path, path: Path) -> None:
@@ -42,7 +38,7 @@ def _probe_dir(folder: Path, path: Path) -> None:
         os.close(fd)
         os.unlink(name)
     except OSError as e:
-        raise UsageError(f"cannot write {path}: {_reason(e)}") from None
+        raise UsageError(f"cannot write {path}: {reason(e)}") from None
 
 
 def check_output_file(path: Path, overwrite: bool = True) -> None:
@@ -63,7 +59,7 @@ def check_output_file(path: Path, overwrite: bool = True) -> None:
             with path.open("r+b"):
                 pass
         except OSError as e:
-            raise UsageError(f"cannot write {path}: {_reason(e)}") from None
+            raise UsageError(f"cannot write {path}: {reason(e)}") from None
     else:
         _probe_dir(parent, path)
 
@@ -76,5 +72,5 @@ def prepare_output_dir(path: Path) -> None:
     try:
         path.mkdir(parents=True, exist_ok=True)
     except OSError as e:
-        raise UsageError(f"cannot create the directory {path}: {_reason(e)}") from None
+        raise UsageError(f"cannot create the directory {path}: {reason(e)}") from None
     _probe_dir(path, path)

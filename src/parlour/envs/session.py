@@ -44,9 +44,8 @@ def action_id(action: Any) -> int:
     if type(action) is int:  # the common case, without numpy's conversion
         return action
     arr = np.asarray(action)
-    if arr.size == 1 and arr.dtype.kind in "iu":
-        return int(arr.reshape(()))
-    if arr.size == 1 and arr.dtype.kind == "f" and float(arr.reshape(())).is_integer():
+    if arr.size == 1 and (arr.dtype.kind in "iu" or (
+            arr.dtype.kind == "f" and float(arr.reshape(())).is_integer())):
         return int(arr.reshape(()))
     raise TypeError(f"an action is a whole number (an action id), not {action!r}")
 

@@ -14,7 +14,7 @@ from rich.text import Text
 
 from parlour import record
 from parlour.cli.app import app
-from parlour.cli.common import UsageError, stderr, stdout
+from parlour.cli.common import UsageError, reason, stderr, stdout
 from parlour.cli.paths import check_input
 
 
@@ -82,7 +82,7 @@ def check_command(
             continue
         except OSError as e:
             unreadable += 1
-            err.print(Text(f"error: cannot read {path}: {e.strerror or e}", style="red"),
+            err.print(Text(f"error: cannot read {path}: {reason(e)}", style="red"),
                       soft_wrap=True)
             continue
         findings.extend(file_findings)
@@ -110,8 +110,8 @@ def _print_file(out: Console, path: Path, findings: list[Finding]) -> None:
     out.print(line, soft_wrap=True)  # a long path must stay whole on its line
     for f in findings:
         if f.error is not None:
-            reason = f.error.removeprefix(f"line {f.line}: ") if f.line else f.error
-            out.print(Text("    ").append(_where(f), style="cyan").append(f": {reason}"),
+            why = f.error.removeprefix(f"line {f.line}: ") if f.line else f.error
+            out.print(Text("    ").append(_where(f), style="cyan").append(f": {why}"),
                       soft_wrap=True)
 
 

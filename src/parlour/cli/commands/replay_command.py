@@ -13,7 +13,7 @@ from rich.text import Text
 from parlour import record, render
 from parlour.cli import review
 from parlour.cli.app import app
-from parlour.cli.common import fail, stderr, stdout, usage_errors
+from parlour.cli.common import fail, reason, stderr, stdout, usage_errors
 from parlour.cli.paths import check_input
 from parlour.match import Match
 
@@ -29,7 +29,7 @@ def load_one(path: Path, index: int) -> Match:
     try:
         entries = list(record.read_entries(path))
     except OSError as e:
-        fail(f"cannot read {path}: {e.strerror or e}", 2)
+        fail(f"cannot read {path}: {reason(e)}", 2)
     except UnicodeDecodeError as e:
         fail(f"{path} is not a record file: it is not UTF-8 text (byte {e.start} cannot be "
              f"read; a binary file?)", 1)

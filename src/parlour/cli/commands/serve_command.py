@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 
 from parlour.cli.app import app
-from parlour.cli.common import UsageError, fail, usage_errors
+from parlour.cli.common import UsageError, fail, reason, usage_errors
 from parlour.cli.paths import check_output_file
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
@@ -47,14 +47,13 @@ def listening_sockets(host: str, port: int, count: int,
         family, kind, proto, _, addr = socket.getaddrinfo(
             host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0]
     except (OSError, OverflowError) as e:  # an unknown host name, or a port past 65535
-        detail = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
-        raise UsageError(f"cannot listen on {host}:{port}: {detail}") from None
+        raise UsageError(f"cannot listen on {host}:{port}: {reason(e)}") from None
     probe = socket.socket(family, kind, proto)
     try:
         probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         probe.bind(addr)
     except OSError as e:
-        raise UsageError(f"cannot listen on {host}:{port}: {e.strerror or e}") from None
+        raise UsageError(f"cannot listen on {host}:{port}: {reason(e)}") from None
     finally:
         probe.close()
     if not hasattr(socket, "SO_REUSEPORT"):
@@ -73,7 +72,7 @@ def listening_sockets(host: str, port: int, count: int,
     except OSError as e:
         for sock in out:
             sock.close()
-        raise UsageError(f"cannot listen on {host}:{port}: {e.strerror or e}") from None
+        raise UsageError(f"cannot listen on {host}:{port}: {reason(e)}") from None
     return out
 
 
