@@ -157,7 +157,7 @@ def test_names_are_normalised_and_distinct_at_a_table(client):
     names = [s["name"] for s in client.get(f"/api/tables/{j['table']}").json()["seats"]]
     assert names == ["Zo\u00e9", "Ann", "Player 3"]
     r = client.post("/api/tables", json={"game": "fanti", "players": 2, "seats": [
-        {"kind": "person", "name": "Bot 2"}, {"kind": "bot", "bot": "random"}]})
+        {"kind": "person", "name": "Ann"}, {"kind": "bot", "bot": "random", "name": "ANN"}]})
     assert r.status_code == 400 and "same name" in r.json()["message"]
 
 

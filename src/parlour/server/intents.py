@@ -70,9 +70,11 @@ def _too_big(value: Any) -> bool:
     return False
 
 
-def _name(raw: str) -> str:
+def _name(raw: str, person: bool = True) -> str:
+    """A name as shown, or 400 bad_name: a person's own name may not be a word the
+    room uses for someone (:func:`names.person`); a bot seat's name is the host's."""
     try:
-        return names.clean(raw)
+        return names.person(raw) if person else names.clean(raw)
     except names.BadName as e:
         raise ServiceError(400, "bad_name", str(e)) from None
 
@@ -189,7 +191,7 @@ class Intents:
         standin = req.standin or self.default_bot(game.name)
         seats: list[SeatInfo] = []
         for i, spec in enumerate(specs_list):
-            name = _name(spec.get("name") or "")
+            name = _name(spec.get("name") or "", person=spec["kind"] != "bot")
             if spec["kind"] == "bot":
                 level = spec.get("bot") or self.default_bot(game.name)
                 if level not in available:
