@@ -188,6 +188,9 @@ class Game(abc.ABC):
     lower_is_better: ClassVar[bool] = False
     default_players: ClassVar[int | None] = None
     """Players at a table when a command is not told (None: :attr:`min_players`)."""
+    rating_sizes: ClassVar[tuple[tuple[int, int], ...]] = ()
+    """Table sizes rated apart, as ``(fewest, most)`` players (the player count changes
+    the game); empty: one rating for every size (:mod:`parlour.server.ratings`)."""
 
     def check_players(self, players: int) -> None:
         if type(players) is not int or not self.min_players <= players <= self.max_players:

@@ -279,6 +279,8 @@ class CardRoom:
                              name=f"Computer {i + 1}", token_hash=None, rejoin_hash=None)
                 else:
                     s.update(token_hash=None, rejoin_hash=None, name=f"Player {i + 1}")
+        if any(s["kind"] == "bot" for s in cfg["seats"]):
+            cfg["rated"] = False  # computer players never change a rating
         if cfg.get("test") and cfg["test"].get("seed") is not None:
             cfg["test"] = {**cfg["test"], "seed": cfg["test"]["seed"] + 1, "decks": None}
         now = time.time()

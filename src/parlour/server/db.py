@@ -115,6 +115,41 @@ class SecretRow(Base):
     value: Mapped[str] = mapped_column(String(128))
 
 
+ALSO = "_also"
+"""A key of an event's ``values`` (never a column): a function given a :class:`Tx` and
+run in the event's own transaction after its write, so that what it writes (a rated
+game's result) is stored together with the event or not at all."""
+
+
+class Tx:
+    """SQL inside an event's transaction, on either write path: ``:name`` parameters,
+    plain columns only (no JSON)."""
+
+    def __init__(self, execute: Any, dialect: str) -> None:
+        self._execute = execute
+        self.dialect = dialect
+
+    def rows(self, sql: str, **params: Any) -> list[Any]:
+        return self._execute(sql, params)
+
+    def run(self, sql: str, **params: Any) -> None:
+        self._execute(sql, params)
+
+
+def _alchemy_tx(c: Any) -> Tx:
+    def execute(sql: str, params: dict[str, Any]) -> list[Any]:
+        res = c.execute(text(sql), params)
+        return list(res.all()) if res.returns_rows else []
+    return Tx(execute, c.dialect.name)
+
+
+def _split_also(values: dict[str, Any]) -> tuple[dict[str, Any], Any]:
+    if ALSO not in values:
+        return values, None
+    values = dict(values)
+    return values, values.pop(ALSO)
+
+
 class Conflict(RuntimeError):
     """The table moved on since it was read: the write was not applied."""
 
@@ -295,6 +330,7 @@ class SqliteEvents:
         try:
             con.execute("BEGIN IMMEDIATE")  # the write lock now (or busy: try again)
             for table_id, expected, data, values in batch:
+                values, also = _split_also(values)
                 columns = tuple(values)
                 sql, json_flags = self._update(columns)
                 params = [_json(values[c]) if j else values[c]
@@ -305,6 +341,9 @@ class SqliteEvents:
                     continue
                 sql = self.INSERT
                 con.execute(sql, (table_id, expected + 1, values["updated"], _json(data)))
+                if also is not None:
+                    sql = "(written with the event)"
+                    also(Tx(lambda q, p: con.execute(q, p).fetchall(), "sqlite"))
                 out.append(expected + 1)
             sql = "COMMIT"
             con.commit()
@@ -336,6 +375,8 @@ class Store:
         for attempt in range(attempts):  # a database that is still starting up
             try:
                 self._refuse_foreign()
+                import parlour.server.rated  # noqa: F401  (its tables join Base's)
+
                 Base.metadata.create_all(self.engine)
                 self._migrate()
                 break
@@ -581,6 +622,7 @@ class Store:
         out: list[int | Conflict] = []
         with self.engine.begin() as c:
             for table_id, expected, data, values in batch:
+                values, also = _split_also(values)
                 params = {f"v_{k}": v for k, v in values.items()}
                 params.update(_id=table_id, _expected=expected, v_seq=expected + 1)
                 res = c.execute(_update_for(frozenset(values)), params)
@@ -589,6 +631,8 @@ class Store:
                     continue
                 c.execute(_INSERT_EVENT, {"table_id": table_id, "seq": expected + 1,
                                           "at": values["updated"], "data": data})
+                if also is not None:
+                    also(_alchemy_tx(c))
                 self._notify(c, table_id)
                 out.append(expected + 1)
         return out

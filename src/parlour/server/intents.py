@@ -203,6 +203,9 @@ class Intents:
         if standin not in available:
             raise ServiceError(400, "bad_table", f"unknown stand-in bot {standin!r}; "
                                f"choose one of: {', '.join(available)}")
+        if req.rated and any(s.kind != "person" for s in seats):
+            raise ServiceError(400, "bad_table", "a rated table has a person in every seat: "
+                               "computer players never change a rating")
         test = self._check_test(req.test)
         token = None
         host = next((i for i, s in enumerate(seats) if s.kind == "person"), None)
@@ -226,7 +229,7 @@ class Intents:
             seats[host].rejoin_hash = hash_token(rejoin)
         config = {"players": req.players, "rules": rules, "timer": req.timer,
                   "standin": standin, "host": host, "test": test, "hints": req.hints,
-                  "public": req.public,
+                  "public": req.public, "rated": req.rated,
                   "seats": [s.to_json() for s in seats]}
         row = TableRow(id=tid, game=game.name, status="waiting", created=now, updated=now,
                        config=config, record=None, seq=0, deadline=None, salt=None,

@@ -174,6 +174,8 @@ class CreateTable(BaseModel):
     test: TestOptions | None = None
     public: bool = False
     """List the table on the front page: anyone may take a free seat or watch."""
+    rated: bool = False
+    """The game changes its players' ratings (every seat must be a person's)."""
 
 
 class JoinTable(BaseModel):

@@ -244,6 +244,7 @@ def _shared(t: LiveTable) -> dict[str, Any]:
             "standin": t.config.get("standin"), "host": t.config.get("host"),
             "rematch": t.rematch, "seats": seats_json(t),
             "public": bool(t.config.get("public")),
+            "rated": bool(t.config.get("rated")),
         },
         "finished": finished(t),
         "rematch_offer": _copy(t.config.get("rematch_offer")),

@@ -19,10 +19,11 @@ from typing import TYPE_CHECKING, Any
 
 from parlour import record
 from parlour.game import Move
-from parlour.server.db import Conflict, unavailable
+from parlour.server.db import ALSO, Conflict, unavailable
 from parlour.server.errors import RETRY_AFTER, UNAVAILABLE
 from parlour.server.hub import Connection
 from parlour.server.live import LiveTable, pack
+from parlour.server.rated import ending, writer
 
 if TYPE_CHECKING:
     from parlour.server.service import TableService
@@ -159,8 +160,13 @@ class Writer:
                 t.tail = []
             t.logged = len(t.log)
 
+        item_values = values
+        if values.get("status") == "over":
+            rated = ending(t)
+            if rated is not None:  # rated in the same transaction as the game's end
+                item_values = {**values, ALSO: writer(rated)}
         try:
-            await self.group.commit((t.id, t.seq, data, values), done)
+            await self.group.commit((t.id, t.seq, data, item_values), done)
         except Exception as e:
             await self._failed(t, e, conn)
             return False

@@ -552,6 +552,7 @@ class FanTan(Game):
     min_players = 3
     max_players = 8
     default_players = 4  # best with four to six
+    rating_sizes = ((3, 4), (5, 8))  # 13+ cards a hand, or a short hand among many
     options = OptionSet(
         Option("rounds", int, lambda players: players, minimum=1,
                help="rounds in a game; default: the number of players (FT-9)"),

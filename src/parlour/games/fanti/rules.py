@@ -570,6 +570,7 @@ class Fanti(Game):
     title = "Fanti"
     min_players = 2
     max_players = 4
+    rating_sizes = ((2, 2), (3, 4))  # head to head is another game than three or four
     options = OptionSet(
         Option("rounds", int, 5, minimum=1, help="rounds in a game (FA-10)"),
         Option("ties", str, "none", ("none", "shared"),
