@@ -64,11 +64,27 @@ def test_learned_is_a_bot_wherever_weights_are_shipped() -> None:
     m1 = _play("fantan", 4, [make_bot("learned", "fantan", 1)] * 4, 9)
     m2 = _play("fantan", 4, [make_bot("learned", "fantan", 2)] * 4, 9)
     assert m1.rounds[-1].history == m2.rounds[-1].history
-    # a table size without weights: greedy's moves, never an error mid-game
-    greedy = _play("fantan", 5, [make_bot("greedy", "fantan", 0)] * 5, 1)
-    assert _play("fantan", 5, [bot] * 5, 1).rounds[-1].history == greedy.rounds[-1].history
-    with pytest.raises(ValueError, match="4 players, not 5"):
+    # a table size without weights is refused in words, never played as another bot
+    with pytest.raises(ValueError, match="4 players only, not 5"):
         load("fantan", 5)
+    with pytest.raises(ValueError, match="4 players only, not 5"):
+        bot.check_table(5)
+    with pytest.raises(ValueError, match="4 players only, not 5"):
+        _play("fantan", 5, [bot] * 5, 1)
+
+
+def test_learned_where_it_has_no_weights_is_refused_by_the_arena() -> None:
+    # the review: ``learned,random`` at 3 players equalled ``greedy,random`` exactly
+    result = CliRunner().invoke(app, ["tournament", "fantan", "--players", "3", "--bots",
+                                      "learned,random", "--games", "2", "--json"])
+    assert result.exit_code == 2
+    assert "learned bot has weights for Fan Tan with 4 players only, not 3" in result.output
+    import gymnasium as gym
+
+    import parlour.envs  # noqa: F401
+
+    with pytest.raises(ValueError, match="not 3"):
+        gym.make("parlour/FanTan-v0", players=3, opponents="learned")
 
 
 def test_mlp_policy_takes_the_best_legal_logit() -> None:
@@ -116,6 +132,12 @@ def test_league_draws_opponents_from_its_pool_each_episode() -> None:
     env = League(gym.make("parlour/FanTan-v0", players=4, episode="round"), pool=["random"])
     env.add(first_legal)
     draws = []
+    # add freezes a copy: training the learner on afterwards leaves the pool's copy alone
+    learner = load("fantan", 4)
+    env.add(learner)
+    learner.w["wp"][:] = 0
+    assert env.pool[-1] is not learner and env.pool[-1].w["wp"].any()
+    env.pool.pop()
     for episode in range(6):
         obs, info = env.reset(seed=episode if episode == 0 else None)
         draws.append(tuple(map(str, env.last_draw)))

@@ -40,10 +40,9 @@ class Tournament:
         self.bots = lineup(self.bots, self.players)
         if self.deals < 1:
             raise ValueError("a tournament needs at least one deal")
-        from parlour.bots import make_bot
+        from parlour.bots.registry import check_lineup
 
-        for name in dict.fromkeys(self.bots):
-            make_bot(name, self.game, 0)  # fail early on an unknown bot
+        check_lineup(self.bots, self.game, self.players)  # fail before the first game
 
     def jobs(self) -> list[Job]:
         """Every game, deal by deal, rotation by rotation."""

@@ -10,6 +10,11 @@ from parlour.game import Move
 from parlour.games import get_game
 
 
+class BotFailed(RuntimeError):
+    """An entered agent broke off a game (no answer, an illegal move, an exception):
+    :mod:`parlour.bots.entrants`."""
+
+
 class Bot:
     """A computer player: ``choose(view)`` returns one of ``view.legal``.
 
@@ -31,6 +36,11 @@ class Bot:
         afresh in the middle of a game (the server makes one for every decision) or at
         the start of a new one (``()``). Bots that read their opponents across rounds
         use them (:class:`.search_bot.SearchBot`); the others need nothing."""
+
+    def check_table(self, players: int) -> None:
+        """Raise ``ValueError`` in plain words if this bot cannot play a table of
+        ``players`` (the ``learned`` bot where it has no weights, say); the arena asks
+        before the first game, so nothing plays as something it was not named."""
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.game.name}>"

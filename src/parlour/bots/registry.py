@@ -58,15 +58,43 @@ def bot_names(game: str | None = None) -> list[str]:
     return list(names)
 
 
+def entrant(name: str, game: str) -> bool:
+    """Whether ``name`` is an entrant spec (a weights file, ``module:function``,
+    ``cmd:COMMAND``: :mod:`.entrants`) rather than a registered bot of ``game``."""
+    from parlour.bots.entrants import is_entrant
+
+    known = set(bots_of(game)) | set(levels.ENGINES)
+    return is_entrant(name, known)
+
+
+def check_lineup(names: list[str], game: str, players: int) -> None:
+    """Every bot of a line-up can be made and can play a table of ``players``
+    (ValueError in plain words otherwise), before any game is played."""
+    for name in dict.fromkeys(names):
+        bot = make_bot(name, game, 0)
+        try:
+            bot.check_table(players)
+        finally:
+            close = getattr(bot, "close", None)
+            if close is not None:
+                close()
+
+
 def make_bot(name: str, game: str, seed: int | None = 0) -> Bot:
     """A bot by name for a game, seeded.
 
     Names: ``random``, the game's own bots (``greedy``, ``heuristic``), the levels
     ``easy``, ``medium``, ``hard``, ``expert``, the engines ``pimc`` and ``ismcts``,
     and search bots with an explicit iteration budget such as ``pimc:500`` or
-    ``hard:300:none`` (see :mod:`parlour.bots.levels`).
+    ``hard:300:none`` (see :mod:`parlour.bots.levels`); and your own agents:
+    ``PATH.npz``, ``MODULE:FUNCTION``, ``FILE.py:FUNCTION``, ``cmd:COMMAND``
+    (:mod:`parlour.bots.entrants`).
     """
     kit = get_kit(game)
+    if isinstance(name, str) and entrant(name, kit.name):
+        from parlour.bots.entrants import make_entrant
+
+        return make_entrant(name, kit.name, seed)
     key = name.strip().lower() if isinstance(name, str) else ""
     if ":" in key and levels.searchable(kit.name):
         bot = levels.parse_search_name(key, kit.name, seed)

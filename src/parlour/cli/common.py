@@ -135,23 +135,36 @@ def default_bot(game: Game, prefer: tuple[str, ...] = ("medium", "greedy")) -> s
 def check_bot(game: Game, name: str) -> None:
     """``name`` is a bot the registry makes for ``game`` (any name ``make_bot`` takes,
     such as ``hard:400`` or ``ismcts:2000``); else UsageError listing the names."""
+    from parlour.bots.registry import entrant
+
     if name in bot_names(game.name):
         return
     try:
         make_bot(name, game.name, 0)
-    except ValueError:
+    except ValueError as e:
+        if entrant(name, game.name):
+            raise UsageError(str(e)) from None
         known = ", ".join(bot_names(game.name))
         raise UsageError(f"unknown bot {name!r} for {game.name}; choose from: {known}; or a "
                          f"search bot with a budget, e.g. hard:400 or ismcts:2000") from None
 
 
-def resolve_bots(game: Game, spec: str | None, seats: int, default: str) -> list[str]:
-    """Bot names for ``seats`` seats from ``--bots``: one name for all, or one per seat."""
-    names = [s.strip().lower() for s in spec.split(",")] if spec else [default]
+def resolve_bots(game: Game, spec: str | None, seats: int, default: str,
+                 table: int | None = None) -> list[str]:
+    """Bot names for ``seats`` seats from ``--bots``: one name for all, or one per seat;
+    each checked against a table of ``table`` players (default ``seats``)."""
+    from parlour.bots.registry import check_lineup, entrant
+
+    names = [s.strip() for s in spec.split(",")] if spec else [default]
+    names = [n if entrant(n, game.name) else n.lower() for n in names]
     if any(not n for n in names):
         raise UsageError(f"--bots {spec!r} has an empty name")
     for n in dict.fromkeys(names):
         check_bot(game, n)
+    try:
+        check_lineup(names, game.name, table or seats)
+    except ValueError as e:
+        raise UsageError(str(e)) from None
     if len(names) == 1:
         return names * seats
     if len(names) != seats:

@@ -76,8 +76,8 @@ class ParlourGymEnv(gymnasium.Env):
         if len(names) != players - 1:
             raise ValueError(f"{players} players need {players - 1} opponents, not {len(names)}")
         for name in names:
-            if isinstance(name, str):
-                make_bot(name, self.game_name, 0)  # fail now on an unknown name
+            if isinstance(name, str):  # fail now on an unknown name or a table it cannot play
+                make_bot(name, self.game_name, 0).check_table(players)
             elif not (isinstance(name, Bot) or callable(name)):
                 raise ValueError(f"an opponent is a bot name, a Bot or a policy, not {name!r}")
         self.players = players

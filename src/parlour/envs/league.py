@@ -4,7 +4,7 @@
 >>> from parlour.envs.league import League
 >>> env = League(gym.make("parlour/FanTan-v0", players=4, episode="round"),
 ...              pool=["random", "greedy"])
->>> env.add(my_policy)          # e.g. a frozen copy of the learner: self-play
+>>> env.add(my_policy)          # a frozen copy of the learner goes in: self-play
 
 Every ``reset`` draws each opponent seat's player from the pool (bot names, ``Bot``
 objects or policies ``policy(observation, mask) -> action``, as the environment's
@@ -15,6 +15,7 @@ every seat as the learner.
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 import gymnasium
@@ -37,8 +38,18 @@ class League(gymnasium.Wrapper):
         self.last_draw: list[Opponent] = []
 
     def add(self, opponent: Opponent) -> None:
-        """Put one more opponent in the pool (a snapshot of the learner, say)."""
-        self.pool.append(opponent)
+        """Put a frozen copy of one more opponent in the pool (a snapshot of the
+        learner, say): training the learner on afterwards leaves the copy as it was.
+        Bot names are kept as they are."""
+        if isinstance(opponent, str):
+            self.pool.append(opponent)
+            return
+        try:
+            frozen = copy.deepcopy(opponent)
+        except Exception as e:
+            raise ValueError(f"the league cannot freeze a copy of {opponent!r}: {e}; "
+                             f"add a copy you made yourself") from None
+        self.pool.append(frozen)
 
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:

@@ -7,7 +7,8 @@ baseline"). The network is a multilayer perceptron
 on the environments' observation vector (:mod:`.observation`, one-round episodes: see
 :mod:`.policy`): two ``tanh`` layers, then one logit per action id; the bot plays the
 legal action with the highest logit (no randomness, so the seed changes nothing). At a
-player count without shipped weights the bot plays the game's ``greedy`` moves.
+player count without shipped weights it is refused in plain words (``check_table``, and
+``choose`` too): it never plays another bot's moves under its name.
 """
 
 from __future__ import annotations
@@ -62,8 +63,9 @@ def load(game: str, players: int) -> MLPPolicy:
     path = weights_path(game, players)
     if not path.is_file():
         have = ", ".join(f"{p} players" for p in shipped(game)) or "no player count"
-        raise ValueError(f"the learned bot plays {get_kit(game).game.title} with {have}, "
-                         f"not {players}")
+        raise ValueError(f"the learned bot has weights for {get_kit(game).game.title} with "
+                         f"{have} only, not {players}; enter your own weights as a "
+                         f"PATH.npz bot (docs/arena.md)")
     with np.load(path) as data:
         return MLPPolicy({k: data[k] for k in data.files})
 
@@ -71,35 +73,26 @@ def load(game: str, players: int) -> MLPPolicy:
 class LearnedBot(PolicyBot):
     """The shipped policy of the game, for the player count of the table it sits at.
 
-    At a player count with no shipped weights it plays the game's ``greedy`` bot instead
-    (a table is never left without a move; :func:`shipped` says where it is itself).
+    A table size with no shipped weights is refused (:func:`shipped` says which have).
     """
 
     name = "learned"
 
     def __init__(self, game: str, seed: int | None = 0) -> None:
         super().__init__(game, self._play, seed)
-        self._policies: dict[int, MLPPolicy | None] = {}
+        self._policies: dict[int, MLPPolicy] = {}
         self._players = 0
-        self._seed = seed
-        self._fallback: Bot | None = None
 
     def _play(self, obs: np.ndarray, mask: np.ndarray) -> int:
-        policy = self._policies[self._players]
-        assert policy is not None
-        return policy(obs, mask)
+        return self._policies[self._players](obs, mask)
+
+    def check_table(self, players: int) -> None:
+        if players not in self._policies:
+            self._policies[players] = load(self.game.name, players)
 
     def choose(self, view: object) -> int:
         players = view.players  # type: ignore[attr-defined]
-        if players not in self._policies:
-            self._policies[players] = (load(self.game.name, players)
-                                       if players in shipped(self.game.name) else None)
-        if self._policies[players] is None:
-            if self._fallback is None:
-                from parlour.bots import make_bot
-
-                self._fallback = make_bot("greedy", self.game.name, self._seed)
-            return self._fallback.choose(view)
+        self.check_table(players)
         self._players = players
         return super().choose(view)
 

@@ -13,6 +13,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from parlour.arena.analyze import analyze as run_analysis
 from parlour.arena.analyze import markdown, write_charts
+from parlour.bots.base import BotFailed
 from parlour.cli.app import app
 from parlour.cli.commands.tournament_command import parse_rules
 from parlour.cli.common import (
@@ -75,13 +76,12 @@ def analyze(
         cmp = parse_compare(game, compare)
         if cmp and cmp[0] in rules:
             raise UsageError(f"{cmp[0]} is both compared and fixed by --rule")
-        from parlour.bots import make_bot
+        from parlour.bots.registry import check_lineup
 
-        for name in dict.fromkeys(b.strip() for b in bots.split(",")):
-            try:
-                make_bot(name, game, 0)
-            except ValueError as e:
-                raise UsageError(str(e)) from None
+        try:
+            check_lineup([b.strip() for b in bots.split(",")], resolve_game(game).name, players)
+        except ValueError as e:
+            raise UsageError(str(e)) from None
         if out:
             prepare_output_dir(Path(out))
     console = Console(stderr=True)
@@ -94,6 +94,8 @@ def analyze(
                                   workers, backend, ray_address, lambda _f: bar.advance(task))
     except ConnectionError as e:  # the Ray cluster never answered, or went away
         fail(str(e))
+    except BotFailed as e:  # an entered agent broke off a game
+        fail(str(e), 1)
     charts: list[str] = []
     if out:
         path = Path(out)

@@ -216,7 +216,7 @@ def play_command(
             seat = seat or 0
             if not 0 <= seat < n:
                 raise UsageError(f"--seat must be from 0 to {n - 1}, not {seat}")
-            names = resolve_bots(g, bots, n - 1, default_bot(g))
+            names = resolve_bots(g, bots, n - 1, default_bot(g), n)
             path = save or default_save_path(g.name)
             check_output_file(path, overwrite=False)
             bot_of = list(names)

@@ -11,6 +11,7 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
+from parlour.bots.base import BotFailed
 from parlour.cli.app import app
 from parlour.cli.common import (
     UsageError,
@@ -123,6 +124,8 @@ def simulate_command(
              + (f"; {out} holds their records" if out else ""), 130)
     except OSError as e:
         fail(f"could not write {out}: {e}", 1)
+    except BotFailed as e:  # an entered agent broke off a game
+        fail(str(e), 1)
     if as_json:
         typer.echo(json.dumps({**summary.to_json(), "seed": seed, "rules": rules,
                                "engine": used, "out": str(out) if out else None}))

@@ -12,6 +12,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from parlour.arena import report
 from parlour.arena.tournament import Tournament
+from parlour.bots.base import BotFailed
 from parlour.cli.app import app
 from parlour.cli.common import (
     UsageError,
@@ -90,6 +91,8 @@ def tournament(
             result = t.run(backend, workers, ray_address, lambda _r: bar.advance(task))
     except ConnectionError as e:  # the Ray cluster never answered, or went away
         fail(str(e))
+    except BotFailed as e:  # an entered agent broke off a game
+        fail(str(e), 1)
     summary = result.summary()
     if out:
         paths = report.write(result, out)

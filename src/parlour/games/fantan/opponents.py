@@ -17,7 +17,7 @@ The two costlier models:
   would have played: the seat's observation at that moment is encoded once from the
   public state (the environments' own encoder), and only its hand plane changes from
   world to world, so one batched pass of the network answers every world. Where no
-  shipped network fits the table the model is ``greedy``, as the ``learned`` bot plays.
+  shipped network fits the table the model is ``greedy`` (the ``learned`` bot refuses it).
 * ``search`` is the player who sees every hand: in the world, every seat's hand at
   that moment is its hand now plus what it has played since, and each legal card is
   followed by noise-free heuristic play to the end of the round (the compiled

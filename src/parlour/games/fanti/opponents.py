@@ -148,15 +148,17 @@ def _learned_move(rules: tuple[tuple[str, Any], ...], players: int, dealer: int,
     past = FantiView(play.seat, players, dealer, rule, held, play.table, play.piles,
                      play.counts, play.deck_left, play.last_collector, (), play.seat,
                      tuple(hand_moves(held, play.table, gtg)), None)
-    return _learned_bot().choose(past)
+    return _learned_bot(players).choose(past)
 
 
-@lru_cache(maxsize=1)
-def _learned_bot() -> Any:
-    """The ``learned`` bot (deterministic; it picks the network for each table size)."""
+@lru_cache(maxsize=8)
+def _learned_bot(players: int) -> Any:
+    """The ``learned`` bot at ``players`` (deterministic); the ``greedy`` bot where no
+    network is shipped for the table (the model's stand-in: the bot itself refuses)."""
     from parlour.bots import make_bot
+    from parlour.envs.learned import shipped
 
-    return make_bot("learned", "fanti", 0)
+    return make_bot("learned" if players in shipped("fanti") else "greedy", "fanti", 0)
 
 
 @lru_cache(maxsize=1 << 14)
