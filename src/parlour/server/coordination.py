@@ -213,7 +213,11 @@ class Leases:
                     log.info("cluster: listening for other processes' events")
                     async for note in conn.notifies():
                         origin, _, tid = note.payload.partition(" ")
-                        if origin != self.instance:
+                        if origin == self.instance:
+                            continue
+                        if tid.startswith("pool:"):  # an entry or a pairing (pools.py)
+                            self.svc.pools.heard(tid[5:])
+                        else:
                             self._announced(tid)
             except asyncio.CancelledError:
                 raise

@@ -371,6 +371,10 @@ class Store:
                              f"not {synchronous!r}")
         self.url = url
         self.engine = make_engine(url, busy_timeout, synchronous.upper())
+        # The rows of the people in the room live in modules of their own; their tables
+        # are made here with the others.
+        from parlour.server import moderation_rows, pool_rows, social_rows  # noqa: F401
+
         attempts = start_attempts(start_wait)
         for attempt in range(attempts):  # a database that is still starting up
             try:

@@ -28,7 +28,9 @@ from parlour.server.hub import Connection, Hub
 from parlour.server.intents import Intents, default_bot
 from parlour.server.limits import PerAddress, Sockets
 from parlour.server.live import LiveTable
+from parlour.server.moderation import Moderation
 from parlour.server.pacing import Pacer
+from parlour.server.pools import Pools
 from parlour.server.protocol import CreateTable, Hello, Joined
 from parlour.server.settings import Settings
 from parlour.server.thinking import ASKED, ThinkPool, WorkFailed
@@ -67,6 +69,8 @@ class TableService:
         self.intents = Intents(self)
         self.cardroom = CardRoom(self)
         self.coord: Coordination = coordination_for(self)
+        self.pools = Pools(self)
+        self.moderation = Moderation(store.engine)
         self.pool = ThinkPool(settings.bot_workers, settings.bot_move_seconds)
         self.create_limit = PerAddress(settings.create_per_minute / 60.0, settings.create_burst)
         self.sockets = Sockets(settings)
@@ -85,6 +89,7 @@ class TableService:
         self.pool.start()
         await self.coord.startup()
         self.clock.start()
+        self.pools.start()
         self._gc_task = asyncio.create_task(self.collector.run())
         self._pacer_task = asyncio.create_task(self.pacer.run())
 
@@ -99,6 +104,7 @@ class TableService:
             if task:
                 task.cancel()
         self.clock.stop()
+        self.pools.stop()
         self.coord.stop()
         self.pool.close()
         for t in list(self.tables.values()):

@@ -173,6 +173,36 @@ class Settings:
     review_concurrency: int = 2
     """Reviews computed at the same time; further requests wait their turn."""
 
+    # --- pairing pools (server/pools.py) ---------------------------------------------
+    pool_every: float = 0.5
+    """Seconds between pairing rounds (a newcomer, here or announced by another process,
+    starts one at once)."""
+    pool_band: float = 50.0
+    """Rating points either side a newcomer accepts an opponent."""
+    pool_band_per_second: float = 5.0
+    """Points the band widens for every second waited."""
+    pool_band_open_after: float = 45.0
+    """Seconds of waiting after which any rating fits."""
+    pool_fill_after: float = 60.0
+    """Seconds of waiting after which computer players are offered for the empty seats
+    (the table is then unrated)."""
+    pool_timer: int = 60
+    """Seconds per turn at a table made by a pool (0: no turn timer)."""
+    pool_wait: float = 20.0
+    """Longest a waiting person's question is held open before it is answered."""
+    pool_recheck: float = 2.0
+    """Seconds between looks at a waiting entry when no change is announced."""
+    pool_stale: float = 45.0
+    """A waiting entry not asked about for this long leaves the pool (its page closed)."""
+    pool_enter_per_minute: float = 10.0
+    """Pool entries one address may make a minute (bursts of ``pool_enter_burst``)."""
+    pool_enter_burst: int = 5
+    pool_asks_per_minute: float = 240.0
+    """Pool questions (wait, leave, fill) one address may ask a minute."""
+    pool_asks_burst: int = 60
+    pool_max_waiting: int = 5000
+    """People waiting in all pools at once; then 503."""
+
     @classmethod
     def from_env(cls, **overrides: object) -> Settings:
         """Defaults, then ``PARLOUR_*`` environment variables, then ``overrides``."""
