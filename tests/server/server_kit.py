@@ -252,3 +252,45 @@ def threaded(fns: list[Callable[[], Any]], timeout: float = 60) -> list[Any]:
         raise errors[0]
     assert not any(t.is_alive() for t in threads), "a player thread is stuck"
     return results
+
+
+class Browser:
+    """One browser of its own (its own cookie jar) over a shared test client: requests
+    run with this browser's cookies, and the cookies they set stay with it."""
+
+    def __init__(self, client: TestClient) -> None:
+        self.client = client
+        self.jar: list[Any] = []
+
+    @property
+    def cookies(self) -> dict[str, str]:
+        return {c.name: c.value for c in self.jar}
+
+    def request(self, method: str, url: str, **kw: Any) -> Any:
+        c = self.client
+        c.cookies.clear()
+        for cookie in self.jar:
+            c.cookies.jar.set_cookie(cookie)
+        try:
+            return c.request(method, url, **kw)
+        finally:
+            self.jar = list(c.cookies.jar)
+            c.cookies.clear()
+
+    def seat(self, table: str, token: str | None = None, watch: str | None = None) -> Seat:
+        """A WebSocket of this browser (its cookie rides the upgrade)."""
+        cookie = "; ".join(f"{c.name}={c.value}" for c in self.jar)
+        return Seat(self.client, table, token=token, watch=watch,
+                    headers={"cookie": cookie} if cookie else None)
+
+    def get(self, url: str, **kw: Any) -> Any:
+        return self.request("GET", url, **kw)
+
+    def post(self, url: str, **kw: Any) -> Any:
+        return self.request("POST", url, **kw)
+
+    def patch(self, url: str, **kw: Any) -> Any:
+        return self.request("PATCH", url, **kw)
+
+    def delete(self, url: str, **kw: Any) -> Any:
+        return self.request("DELETE", url, **kw)

@@ -11,6 +11,7 @@ from pydantic import BaseModel
 
 from parlour.games import GAMES
 from parlour.server.guard import client_address, public_base
+from parlour.server.identity import ensure_player
 from parlour.server.protocol import CreateTable, Joined, JoinTable
 from parlour.server.service import TableService, default_bot
 
@@ -75,9 +76,11 @@ def games(request: Request) -> list[dict[str, Any]]:
 
 @router.post("/tables", status_code=201, response_model=Joined, responses=_errors(400, 429),
              summary="Create a table; the creator gets the first person seat and its token")
-async def create_table(request: Request, body: CreateTable) -> Joined:
+async def create_table(request: Request, response: Response, body: CreateTable) -> Joined:
     addr = client_address(request.scope, request.app.state.settings)
-    return _absolute(request, await _service(request).create(body, addr))
+    who = ensure_player(request, response) if body.seats is None or any(
+        s.kind == "person" for s in body.seats) else None
+    return _absolute(request, await _service(request).create(body, addr, who))
 
 
 @router.get("/tables/{table_id}", responses=_errors(404), summary="A table's public facts (no secrets, no cards)")
@@ -88,9 +91,11 @@ async def table_info(request: Request, table_id: str) -> dict[str, Any]:
 @router.post("/tables/{table_id}/join", response_model=Joined,
              responses=_errors(400, 403, 404, 409, 410),
              summary="Take a seat with the invite key, or get a spectator pass")
-async def join_table(request: Request, table_id: str, body: JoinTable) -> Joined:
+async def join_table(request: Request, response: Response, table_id: str,
+                     body: JoinTable) -> Joined:
     addr = client_address(request.scope, request.app.state.settings)
-    joined = await _service(request).join(table_id, body.key, body.name, addr)
+    joined = await _service(request).join(table_id, body.key, body.name, addr,
+                                          lambda: ensure_player(request, response))
     return _absolute(request, joined)
 
 

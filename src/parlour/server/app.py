@@ -19,6 +19,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from parlour import __version__
 from parlour.games import KITS
+from parlour.server.accounts import router as accounts_router
 from parlour.server.api import router
 from parlour.server.db import Store, unavailable
 from parlour.server.guard import Guard
@@ -73,6 +74,7 @@ def create_app(settings: Settings | None = None, *, testing: bool | None = None)
     app.add_middleware(Guard, settings=settings)
     app.include_router(room_router)
     app.include_router(pools_router)
+    app.include_router(accounts_router)
 
     @app.exception_handler(ServiceError)
     async def _service_error(_request: Request, exc: ServiceError) -> JSONResponse:

@@ -26,6 +26,7 @@ import unicodedata
 from collections import deque
 from typing import TYPE_CHECKING, Any
 
+from parlour.server import people
 from parlour.server.errors import ServiceError
 from parlour.server.hub import Connection
 from parlour.server.live import LiveTable
@@ -33,6 +34,9 @@ from parlour.server.protocol import Joined
 from parlour.server.tokens import hash_token, new_key, new_token
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from parlour.server.identity import Player
     from parlour.server.service import TableService
 
 
@@ -45,6 +49,13 @@ def give_rejoin(t: LiveTable, seat: int) -> str:
     key = new_key()
     t.seats[seat].rejoin_hash = hash_token(key)
     return key
+
+
+def _is_account(svc: TableService, owner: dict[str, Any] | None) -> bool:
+    if owner is None:
+        return False
+    row = people.get_player(svc.store.engine, owner["player_id"])
+    return row is not None and not row["guest"]
 
 
 def clean_text(text: str, limit: int) -> str:
@@ -66,20 +77,40 @@ class CardRoom:
 
     # --- rejoin and re-open ----------------------------------------------------------
 
-    async def rejoin(self, table_id: str, key: str) -> Joined:
+    async def rejoin(self, table_id: str, key: str | None,
+                     who: Callable[[], Player | None] | None = None) -> Joined:
+        """A seat back on this device: with its rejoin link, or (no key) for the player
+        who owns the seat (a signed-in account, or the guest of this browser)."""
         from parlour.server.intents import joined
 
         svc = self.svc
         t = svc.load(table_id)
         if t.status == "expired":
             raise ServiceError(410, "expired", "this table has expired")
-        h = hash_token(key)
-        seat = next((i for i, s in enumerate(t.seats)
-                     if s.rejoin_hash is not None and secrets.compare_digest(s.rejoin_hash, h)),
-                    None)
-        if seat is None:
-            raise ServiceError(403, "unauthorised",
-                               "this rejoin link does not hold a seat at this table")
+        owners = people.seat_owners(svc.store.engine, t.id)
+        if key is None:
+            player = who() if who is not None else None
+            seat = next((i for i, o in owners.items() if player is not None
+                         and o["player_id"] == player.id and i < len(t.seats)
+                         and t.seats[i].rejoin_hash is not None), None)
+            if seat is None:
+                raise ServiceError(403, "unauthorised", "you hold no seat at this table "
+                                   "(sign in with the account that took it, or use your "
+                                   "rejoin link)")
+        else:
+            h = hash_token(key)
+            seat = next((i for i, s in enumerate(t.seats) if s.rejoin_hash is not None
+                         and secrets.compare_digest(s.rejoin_hash, h)), None)
+            if seat is None:
+                raise ServiceError(403, "unauthorised",
+                                   "this rejoin link does not hold a seat at this table")
+            owner = owners.get(seat)
+            player = who() if who is not None else None
+            # The link's holder is the seat's person now; but an account's seat is not
+            # handed to a guest (its owner opening the link while signed out).
+            if player is not None and (owner is None or owner["player_id"] != player.id) \
+                    and not (player.guest and _is_account(svc, owner)):
+                people.own_seat(svc.store.engine, t.id, seat, player.id, t.seats[seat].name)
         async with t.lock:
             token = new_token()
             t.seats[seat].token_hash = hash_token(token)
@@ -89,7 +120,7 @@ class CardRoom:
                                    "device", reconnect=False)
                 await c.close(1008, "seat taken back on another device")
         out = joined(t, seat, token)
-        out.rejoin_url = rejoin_url(t, key)
+        out.rejoin_url = rejoin_url(t, key) if key is not None else None
         return out
 
     async def reopen(self, conn: Connection, seat: int) -> None:
@@ -111,6 +142,7 @@ class CardRoom:
                 return
             s.token_hash = s.rejoin_hash = None
             s.open = True
+            people.disown_seat(svc.store.engine, t.id, seat)
             if not s.auto:
                 s.auto = "disconnected"
             entry = {"kind": "reopen", "seat": seat}
@@ -289,6 +321,10 @@ class CardRoom:
             id=tid, game=t.game.name, status="waiting", created=now, updated=now,
             config=cfg, record=None, seq=0, deadline=None, salt=None, log=[],
             invite_key="", watch_key="", rematch=None))
+        old = people.seat_owners(svc.store.engine, t.id)
+        people.own_seats(svc.store.engine, tid, [
+            (i, old[i]["player_id"], cfg["seats"][i]["name"]) for i in old
+            if i < len(cfg["seats"]) and offer["answers"][i] == "yes"])
         new = svc.load(tid)
         if all(s.claimed for s in new.seats):
             async with new.lock:

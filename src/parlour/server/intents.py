@@ -17,7 +17,7 @@ from parlour import cards
 from parlour.bots import bot_names
 from parlour.games import get_game
 from parlour.options import OptionError
-from parlour.server import names
+from parlour.server import names, people
 from parlour.server.db import TableRow
 from parlour.server.errors import ServiceError
 from parlour.server.hub import Connection
@@ -34,6 +34,9 @@ from parlour.server.thinking import ASKED, WorkFailed
 from parlour.server.tokens import hash_token, new_key, new_table_id, new_token
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from parlour.server.identity import Player
     from parlour.server.service import TableService
 
 log = logging.getLogger("parlour.server")
@@ -161,7 +164,8 @@ class Intents:
             self._open = (count, now)
         return count
 
-    async def create(self, req: CreateTable, addr: str = "local") -> Joined:
+    async def create(self, req: CreateTable, addr: str = "local",
+                     who: Player | None = None) -> Joined:
         svc = self.svc
         settings = svc.settings
         if _too_big(req.rules):
@@ -212,7 +216,7 @@ class Intents:
         if host is not None:
             token = new_token()
             seats[host].token_hash = hash_token(token)
-            seats[host].name = _name(req.name) or seats[host].name
+            seats[host].name = _name(req.name) or (who.name if who else "") or seats[host].name
         taken = [names.key(s.name) for s in seats if s.name]
         if len(taken) != len(set(taken)):
             raise ServiceError(400, "bad_table", "two seats have the same name: "
@@ -235,6 +239,8 @@ class Intents:
                        config=config, record=None, seq=0, deadline=None, salt=None,
                        log=[], invite_key="", watch_key="", rematch=None)
         svc.store.add(row)
+        if host is not None and who is not None:
+            people.own_seat(svc.store.engine, tid, host, who.id, seats[host].name)
         self._open = (self._open[0] + 1, self._open[1])
         t = svc.adopt(row)
         t.creator = addr
@@ -260,7 +266,8 @@ class Intents:
                 raise ServiceError(400, "bad_table", f"test deck {k + 1} is not 52 cards")
         return test.model_dump()
 
-    async def join(self, table_id: str, key: str, name: str, addr: str = "local") -> Joined:
+    async def join(self, table_id: str, key: str, name: str, addr: str = "local",
+                   who: Callable[[], Player] | None = None) -> Joined:
         svc = self.svc
         t = svc.load(table_id)
         if t.status == "expired":
@@ -269,13 +276,17 @@ class Intents:
             return joined(t, None, None)
         if not svc.keys.opens(key, t.id, "invite", t.kept.get("invite")):
             raise ServiceError(403, "unauthorised", "this link does not open a seat at this table")
-        return await self.sit(t, name, addr)
+        return await self.sit(t, name, addr, who)
 
-    async def sit(self, t: LiveTable, name: str, addr: str = "local") -> Joined:
+    async def sit(self, t: LiveTable, name: str, addr: str = "local",
+                  who: Callable[[], Player] | None = None) -> Joined:
         """Give a free person seat to a newcomer: before the start, or during play a
-        seat the host re-opened (the stand-in plays it until they connect)."""
+        seat the host re-opened (the stand-in plays it until they connect). ``who``
+        gives the player taking it (made a guest on first use), recorded as the seat's
+        owner."""
         svc = self.svc
         chosen = _name(name)
+        player = who() if who is not None else None
         async with t.lock:
             free = next((i for i, s in enumerate(t.seats) if s.kind == "person"
                          and s.token_hash is None and (t.status == "waiting" or s.open)), None)
@@ -292,6 +303,9 @@ class Intents:
             if chosen and names.key(chosen) in others:
                 raise ServiceError(409, "name_taken", f"someone at this table is already "
                                    f"called {chosen}: choose another name")
+            if not chosen and player is not None and player.name \
+                    and names.key(player.name) not in others:
+                chosen = player.name  # the player's own name, unless someone has it
             token = new_token()
             seat = t.seats[free]
             seat.token_hash = hash_token(token)
@@ -306,6 +320,8 @@ class Intents:
             entry = {"kind": "join", "seat": free, "name": seat.name}
             t.log.append(entry)
             svc.writer.save(t, config=t.config_json(), log=t.log)
+            if player is not None:
+                people.own_seat(svc.store.engine, t.id, free, player.id, seat.name)
             await svc.hub.broadcast(t, "state", event=entry)
         return joined(t, free, token, rejoin)
 
@@ -489,6 +505,7 @@ class Intents:
         s.token_hash = None
         s.name = _free_name([x for i, x in enumerate(t.seats) if i != seat],
                             f"Player {seat + 1}")
+        people.disown_seat(svc.store.engine, t.id, seat)
         entry = {"kind": "release", "seat": seat}
         t.log.append(entry)
         svc.writer.save(t, config=t.config_json(), log=t.log)

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Request
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import FileResponse, JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from parlour.games import KITS
@@ -21,6 +21,7 @@ from parlour.server import replay
 from parlour.server.api import _absolute, _errors
 from parlour.server.errors import ServiceError
 from parlour.server.guard import client_address
+from parlour.server.identity import Player, ensure_player, player_of
 from parlour.server.protocol import Joined, Name, Secret
 from parlour.server.service import TableService
 
@@ -58,7 +59,8 @@ def replay_page(request: Request, table_id: str) -> FileResponse:
 class Rejoin(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    key: Secret
+    key: Secret | None = None
+    """The rejoin link's key; none: the seat of the player whose cookie this is."""
 
 
 class ReviewBody(BaseModel):
@@ -86,7 +88,7 @@ async def open_tables(request: Request) -> list[dict[str, Any]]:
 @router.post("/api/tables/{table_id}/sit", response_model=Joined,
              responses=_errors(400, 403, 404, 409, 410),
              summary="Take a free seat at a public table (no invite link needed)")
-async def sit(request: Request, table_id: str, body: Sit) -> Joined:
+async def sit(request: Request, response: Response, table_id: str, body: Sit) -> Joined:
     svc = _service(request)
     t = svc.load(table_id)
     if not t.config.get("public"):
@@ -95,14 +97,20 @@ async def sit(request: Request, table_id: str, body: Sit) -> Joined:
     if t.status == "expired":
         raise ServiceError(410, "expired", "this table has expired")
     addr = client_address(request.scope, request.app.state.settings)
-    return _absolute(request, await svc.intents.sit(t, body.name, addr))
+    return _absolute(request, await svc.intents.sit(
+        t, body.name, addr, lambda: ensure_player(request, response)))
 
 
 @router.post("/api/tables/{table_id}/rejoin", response_model=Joined,
              responses=_errors(400, 403, 404, 410),
-             summary="Take your seat back with your personal rejoin link (any device)")
-async def rejoin(request: Request, table_id: str, body: Rejoin) -> Joined:
-    return _absolute(request, await _service(request).cardroom.rejoin(table_id, body.key))
+             summary="Take your seat back: with your personal rejoin link (any device), "
+                     "or, without a key, as the signed-in player who took it")
+async def rejoin(request: Request, response: Response, table_id: str, body: Rejoin) -> Joined:
+    def who() -> Player | None:
+        return (player_of(request) if body.key is None
+                else ensure_player(request, response))
+
+    return _absolute(request, await _service(request).cardroom.rejoin(table_id, body.key, who))
 
 
 def _finished_record(service: TableService, table_id: str) -> dict[str, Any]:

@@ -15,7 +15,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from parlour import record
 from parlour.server.cardroom import CardRoom
@@ -36,6 +37,9 @@ from parlour.server.settings import Settings
 from parlour.server.thinking import ASKED, ThinkPool, WorkFailed
 from parlour.server.tokens import KeyRing, hash_token, new_server_secret
 from parlour.server.writes import Writer
+
+if TYPE_CHECKING:
+    from parlour.server.identity import Player
 
 __all__ = ["RETRY_AFTER", "UNAVAILABLE", "ServiceError", "TableService", "default_bot"]
 
@@ -163,13 +167,15 @@ class TableService:
 
     # --- HTTP --------------------------------------------------------------------------
 
-    async def create(self, req: CreateTable, addr: str = "local") -> Joined:
+    async def create(self, req: CreateTable, addr: str = "local",
+                     who: Player | None = None) -> Joined:
         await self.pacer.admit()  # the tables in play first (parlour.server.pacing)
-        return await self.intents.create(req, addr)
+        return await self.intents.create(req, addr, who)
 
-    async def join(self, table_id: str, key: str, name: str, addr: str = "local") -> Joined:
+    async def join(self, table_id: str, key: str, name: str, addr: str = "local",
+                   who: Callable[[], Player] | None = None) -> Joined:
         await self.pacer.admit()
-        return await self.intents.join(table_id, key, name, addr)
+        return await self.intents.join(table_id, key, name, addr, who)
 
     async def verify(self, data: Any) -> dict[str, Any]:
         """Check an uploaded record in a worker (it may be large: never on the loop)."""

@@ -202,6 +202,15 @@ class Settings:
     pool_asks_burst: int = 60
     pool_max_waiting: int = 5000
     """People waiting in all pools at once; then 503."""
+    # --- people: guests, accounts, sessions (server/identity.py, server/accounts.py) -----
+    guest_days: float = 400.0
+    """How long a guest's cookie (their lasting identity in one browser) lives."""
+    session_days: float = 30.0
+    """How long a signed-in session lives (then the player signs in again)."""
+    guests_per_minute: float = 20.0
+    """New guest identities one address may get a minute (a burst of ``guests_burst``);
+    then taking a seat without a cookie gets 429."""
+    guests_burst: int = 40
 
     @classmethod
     def from_env(cls, **overrides: object) -> Settings:

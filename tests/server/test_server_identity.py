@@ -1,0 +1,132 @@
+"""Guests first (issue 32): a lasting identity in an HttpOnly cookie, the seats it takes
+recorded as its own, ``/api/me``, and rejoining one's own seat without the link."""
+
+from __future__ import annotations
+
+import pytest
+from server_kit import Browser, create, service, threaded
+
+from parlour.server import people
+from parlour.server.identity import COOKIE, SECURE_COOKIE, digest
+
+pytestmark = pytest.mark.timeout(120)
+
+
+def owners(client, table):
+    return people.seat_owners(service(client).store.engine, table)
+
+
+def invite_of(j):
+    return j["invite_url"].split("#invite=")[1]
+
+
+def test_a_first_seat_makes_a_guest_with_an_httponly_cookie_and_only_its_hash_is_kept(client):
+    anna = Browser(client)
+    assert anna.get("/api/me").json() == {"name": "", "guest": True, "known": False,
+                                          "ratings": {}}
+    r = anna.post("/api/tables", json={"game": "fantan", "players": 3})
+    assert r.status_code == 201
+    cookie = r.headers["set-cookie"]
+    assert cookie.startswith(COOKIE + "=") and "HttpOnly" in cookie
+    assert "samesite=lax" in cookie.lower() and "Path=/" in cookie
+    assert "secure" not in cookie.lower()  # plain http here
+    secret = anna.cookies[COOKIE]
+    me = anna.get("/api/me").json()
+    assert me == {"name": "", "guest": True, "known": True, "ratings": {}}
+    # The seat is the guest's; the database holds the secret's hash, never the secret.
+    seat = owners(client, r.json()["table"])[0]
+    engine = service(client).store.engine
+    with engine.connect() as c:
+        sessions = c.execute(people.SESSIONS.select()).mappings().all()
+    assert [s["id"] for s in sessions] == [digest(secret)]
+    assert sessions[0]["player_id"] == seat["player_id"]
+    assert secret not in str([dict(s) for s in sessions])
+    # The same browser is the same guest at the next table.
+    again = anna.post("/api/tables", json={"game": "fantan", "players": 3}).json()
+    assert owners(client, again["table"])[0]["player_id"] == seat["player_id"]
+    assert "set-cookie" not in anna.post("/api/tables", json={"game": "fanti",
+                                                              "players": 3}).headers
+
+
+def test_the_cookie_is_secure_behind_an_https_public_url(make_app):
+    client = make_app(public_url="https://tables.example", allowed_hosts=["testserver"])
+    r = client.post("/api/tables", json={"game": "fantan", "players": 3})
+    cookie = r.headers["set-cookie"]
+    assert cookie.startswith(SECURE_COOKIE + "=") and "Secure" in cookie
+
+
+def test_a_table_of_bots_or_a_spectator_pass_makes_no_guest(client):
+    eve = Browser(client)
+    j = eve.post("/api/tables", json={"game": "fantan", "players": 3,
+                                      "seats": [{"kind": "bot"}] * 3}).json()
+    assert "parlour_id" not in eve.cookies
+    r = eve.post(f"/api/tables/{j['table']}/join", json={"key": j["watch"]})
+    assert r.json()["role"] == "spectator" and "parlour_id" not in eve.cookies
+
+
+def test_each_person_who_takes_a_seat_is_its_owner(client):
+    anna, ben, cleo = Browser(client), Browser(client), Browser(client)
+    j = anna.post("/api/tables", json={"game": "fantan", "players": 3,
+                                       "seats": [{"kind": "person"}] * 2 + [{"kind": "bot"}],
+                                       "public": True, "name": "Anna"}).json()
+    b = ben.post(f"/api/tables/{j['table']}/join", json={"key": invite_of(j),
+                                                         "name": "Ben"})
+    assert b.status_code == 200
+    seats = owners(client, j["table"])
+    assert sorted(seats) == [0, 1] and seats[0]["player_id"] != seats[1]["player_id"]
+    assert (seats[0]["name"], seats[1]["name"]) == ("Anna", "Ben")
+    # A bad invite makes no seat and no owner.
+    r = cleo.post(f"/api/tables/{j['table']}/join", json={"key": "x" * 24, "name": "Cleo"})
+    assert r.status_code == 403 and sorted(owners(client, j["table"])) == [0, 1]
+
+
+def test_a_freed_seat_is_no_longer_owned(client):
+    anna, ben = Browser(client), Browser(client)
+    j = anna.post("/api/tables", json={"game": "fantan", "players": 3,
+                                       "seats": [{"kind": "person"}] * 2 + [{"kind": "bot"}]}
+                  ).json()
+    b = ben.post(f"/api/tables/{j['table']}/join", json={"key": invite_of(j)}).json()
+    host = anna.seat(j["table"], token=j["token"])
+    host.welcome()
+    host.send({"type": "release", "seat": 1})
+    host.until(lambda m: (m.get("event") or {}).get("kind") == "release")
+    assert sorted(owners(client, j["table"])) == [0]
+    assert b["seat"] == 1
+
+
+def test_the_owner_takes_the_seat_back_without_the_link_and_nobody_else_does(client):
+    anna, ben = Browser(client), Browser(client)
+    j = anna.post("/api/tables", json={"game": "fantan", "players": 3}).json()
+    url = f"/api/tables/{j['table']}/rejoin"
+    back = anna.post(url, json={})
+    assert back.status_code == 200, back.text
+    assert back.json()["seat"] == 0 and back.json()["token"] != j["token"]
+    assert back.json()["rejoin_url"] is None  # the link given at first still works
+    for who in (ben, Browser(client)):
+        r = who.post(url, json={})
+        assert r.status_code == 403 and r.json()["error"] == "unauthorised"
+    key = j["rejoin_url"].split("#rejoin=")[1]
+    assert ben.post(url, json={"key": key}).json()["seat"] == 0  # the link: any device
+    # The link's holder is the seat's person now.
+    assert anna.post(url, json={}).status_code == 403
+    assert ben.post(url, json={}).json()["seat"] == 0
+
+
+def test_a_rematch_keeps_each_seat_with_its_player(client):
+    anna, ben = Browser(client), Browser(client)
+    j = anna.post("/api/tables", json={"game": "fantan", "players": 3,
+                                       "seats": [{"kind": "person"}] * 2 + [{"kind": "bot"}],
+                                       "rules": {"rounds": 1}, "test": {"seed": 8}}).json()
+    b = ben.post(f"/api/tables/{j['table']}/join", json={"key": invite_of(j)}).json()
+    players = [anna.seat(j["table"], token=j["token"]), ben.seat(j["table"], token=b["token"])]
+    for p in players:
+        p.welcome()
+    players[0].send({"type": "start"})
+    threaded([p.play_to_end for p in players])
+    players[0].send({"type": "rematch"})
+    players[1].until_state(lambda s: s.get("rematch_offer") is not None)
+    players[1].send({"type": "rematch_answer", "accept": True})
+    moved = players[0].until(lambda m: m["type"] == "rematch")
+    old, new = owners(client, j["table"]), owners(client, moved["table"])
+    assert {s: o["player_id"] for s, o in new.items()} == {
+        s: o["player_id"] for s, o in old.items()}
