@@ -4,7 +4,7 @@ recorded as its own, ``/api/me``, and rejoining one's own seat without the link.
 from __future__ import annotations
 
 import pytest
-from server_kit import Browser, create, service, threaded
+from server_kit import Browser, service, threaded
 
 from parlour.server import people
 from parlour.server.identity import COOKIE, SECURE_COOKIE, digest
