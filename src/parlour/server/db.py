@@ -373,8 +373,12 @@ class Store:
         self.engine = make_engine(url, busy_timeout, synchronous.upper())
         # The rows of the people in the room live in modules of their own; their tables
         # are made here with the others.
-        from parlour.server import moderation_rows, pool_rows, social_rows  # noqa: F401
-        import parlour.server.people  # noqa: F401  (its rows are created with the tables)
+        from parlour.server import (  # noqa: F401
+            moderation_rows,
+            people,
+            pool_rows,
+            social_rows,
+        )
 
         attempts = start_attempts(start_wait)
         for attempt in range(attempts):  # a database that is still starting up
