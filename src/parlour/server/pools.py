@@ -50,7 +50,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("parlour.server")
 
 DEFAULT_RATING = 1500.0
-"""The rating of a player who has none yet (and of everyone, without ratings)."""
+"""The rating of a player who has none yet (``ratings.BASE``)."""
 KEEP = 3600.0
 """Seconds an entry that is no longer waiting is kept (the counts of who plays)."""
 
@@ -59,6 +59,14 @@ def derived(ticket: str, purpose: str) -> str:
     """The seat token (``purpose="seat"``) or rejoin key of a ticket's seat."""
     mac = hmac.new(ticket.encode("utf-8"), f"parlour-pool-{purpose}".encode(), hashlib.sha256)
     return base64.urlsafe_b64encode(mac.digest()).decode("ascii").rstrip("=")
+
+
+def _seat_owners() -> Any:
+    try:
+        from parlour.server.people import SeatOwnerRow
+    except ImportError:  # a server without identities
+        return None
+    return SeatOwnerRow.__table__
 
 
 class _Taken(Exception):
@@ -79,8 +87,6 @@ class Pools:
         self._kick = asyncio.Event()
         self._task: asyncio.Task | None = None
         self._counts: tuple[float, dict[tuple[str, int], tuple[int, int]]] = (-math.inf, {})
-        self.rating_of = lambda _player, _game, _players: DEFAULT_RATING
-        """The player's rating for a pool (the ratings module replaces it)."""
         self.paired_here = 0
         self.rounds = 0
         """Pairing rounds run here (tests wait on it)."""
@@ -120,6 +126,19 @@ class Pools:
                 raise
             except Exception as e:  # the database may be briefly away: next round
                 log.warning("pool pairing failed: %s", e)
+
+    def rating_of(self, player: str, game: str, players: int) -> float:
+        """The rating people see for ``player`` at this game and size (a newcomer's
+        when they have none)."""
+        from parlour.server import ratings
+        from parlour.server.rated import RatingRow
+
+        table = RatingRow.__table__
+        with self.svc.store.engine.connect() as c:
+            mu = c.scalar(select(table.c.mu).where(
+                table.c.player_id == player,
+                table.c.pool == ratings.pool_of(game, players)))
+        return float(ratings.shown(mu)) if mu is not None else DEFAULT_RATING
 
     # --- entering, asking, leaving -------------------------------------------------------
 
@@ -371,6 +390,13 @@ class Pools:
                     id=tid, game=row.game, status="waiting", created=now, updated=now,
                     config=config, record=None, seq=0, deadline=None, salt=None, log=[],
                     invite_key="", watch_key="", rematch=None))
+                owners = _seat_owners()
+                if owners is not None:  # who sat where: ratings and "your games" read it
+                    for seat, e in enumerate(entries):
+                        if not e["player_id"].startswith("ticket:"):
+                            c.execute(insert(owners).values(
+                                table_id=tid, seat=seat, player_id=e["player_id"],
+                                name=config["seats"][seat]["name"]))
                 svc.store._notify(c, "pool:paired")
         except _Taken:  # rolled back: nothing of it was written
             return False

@@ -4,6 +4,7 @@
 // each game's options (GET /api/games), worded by the game's page module.
 import { api, append, clear, h, seats } from "./dom.js";
 import { games as myGames } from "./history.js";
+import { playPeople } from "./pool.js";
 import { levelName, levelsFor } from "./words.js";
 
 const TIMERS = [["", "No timer"], ["30", "30 seconds"], ["60", "1 minute"], ["120", "2 minutes"], ["300", "5 minutes"]];
@@ -62,7 +63,7 @@ function quickPlay(g, words) {
     h("h2", { text: g.title }),
     h("p", { class: "muted", text: (words.blurb || "") + ` You and ${players - 1} computer player${players > 2 ? "s" : ""}.` }),
     h("div", { class: "field" }, h("label", { for: id, text: "Computer level" }), sel, desc),
-    button, error,
+    button, error, playPeople(g, players, playerName),
     h("p", {}, h("a", { href: `/rules/${g.name}`, text: `How to play ${g.title}` })));
 }
 

@@ -1,0 +1,90 @@
+// "Play people": wait in the pairing pool of a game and table size until other people
+// are found, then go to the new table. While waiting the page shows how many wait and
+// play; after a minute it offers computer players for the empty seats instead.
+import { api, clear, h, seats } from "./dom.js";
+
+function plural(n, one, many) { return `${n} ${n === 1 ? one : many}`; }
+
+function goTo(joined) {
+  seats.set(joined.table, { token: joined.token, seat: joined.seat, rejoin: joined.rejoin_url || null });
+  location.assign(`/t/${joined.table}`);
+}
+
+/** The button and, once pressed, the waiting box in its place. */
+export function playPeople(g, players, name) {
+  const box = h("div", { class: "pool", "data-pool": g.name, "aria-live": "polite" });
+  const button = h("button", { type: "button", class: "big", "data-action": "play-people", "data-game": g.name,
+    text: `Play people` });
+  const note = h("small", { class: "help", text: `${players} players, paired by rating.` });
+  const error = h("p", { class: "error", role: "alert" });
+  let ticket = null;
+  let stopped = false;
+
+  function reset() {
+    ticket = null;
+    clear(box).append(button, note, error);
+    button.disabled = false;
+  }
+
+  function show(st) {
+    const waitLine = h("p", { "data-pool-status": st.status, text: st.status === "waiting"
+      ? `Looking for ${plural(players - 1, "other player", "other players")}… ${Math.round(st.waited)} s`
+      : "Found: going to your table…" });
+    const counts = h("p", { class: "muted", "data-pool-counts": "",
+      text: `${plural(st.waiting, "person waits", "people wait")} and ${plural(st.playing, "person plays", "people play")} ${g.title} for ${players} now.` });
+    const stop = h("button", { type: "button", "data-action": "pool-leave", text: "Stop looking" });
+    stop.addEventListener("click", async () => {
+      stopped = true;
+      try { await api("/api/pool/leave", { method: "POST", body: { ticket } }); } catch { /* gone anyway */ }
+      reset();
+    });
+    const parts = [waitLine, counts];
+    if (st.fill) {
+      const fill = h("button", { type: "button", class: "primary", "data-action": "pool-fill",
+        text: "Play now with computer players in the empty seats" });
+      fill.addEventListener("click", async () => {
+        fill.disabled = true;
+        try {
+          const out = await api("/api/pool/fill", { method: "POST", body: { ticket } });
+          if (out.joined) { stopped = true; goTo(out.joined); }
+        } catch (e) { error.textContent = e.message; fill.disabled = false; }
+      });
+      parts.push(h("p", { class: "help", text: "Nobody near your rating yet. The game would not be rated." }), fill);
+    }
+    clear(box).append(...parts, stop, error);
+  }
+
+  async function wait() {
+    while (ticket && !stopped) {
+      let st;
+      try {
+        st = await api("/api/pool/wait", { method: "POST", body: { ticket } });
+      } catch (e) {
+        error.textContent = e.message;
+        await new Promise((r) => setTimeout(r, 3000));
+        continue;
+      }
+      if (stopped) return;
+      if (st.joined) { show(st); goTo(st.joined); return; }
+      if (st.status !== "waiting") { reset(); error.textContent = "You are no longer in the pool: press Play people again."; return; }
+      show(st);
+    }
+  }
+
+  button.addEventListener("click", async () => {
+    button.disabled = true;
+    error.textContent = "";
+    stopped = false;
+    try {
+      const st = await api("/api/pool", { method: "POST", body: { game: g.name, players, name: name() } });
+      ticket = st.ticket;
+      show(st);
+      wait();
+    } catch (e) { error.textContent = e.message; button.disabled = false; }
+  });
+  addEventListener("pagehide", () => {
+    if (ticket && !stopped) navigator.sendBeacon?.("/api/pool/leave", new Blob([JSON.stringify({ ticket, wait: false })], { type: "application/json" }));
+  });
+  reset();
+  return box;
+}
