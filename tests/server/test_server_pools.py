@@ -5,12 +5,19 @@ from __future__ import annotations
 import time
 
 from server_kit import Seat, hidden_cards, mentioned, service
+from starlette.testclient import TestClient
 
 from parlour.server.pool_rows import POOL
 
 
-def enter(client, game="fanti", players=2, name=""):
-    r = client.post("/api/pool", json={"game": game, "players": players, "name": name})
+def person(client):
+    """Another browser on the same server: a cookie jar of its own (another guest)."""
+    return TestClient(client.app)
+
+
+def enter(client, game="fanti", players=2, name="", who=None):
+    who = who or person(client)
+    r = who.post("/api/pool", json={"game": game, "players": players, "name": name})
     assert r.status_code == 201, r.text
     return r.json()
 
@@ -115,7 +122,7 @@ def test_leaving_and_entering_again_and_one_entry_per_person(make_app):
     left = client.post("/api/pool/leave", json={"ticket": a["ticket"]}).json()
     assert left["status"] == "left"
     b, c = enter(client), enter(client)
-    # Anonymous entries are different people: they pair; the one who left stays out.
+    # Two others pair; the one who left stays out.
     assert until_paired(client, b["ticket"])["joined"]["table"] == \
         until_paired(client, c["ticket"])["joined"]["table"]
     assert ask(client, a["ticket"])["status"] == "left"
@@ -137,3 +144,12 @@ def test_entering_is_limited_per_address(make_app):
     r = client.post("/api/pool", json={"game": "fanti", "players": 2})
     assert r.status_code == 429 and r.json()["error"] == "rate_limited"
     assert int(r.headers["Retry-After"]) > 0
+
+
+def test_one_entry_per_person_the_newest(make_app):
+    client = make_app(pool_wait=0.2, pool_every=0.05)
+    me = person(client)
+    first = enter(client, "fantan", 4, who=me)
+    second = enter(client, who=me)
+    assert ask(client, first["ticket"], wait=False)["status"] == "left"
+    assert ask(client, second["ticket"], wait=False)["status"] == "waiting"
