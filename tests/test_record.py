@@ -19,8 +19,10 @@ import pytest
 
 import scenarios as S
 from parlour import record
+from parlour.game import PASS
+from parlour.games.fantan.rules import FANTAN
 from parlour.games.fanti.rules import FANTI
-from parlour.match import commitment
+from parlour.match import Match, commitment
 from parlour.record import RecordError
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "records.md"
@@ -178,6 +180,19 @@ def rejects(data: Any, round_: int | None, move: int | None, reason: str) -> Rec
     where = ", ".join(f"{k} {v}" for k, v in (("round", round_), ("move", move)) if v)
     assert str(e) == (f"{where}: {e.reason}" if where else e.reason)
     return e
+
+
+def fantan_blocked() -> dict[str, Any]:
+    """A one-round game of three where everyone passes whenever they may: after 7D, six
+    passes in a row block the round (FT-11)."""
+    from parlour.batch import stream
+
+    m = Match(FANTAN, FANTAN.rules(3, {"strict": False, "rounds": 1}), ["A", "B", "C"], 0)
+    r = m.deal(stream.deck(7, 0, 0))
+    while not r.is_over:
+        moves = r.legal_moves()
+        r.apply(PASS if PASS in moves else moves[0])
+    return record.dump(m)
 
 
 def edit(base: Callable[[], dict[str, Any]], change: Callable[[dict[str, Any]], Any]):
@@ -644,6 +659,7 @@ def _documented_errors() -> list[RecordError]:
         edit(fanti_unfinished, lambda d: mv(d, 0).__setitem__("take", [])),
         edit(fanti_unfinished, lambda d: mv(d, 0).__setitem__("take", ["2C"])),
         edit(fantan_finished, lambda d: rd(d)["moves"].append({"seat": 1, "pass": True})),
+        edit(fantan_blocked, lambda d: rd(d)["moves"].append({"seat": 0, "pass": True})),
         edit(fantan_finished, lambda d: rd(d)["moves"].pop()),
         edit(fantan_finished, lambda d: rd(d)["score"].__setitem__(1, 29)),
         edit(fanti_finished, lambda d: d.__setitem__("winners", [0, 1])),

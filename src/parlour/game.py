@@ -88,6 +88,11 @@ class Round(abc.ABC):
     def why_illegal(self, move: Move) -> str | None:
         """Why ``move`` is not legal now, or None when it is."""
 
+    def ended(self) -> str | None:
+        """How an over round ended when it is not the usual way, in plain words (a
+        record check names it), else None."""
+        return None
+
     @abc.abstractmethod
     def _apply(self, move: Move) -> None:
         """Apply a move already known to be legal."""
@@ -208,6 +213,11 @@ class Game(abc.ABC):
     def new_round(self, rules: dict[str, Any], players: int, dealer: int,
                   deck: Sequence[Card]) -> Round:
         """The round dealt by ``dealer`` from ``deck`` (52 cards, first dealt first)."""
+
+    def max_round_moves(self, players: int) -> int:
+        """The most moves a round can have, from the rules (every game's rounds end):
+        what the server's cap on a table's moves is derived from."""
+        raise NotImplementedError
 
     def lower_wins(self, rules: dict[str, Any]) -> bool:
         """Whether the lowest total wins under these rules."""

@@ -227,7 +227,8 @@ def _check_round(match: Match, rd: Any, i: int) -> None:
     for j, mv in enumerate(moves):
         at = {"round": k, "move": j + 1}
         if r.is_over:
-            raise RecordError("move after the round ended", **at)
+            how = r.ended()
+            raise RecordError("move after the round ended" + (f": {how}" if how else ""), **at)
         if not isinstance(mv, dict):
             raise RecordError("a move must be an object", **at)
         if "seat" not in mv:

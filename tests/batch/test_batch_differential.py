@@ -8,6 +8,7 @@ the winners, so equal records mean the two engines agree on all of it.
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from batch_variants import FANTAN_VARIANTS, FANTI_VARIANTS, variant_id
 
@@ -53,16 +54,22 @@ def test_batch_records_replay_through_the_record_reader() -> None:
 
 
 def test_one_round_fantan_game_goes_to_the_round_winner() -> None:
-    """FT-9: with ``rounds: 1`` the seat that went out wins, even when chips say otherwise."""
+    """FT-9: with ``rounds: 1`` the seat that went out wins, even when chips say otherwise;
+    FT-11: when nobody went out, the best totals win."""
     rules = {"rounds": 1, "stakes": "chips", "strict": False}
     res = simulate("fantan", 3, rules, games=50, seed=1, records=True)
     assert res.records is not None
-    games = range(50)
     won = res.round_winner[:, 0]
+    games = np.flatnonzero(won >= 0)
     assert (res.winners.sum(axis=1) == 1).all()
-    assert res.winners[games, won].all()
-    # withholding fines (games 6, 24, 31, 41 of seed 1) leave the round's winner below the
-    # best chip total: the case where FT-9 differs from "best total wins"
-    assert (res.totals[games, won] < res.totals.max(axis=1)).sum() == 4
-    for i in games:
+    assert res.winners[games, won[games]].all()
+    # withholding fines (3 games of seed 1) leave the round's winner below the best chip
+    # total: the case where FT-9 differs from "best total wins"
+    assert (res.totals[games, won[games]] < res.totals[games].max(axis=1)).sum() == 3
+    # a blocked round (FT-11, 10 games of seed 1) has no winner: the best total wins
+    blocked = np.flatnonzero(won == -2)
+    assert len(blocked) == 10
+    assert (res.winners[blocked] == (res.totals[blocked] == res.totals[blocked].max(
+        axis=1, keepdims=True))).all()
+    for i in range(50):
         assert res.records[i] == record.dump(stream_match("fantan", 3, rules, 1, i))

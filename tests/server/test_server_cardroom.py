@@ -150,6 +150,29 @@ def test_the_host_need_not_wait_for_a_player_who_left(client):
     assert new.status == "waiting"  # the host starts once someone takes the open seat
 
 
+def test_the_host_who_fills_the_seats_keeps_his_own(client):
+    """Issue #31 finding 11: Ben offers, Anna (the host) fills without answering first:
+    the seats that did not answer get the computer, and Anna keeps hers."""
+    j = create(client, "fantan", 4, ["person", "person", "person", "easy"],
+               rules={"rounds": 1}, test={"seed": 11})
+    invite = j["invite_url"].split("#invite=")[1]
+    ben = client.post(f"/api/tables/{j['table']}/join", json={"key": invite, "name": "Ben"}).json()
+    cy = client.post(f"/api/tables/{j['table']}/join", json={"key": invite, "name": "Cy"}).json()
+    anna, bob, cyd = finish(client, j, [j["token"], ben["token"], cy["token"]])
+    cyd.close()  # Cy leaves without answering
+    bob.send({"type": "rematch"})
+    anna.until_state(lambda s: s.get("rematch_offer") is not None)
+    assert anna.state["rematch_offer"]["answers"] == [None, "yes", None, "bot"]
+    anna.send({"type": "rematch_fill", "with": "bot"})
+    moved = anna.until(lambda m: m["type"] == "rematch")
+    assert moved["move"]
+    new = service(client).load(moved["table"])
+    assert [s.kind for s in new.seats] == ["person", "person", "bot", "bot"]
+    assert new.seats[0].name == anna.state["table"]["seats"][0]["name"]
+    again = Seat(client, new.id, token=j["token"])  # Anna's token holds her seat
+    assert again.welcome()["state"]["you"] == 0
+
+
 def test_chat_is_text_with_limits_channels_and_no_record(make_app):
     client = make_app(chat_burst=3, chat_window=60.0, chat_max_length=20)
     j = create(client, "fanti", 2, ["person", "person"], rules={"rounds": 1})
@@ -194,13 +217,13 @@ def test_clean_text_drops_controls_and_bidi():
 
 def test_public_tables_are_listed_and_taken_in_one_request(client):
     j = create(client, "fanti", 2, ["person", "person"], rules={"rounds": 1}, public=True,
-               name="Host")
+               name="Hana")
     private = create(client, "fanti", 2, ["person", "person"], rules={"rounds": 1})
     listed = client.get("/api/open-tables").json()
     ids = [t["id"] for t in listed]
     assert j["table"] in ids and private["table"] not in ids
     entry = next(t for t in listed if t["id"] == j["table"])
-    assert entry["free"] == 1 and entry["host"] == "Host" and "invite" not in str(entry)
+    assert entry["free"] == 1 and entry["host"] == "Hana" and "invite" not in str(entry)
     r = client.post(f"/api/tables/{j['table']}/sit", json={"name": "Zed"})
     assert r.status_code == 200 and r.json()["seat"] == 1
     assert j["table"] not in [t["id"] for t in client.get("/api/open-tables").json()]

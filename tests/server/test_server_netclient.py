@@ -27,7 +27,7 @@ def test_parse_link():
 def test_a_terminal_player_plays_a_whole_game(tmp_path):
     server = Server(tmp_path / "db.sqlite3").start()
     try:
-        j = server.create(game="fanti", players=2, rules={"rounds": 1}, name="Host",
+        j = server.create(game="fanti", players=2, rules={"rounds": 1}, name="Hana",
                           seats=[{"kind": "person"}, {"kind": "person"}], test={"seed": 8})
         script = iter(["h", "zz"])
         prompts: list[str] = []
@@ -88,7 +88,7 @@ def test_after_a_timeout_typing_a_move_takes_the_seat_back(tmp_path):
     turn timer is shown, seats count from 0, and the table is the local renderer's."""
     server = Server(tmp_path / "db.sqlite3").start()
     try:
-        j = server.create(game="fanti", players=3, rules={"rounds": 1}, name="Host",
+        j = server.create(game="fanti", players=3, rules={"rounds": 1}, name="Hana",
                           timer=5, seats=[{"kind": "person"}, {"kind": "person"},
                                           {"kind": "bot", "bot": "random"}],
                           test={"seed": 8})

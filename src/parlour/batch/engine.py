@@ -27,7 +27,7 @@ class Chunk:
     first: np.ndarray  # (B,) first dealer
     scores: np.ndarray  # (B, R, P) round scores
     nmoves: np.ndarray  # (B, R) moves per round
-    won: np.ndarray  # (B, R) the seat that won the round outright (Fan Tan FT-6), else -1
+    won: np.ndarray  # (B, R) the seat that won the round outright (Fan Tan FT-6), else -1 (-2: blocked, FT-11)
     rec_deck: np.ndarray | None = None  # (B, R, 52) deck order
     rec_seat: np.ndarray | None = None  # (B, R, cap) seat of each move
     rec_move: np.ndarray | None = None  # (B, R, cap) card played, 52 = pass

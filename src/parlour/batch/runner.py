@@ -20,7 +20,7 @@ class BatchResult:
 
     ``scores[i, r, s]`` is seat ``s``'s score in round ``r``; ``moves[i, r]`` the number
     of moves (passes included) of that round; ``round_winner[i, r]`` the Fan Tan seat
-    that went out (-1 in Fanti); ``first_dealer[i]`` the first dealer
+    that went out (-2 when nobody did: the round ended blocked, FT-11; -1 in Fanti); ``first_dealer[i]`` the first dealer
     (round ``r`` is dealt by ``(first_dealer + r) % players``). ``records`` holds the
     ``parlour-record/1`` dicts when asked for.
     """

@@ -262,6 +262,9 @@ class CardRoom:
             if t.status != "over" or offer is None or offer["status"] != "open":
                 await self.svc.hub.error(conn, "no_offer", "there is no rematch offer to fill")
                 return
+            # Filling the others is the host's yes: his own seat stays his (finding 11).
+            offer["answers"][conn.seat] = "yes"
+            offer["fill"].pop(str(conn.seat), None)
             for i, a in enumerate(offer["answers"]):
                 if a in ("no", None):
                     offer["fill"][str(i)] = how

@@ -62,6 +62,8 @@ class Connection:
         self.seat: int | None = None
         self.role: str | None = None
         self.limiter = RateLimiter(settings.rate_per_second, settings.rate_burst)
+        self.syncs = RateLimiter(settings.sync_per_minute / 60.0, settings.sync_burst)
+        """Whole-state requests: a snapshot costs far more than the message asking."""
         self.bad_hellos = 0
         self.closed = False
         self.base: dict[str, Any] | None = None

@@ -28,6 +28,10 @@ class RateLimiter:
         self.refused += 1
         return False
 
+    def wait(self) -> float:
+        """Seconds until the next token (rounded up to a tenth), after a refusal."""
+        return max(0.1, -(-(1 - self.tokens) * 10 // self.rate) / 10)
+
 
 def origin_allowed(origin: str | None, host: str | None, extra: list[str],
                    public_url: str = "") -> bool:

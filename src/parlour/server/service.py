@@ -238,6 +238,13 @@ class TableService:
         if kind == "ping":
             await self.hub.send(t, conn, "pong")
         elif kind == "sync":
+            if not conn.syncs.allow():
+                wait = conn.syncs.wait()
+                await self.hub.send(t, conn, "error", code="sync_limit", retry_after=wait,
+                                    message="too many requests for the whole state: at most "
+                                    f"{self.settings.sync_per_minute:g} a minute; ask again "
+                                    f"in {wait:g} s (the updates keep coming meanwhile)")
+                return
             async with t.lock:  # the state between two changes, never half of one
                 await self.hub.send(t, conn, "snapshot")
         elif kind == "move":

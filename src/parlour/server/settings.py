@@ -115,6 +115,15 @@ class Settings:
     """Tables waiting or in play at once, over all addresses; then 503."""
     max_rounds: int = 100
     """Largest ``rounds`` a table may ask for; more is refused (400)."""
+    max_table_moves: int = 72_000
+    """Most moves a table may come to: its rounds times the game's most moves a round
+    (``Game.max_round_moves``: Fan Tan 2n(53 - n) by FT-11, Fanti 48). A table whose
+    rules allow more is refused (400); the default (100 rounds of 720) refuses nothing
+    ``max_rounds`` allows, and the rules keep every table within its own bound."""
+    sync_per_minute: float = 12.0
+    """Whole-state requests (``sync``) one connection may make a minute, in bursts of
+    ``sync_burst``; then error ``sync_limit`` with ``retry_after`` seconds."""
+    sync_burst: int = 3
     retention: float = 30 * 86400.0
     """Finished and expired tables are deleted (with their events) this long after
     their last activity."""

@@ -37,8 +37,11 @@ def render(t: LiveTable, audience: Audience, kind: str, cache: dict[Any, Any] | 
     if kind in SNAPSHOTS or kind in DELTAS:
         return state_message(t, audience, kind, cache=cache, **data)[0]
     if kind == "error":
-        return {"type": "error", "code": data["code"], "message": data["message"],
-                "seq": t.seq}
+        msg = {"type": "error", "code": data["code"], "message": data["message"],
+               "seq": t.seq}
+        if "retry_after" in data:  # seconds until the same request is answered again
+            msg["retry_after"] = data["retry_after"]
+        return msg
     if kind == "hint":
         return {"type": "hint", "seq": t.seq, "moves": data["moves"]}
     if kind == "rematch":

@@ -1,8 +1,10 @@
 """The Fan Tan compiled kernel: the rules as numba functions on uint64 masks, and whole games.
 
-The one compiled copy of :class:`parlour.games.fantan.rules.FanTanRound` (FT-1 .. FT-8): the
-deal (:func:`deal`), the legal plays and the right to pass (:func:`legal_options`), the
-withholding fines (:func:`withhold`) and the score (:func:`round_score`). The lock-step
+The one compiled copy of :class:`parlour.games.fantan.rules.FanTanRound` (FT-1 .. FT-8,
+FT-11): the deal (:func:`deal`), the legal plays and the right to pass
+(:func:`legal_options`), the withholding fines (:func:`withhold`), the blocked round
+(:func:`passed`: a round's winner is :data:`BLOCKED` when it ends that way) and the score
+(:func:`round_score`). The lock-step
 batch (:mod:`.lockstep`), the vector environment and the compiled search call these; the
 differential tests (``tests/batch``, ``tests/games/fantan``) hold them to the engine.
 :func:`fantan_games` plays whole games with the choices of :mod:`parlour.batch.stream`;
@@ -31,12 +33,30 @@ from parlour.batch.bitops import (
 from parlour.batch.engine import BatchKernel, Chunk
 from parlour.batch.stream import MOVE_BASE
 from parlour.game import PASS
-from parlour.games.fantan.rules import SEVEN_OF_DIAMONDS, SEVEN_OF_DIAMONDS_BIT, SEVENS, UNLOCKS
+from parlour.games.fantan.rules import (
+    SEVEN_OF_DIAMONDS,
+    SEVEN_OF_DIAMONDS_BIT,
+    SEVENS,
+    UNLOCKS,
+    max_round_moves,
+)
 
 B7D = np.uint64(SEVEN_OF_DIAMONDS_BIT)
 SEVENS_U = np.uint64(SEVENS)
 UNLOCKS_U = {ace_high: np.array(UNLOCKS[ace_high], dtype=np.uint64) for ace_high in (False, True)}
 """The rules' :data:`~parlour.games.fantan.rules.UNLOCKS` as arrays, by ``ace_high``."""
+OPEN = -1
+"""A round's winner while it is in play."""
+BLOCKED = -2
+"""A round's winner when it ended blocked, with nobody out (FT-11)."""
+
+
+@njit(inline="always", cache=True)
+def passed(streak, n):
+    """FT-11: the passes in a row after one more pass, and whether they block the round
+    (:func:`parlour.games.fantan.rules.block_after`: two circles of passes)."""
+    streak += 1
+    return streak, streak >= 2 * n
 
 
 @njit(inline="always", cache=True)
@@ -125,8 +145,9 @@ def fantan_games(seed, game0, n, rounds, any_seven, strict, chips, unlock,
             table = U0
             playable = SEVENS_U
             m = 0
-            winner = -1
-            while winner < 0:
+            streak = 0
+            winner = OPEN
+            while winner == OPEN:
                 hand = hands[turn]
                 legal, may_pass = legal_options(hand, table, playable, any_seven, strict)
                 cnt = count(legal)
@@ -138,7 +159,11 @@ def fantan_games(seed, game0, n, rounds, any_seven, strict, chips, unlock,
                     passes[seat] += 1
                     if legal != U0:
                         withhold(seat, legal, hands, n, chips, fines, paid5)
+                    streak, stop = passed(streak, n)
+                    if stop:  # FT-11
+                        winner = BLOCKED
                 else:
+                    streak = 0
                     move = kth_card(legal, k)
                     cb = bit(move)
                     hand ^= cb
@@ -160,10 +185,14 @@ def fantan_games(seed, game0, n, rounds, any_seven, strict, chips, unlock,
 
 @njit(inline="always", cache=True)
 def round_score(out, n, dealer, w, chips, hands, passes, fines, paid5):
-    """FT-7 and FT-8, as :meth:`parlour.games.fantan.rules.FanTanRound.score`."""
+    """FT-7 and FT-8, as :meth:`parlour.games.fantan.rules.FanTanRound.score`; a blocked
+    round (``w`` :data:`BLOCKED`, FT-11) as its ``_blocked_score``."""
     if not chips:
         for s in range(n):
             out[s] = 0 if s == w else passes[s] + count(hands[s]) + 3 * fines[s]
+        return
+    if w < 0:
+        _blocked_chips(out, n, dealer, passes, fines, paid5)
         return
     most = (52 + n - 1) // n
     pot = 0
@@ -182,14 +211,37 @@ def round_score(out, n, dealer, w, chips, hands, passes, fines, paid5):
     out[w] += pot
 
 
-def moves_cap(players: int) -> int:
-    """Moves recorded per Fan Tan round before a game is replayed with a bigger buffer.
+@njit(inline="always", cache=True)
+def _blocked_chips(out, n, dealer, passes, fines, paid5):
+    """FT-11, chips: antes, passes and fines into the pot, the 7s' payments, and the pot
+    shared as :func:`parlour.games.fantan.rules.pot_shares` (no cards paid for)."""
+    most = (52 + n - 1) // n
+    pot = 0
+    sharers = 0
+    for s in range(n):
+        off = (s - dealer - 1) % n
+        dealt = (52 - off + n - 1) // n
+        paid = 1 + (1 if dealt < most else 0) + passes[s] + 3 * fines[s]
+        out[s] = paid5[s] - paid
+        pot += paid
+        if fines[s] == 0:
+            sharers += 1
+    everyone = sharers == 0
+    if everyone:
+        sharers = n
+    each = pot // sharers
+    odd = pot - each * sharers
+    for i in range(n):  # from the seat after the dealer, clockwise
+        s = (dealer + 1 + i) % n
+        if everyone or fines[s] == 0:
+            out[s] += each + (1 if odd > 0 else 0)
+            odd -= 1
 
-    With ``strict: true`` a round has at most 52 plays and fewer than ``players``
-    passes between two plays (someone always holds a playable card), so ``52 * players``
-    always fits; with ``strict: false`` a random round can, rarely, be longer.
-    """
-    return 52 * players
+
+def moves_cap(players: int) -> int:
+    """Moves recorded per Fan Tan round: every round fits (FT-11,
+    :func:`parlour.games.fantan.rules.max_round_moves`)."""
+    return max_round_moves(players)
 
 
 class FanTanKernel(BatchKernel):
@@ -210,10 +262,13 @@ class FanTanKernel(BatchKernel):
 
     def winners(self, rules: dict[str, Any], totals: np.ndarray, won: np.ndarray,
                 lower_wins: bool) -> np.ndarray:
-        """FT-9: a game of one round is won by that round's winner, whatever the chips say."""
+        """FT-9: a game of one round is won by that round's winner, whatever the chips say
+        (the totals decide when it ended blocked, FT-11)."""
+        best = super().winners(rules, totals, won, lower_wins)
         if rules["rounds"] == 1:
-            return np.arange(totals.shape[1])[None, :] == won[:, :1]
-        return super().winners(rules, totals, won, lower_wins)
+            wins = np.arange(totals.shape[1])[None, :] == won[:, :1]
+            return np.where(won[:, :1] >= 0, wins, best)
+        return best
 
 
 BATCH = FanTanKernel()

@@ -28,10 +28,13 @@ from parlour.batch.bitops import (
 from parlour.batch.stream import M64, MOVE_BASE
 from parlour.game import PASS
 from parlour.games.fantan.kernel import (
+    BLOCKED,
+    OPEN,
     SEVENS_U,
     UNLOCKS_U,
     deal,
     legal_options,
+    passed,
     round_score,
     withhold,
 )
@@ -40,7 +43,7 @@ from parlour.games.fantan.rules import FANTAN
 
 @njit(cache=True)
 def _reset(seed, game0, rnd, n, any_seven, hands, table, playable, turn, winner, dealer,
-           nmoves, passes, fines, paid5):
+           nmoves, passes, fines, paid5, streak):
     deck = np.empty(52, np.int64)
     for b in range(table.shape[0]):
         gkey = game_key(seed, game0 + b)
@@ -50,8 +53,9 @@ def _reset(seed, game0, rnd, n, any_seven, hands, table, playable, turn, winner,
         turn[b] = deal(deck, hands[b], n, d, any_seven)
         table[b] = U0
         playable[b] = SEVENS_U
-        winner[b] = -1
+        winner[b] = OPEN
         nmoves[b] = 0
+        streak[b] = 0
         for s in range(n):
             passes[b, s] = 0
             fines[b, s] = 0
@@ -63,7 +67,7 @@ def _legal_mask(any_seven, strict, hands, table, playable, turn, winner, out):
     for b in range(table.shape[0]):
         for a in range(53):
             out[b, a] = False
-        if winner[b] >= 0:
+        if winner[b] != OPEN:
             continue
         legal, may_pass = legal_options(hands[b, turn[b]], table[b], playable[b], any_seven, strict)
         while legal != U0:
@@ -76,7 +80,7 @@ def _legal_mask(any_seven, strict, hands, table, playable, turn, winner, out):
 @njit(cache=True)
 def _first_illegal(any_seven, strict, moves, hands, table, playable, turn, winner):
     for b in range(table.shape[0]):
-        if winner[b] >= 0:
+        if winner[b] != OPEN:
             continue
         legal, may_pass = legal_options(hands[b, turn[b]], table[b], playable[b], any_seven, strict)
         mv = moves[b]
@@ -90,9 +94,9 @@ def _first_illegal(any_seven, strict, moves, hands, table, playable, turn, winne
 
 @njit(cache=True)
 def _step(n, any_seven, strict, chips, unlock, moves, hands, table, playable, turn, winner,
-          nmoves, passes, fines, paid5):
+          nmoves, passes, fines, paid5, streak):
     for b in range(table.shape[0]):
-        if winner[b] >= 0:
+        if winner[b] != OPEN:
             continue
         seat = turn[b]
         mv = moves[b]
@@ -101,7 +105,11 @@ def _step(n, any_seven, strict, chips, unlock, moves, hands, table, playable, tu
             legal, _ = legal_options(hands[b, seat], table[b], playable[b], any_seven, strict)
             if legal != U0:
                 withhold(seat, legal, hands[b], n, chips, fines[b], paid5[b])
+            streak[b], stop = passed(streak[b], n)
+            if stop:  # FT-11
+                winner[b] = BLOCKED
         else:
+            streak[b] = 0
             cb = bit(mv)
             hands[b, seat] ^= cb
             table[b] |= cb
@@ -116,7 +124,7 @@ def _step(n, any_seven, strict, chips, unlock, moves, hands, table, playable, tu
 def _stream_moves(seed, game0, rnd, any_seven, strict, hands, table, playable, turn, winner,
                   nmoves, out):
     for b in range(table.shape[0]):
-        if winner[b] >= 0:
+        if winner[b] != OPEN:
             out[b] = PASS
             continue
         legal, may_pass = legal_options(hands[b, turn[b]], table[b], playable[b], any_seven, strict)
@@ -132,7 +140,7 @@ def _stream_moves(seed, game0, rnd, any_seven, strict, hands, table, playable, t
 @njit(cache=True)
 def _scores(n, chips, dealer, winner, hands, passes, fines, paid5, out):
     for b in range(out.shape[0]):
-        if winner[b] >= 0:
+        if winner[b] != OPEN:
             round_score(out[b], n, dealer[b], winner[b], chips, hands[b], passes[b], fines[b],
                    paid5[b])
 
@@ -141,7 +149,9 @@ class FanTanBatch:
     """``batch`` Fan Tan rounds in arrays, each stepped by one move per :meth:`step`.
 
     ``reset(seed, first_game, rnd)`` deals round ``rnd`` of games ``first_game ..`` of
-    the run ``seed`` (the same deals as :func:`parlour.batch.runner`).
+    the run ``seed`` (the same deals as :func:`parlour.batch.runner`). ``winner[b]`` is
+    -1 while round ``b`` is in play, then the seat that went out, or -2 when it ended
+    blocked (FT-11).
     """
 
     def __init__(self, players: int, rules: dict[str, Any] | None = None,
@@ -163,6 +173,7 @@ class FanTanBatch:
         self.passes = np.zeros((batch, players), np.int64)
         self.fines = np.zeros((batch, players), np.int64)
         self.paid5 = np.zeros((batch, players), np.int64)
+        self.streak = np.zeros(batch, np.int64)  # passes in a row (FT-11)
         self._mask = np.zeros((batch, 53), np.bool_)
         self._seed = np.uint64(0)
         self._game0 = 0
@@ -173,13 +184,13 @@ class FanTanBatch:
         self._seed, self._game0, self._rnd = np.uint64(int(seed) & M64), int(first_game), int(rnd)
         _reset(self._seed, self._game0, self._rnd, self.players, self._any_seven, self.hands,
                self.table, self.playable, self.turn, self.winner, self.dealer, self.nmoves,
-               self.passes, self.fines, self.paid5)
+               self.passes, self.fines, self.paid5, self.streak)
         return self
 
     @property
     def done(self) -> np.ndarray:
         """(batch,) bool: rounds that are over."""
-        return self.winner >= 0
+        return self.winner != OPEN
 
     @property
     def current_player(self) -> np.ndarray:
@@ -210,7 +221,7 @@ class FanTanBatch:
                              f"{int(self.turn[bad])}")
         _step(self.players, self._any_seven, self._strict, self._chips, self._unlock, mv,
               self.hands, self.table, self.playable, self.turn, self.winner, self.nmoves,
-              self.passes, self.fines, self.paid5)
+              self.passes, self.fines, self.paid5, self.streak)
 
     def stream_moves(self) -> np.ndarray:
         """(batch,) the moves :mod:`parlour.batch.stream` picks now (PASS where over)."""

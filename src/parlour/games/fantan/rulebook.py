@@ -1,4 +1,4 @@
-"""Fan Tan's rules in plain words, ruling by ruling (FT-1 .. FT-10), for ``parlour rules``.
+"""Fan Tan's rules in plain words, ruling by ruling (FT-1 .. FT-11), for ``parlour rules``.
 
 Written for players from what the engine (``rules.py``) does; the options named here
 are the ``--rule`` keys.
@@ -72,4 +72,13 @@ RULINGS = {
     "FT-10": Ruling("What you see",
                     "Everything on the table and every pass is public. You see your own hand and "
                     "how many cards everyone else holds, never their cards."),
+    "FT-11": Ruling("A round nobody will finish",
+                    "Only with strict=false. When every player has passed twice running with "
+                    "no card played (two full circles of passes), the round ends at once, "
+                    "blocked, and nobody wins it. Points: everyone scores a loser's points "
+                    "(passes, cards left, fines). Chips: antes, passes and fines go into the pot "
+                    "and held-back 7s are paid for as usual, nobody pays for cards left, and "
+                    "the pot is shared equally by the players who never held back (by everyone "
+                    "if all did), odd chips to those first after the dealer. In a one-round "
+                    "game the best total then wins. With strict=true this cannot happen."),
 }

@@ -19,6 +19,12 @@ Rule options (RULINGS FT-4, FT-5, FT-7, FT-9):
 ``stakes``   ``"points"`` (penalty points, lowest total wins) or ``"chips"``;
 ``strict``   ``true`` (pass only when nothing fits) or ``false`` (withholding allowed,
              and fined at the end of the round, FT-8).
+
+A round that nobody will finish ends blocked (FT-11): :func:`block_after` passes in a
+row with no card played -- every seat has passed twice running, the same hands, table
+and turn come round the third time. Only withholding can get there (with ``strict:
+true`` someone always holds a playable card, so at most ``players - 1`` passes come in a
+row), and it bounds every round at :func:`max_round_moves` moves.
 """
 
 from __future__ import annotations
@@ -97,6 +103,19 @@ def card_mask(moves: Iterable[Move]) -> Mask:
         if m != PASS:
             mask |= 1 << m
     return mask
+
+
+def block_after(players: int) -> int:
+    """FT-11: passes in a row, no card played, that end the round blocked (two circles)."""
+    return 2 * players
+
+
+def max_round_moves(players: int) -> int:
+    """FT-11: the most moves a round can have. At most ``53 - players`` cards are played
+    (every other hand keeps one when a player goes out; a blocked round ends with every
+    hand holding one), and fewer than :func:`block_after` passes come before each play,
+    or exactly that many end the round: ``2 * players * (53 - players)``."""
+    return block_after(players) * (53 - players)
 
 
 def deal_seat(players: int, dealer: int, position: int) -> int:
@@ -200,8 +219,8 @@ class FanTanRound(Round):
 
     __slots__ = (
         "players", "dealer", "rules", "deck", "history", "hands", "table", "playable",
-        "turn", "passes", "withholdings", "winner", "is_over", "_unlock", "_strict",
-        "_any_seven", "_chips", "_legal",
+        "turn", "passes", "withholdings", "winner", "is_over", "streak", "blocked",
+        "_unlock", "_strict", "_any_seven", "_chips", "_legal", "_block_at",
     )
 
     def __init__(self, rules: dict[str, Any], players: int, dealer: int,
@@ -229,6 +248,9 @@ class FanTanRound(Round):
         self.passes = [0] * players
         self.withholdings: list[Withholding] = []
         self.winner = -1
+        self.streak = 0  # passes in a row since the last card played (FT-11)
+        self.blocked = False  # ended by FT-11, with no winner
+        self._block_at = block_after(players)
         # A plain attribute rather than a property: every playing loop reads it each
         # move, and a property call costs as much as a third of a legal-moves call.
         self.is_over = False
@@ -251,7 +273,7 @@ class FanTanRound(Round):
         a turn starts: here at the deal, then by ``_apply``, which repeats the last
         three lines below for speed).
         """
-        if self.winner >= 0:
+        if self.is_over:
             return 0
         hand = self.hands[self.turn]
         if self.table == 0 and not self._any_seven:
@@ -282,9 +304,15 @@ class FanTanRound(Round):
         else:
             super().apply(move)
 
+    def ended(self) -> str | None:
+        if self.blocked:
+            return (f"it was blocked after {self._block_at} passes in a row with no card "
+                    "played, every player passing twice running (FT-11)")
+        return None
+
     def why_illegal(self, move: Move) -> str | None:
-        if self.winner >= 0:
-            return "the round is over"
+        if self.is_over:
+            return self.ended() or "the round is over"
         legal_bits = self._legal_bits()
         legal = legal_bits & cards.FULL_DECK
         if move == PASS:
@@ -312,7 +340,15 @@ class FanTanRound(Round):
             legal = self.legal_mask()
             if legal:  # withholding (FT-8): remember the 7s and who waits for them
                 self.withholdings.append(Withholding(seat, self._withheld_sevens(seat, legal)))
+            self.streak += 1
+            if self.streak >= self._block_at:  # FT-11: nobody will finish this round
+                self.blocked = True
+                self.is_over = True
+                self.turn = -1
+                self._legal = 0
+                return
         else:
+            self.streak = 0
             bit = 1 << move
             hand = self.hands[seat] ^ bit
             self.hands[seat] = hand
@@ -345,14 +381,16 @@ class FanTanRound(Round):
         return tuple(out)
 
     def score(self) -> list[int] | None:
-        """FT-7 and FT-8: penalty points, or net chips."""
-        if self.winner < 0:
+        """FT-7 and FT-8: penalty points, or net chips (FT-11 for a blocked round)."""
+        if self.winner < 0 and not self.blocked:
             return None
         n, w = self.players, self.winner
         left = [h.bit_count() for h in self.hands]
         fines = [0] * n
         for wh in self.withholdings:
             fines[wh.seat] += 1
+        if self.blocked:
+            return self._blocked_score(left, fines)
         if not self._chips:
             return [0 if s == w else self.passes[s] + left[s] + 3 * fines[s] for s in range(n)]
         dealt = [len(range((s - self.dealer - 1) % n, 52, n)) for s in range(n)]
@@ -375,6 +413,26 @@ class FanTanRound(Round):
                         delta[holder] += 5
         return delta
 
+    def _blocked_score(self, left: list[int], fines: list[int]) -> list[int]:
+        """FT-11: nobody went out, so everybody scores as a loser does, but no cards are
+        paid for (there is no winner to pay): points, passes + cards left + 3 a fine;
+        chips, antes, passes and fines into the pot and the 7s' 5-chip payments, then the
+        pot shared as :func:`pot_shares` says."""
+        n = self.players
+        if not self._chips:
+            return [self.passes[s] + left[s] + 3 * fines[s] for s in range(n)]
+        dealt = self.dealt_counts()
+        paid = [1 + (dealt[s] < max(dealt)) + self.passes[s] + 3 * fines[s] for s in range(n)]
+        shares = pot_shares(sum(paid), fines, self.dealer)
+        delta = [shares[s] - paid[s] for s in range(n)]
+        for wh in self.withholdings:
+            for _seven, h6, h8 in wh.sevens:
+                for holder in (h6, h8):
+                    if holder != wh.seat:
+                        delta[wh.seat] -= 5
+                        delta[holder] += 5
+        return delta
+
     def dealt_counts(self) -> list[int]:
         """How many cards each seat was dealt (FT-1)."""
         return dealt_counts(self.players, self.dealer)
@@ -386,9 +444,10 @@ class FanTanRound(Round):
         Chips: each seat's ante, passes and fines into the pot, cards left paid to the
         winner, the pot taken by the winner, and the 5-chip payments for withheld 7s;
         ``chips`` lists the ante, the pot and every payment. A seat entry also holds
-        ``hand``: the codes of the cards it still held.
+        ``hand``: the codes of the cards it still held. A blocked round (FT-11) has no
+        winner: every seat's items are a loser's, the pot is shared, and a note says why.
         """
-        if self.winner < 0:
+        if self.winner < 0 and not self.blocked:
             return None
         n, w = self.players, self.winner
         left = [h.bit_count() for h in self.hands]
@@ -404,6 +463,13 @@ class FanTanRound(Round):
                 {"what": what, "detail": detail, "points": points, "rule": rule})
 
         chips = None
+        notes: list[dict[str, Any]] = []
+        if self.blocked:
+            notes.append({"text": f"Nobody went out: the round was stopped after "
+                                  f"{self._block_at} passes in a row with no card played "
+                                  "(every player passed twice running). Nobody wins it; "
+                                  "nobody is paid for cards left.",
+                          "rule": "FT-11", "seats": []})
         if not self._chips:
             for s in range(n):
                 if s == w:
@@ -420,6 +486,12 @@ class FanTanRound(Round):
             dealt = self.dealt_counts()
             payments: list[dict[str, Any]] = []
             pot = 0
+            shares = None
+            if self.blocked:
+                pot = sum(1 + (dealt[s] < max(dealt)) + self.passes[s] + 3 * fines[s]
+                          for s in range(n))
+                shares = pot_shares(pot, fines, self.dealer)
+                pot = 0  # counted again below, seat by seat
             for s in range(n):
                 ante = 1 + (dealt[s] < max(dealt))
                 pot += ante + self.passes[s] + 3 * fines[s]
@@ -431,21 +503,27 @@ class FanTanRound(Round):
                     item(s, "Withholding fines",
                          f"{_count(fines[s], 'pass', 'passes')} holding a playable card"
                          + _each(fines[s], "3 chips", "to the pot"), -3 * fines[s], "FT-8")
-                if s != w:
+                if shares is not None:
+                    if shares[s]:
+                        item(s, "Share of the pot", "the pot shared by those who held "
+                             "nothing back" if any(fines) else "the pot shared by all",
+                             shares[s], "FT-11")
+                elif s != w:
                     item(s, "Cards left", _count(left[s], "card") + _each(left[s], "1 chip", "to the winner"),
                          -left[s], "FT-7")
                     if left[s]:
                         payments.append({"from": s, "to": w, "chips": left[s],
                                          "what": "cards left"})
-            others = sum(left) - left[w]
-            item(w, "Cards left by the others", _count(others, "card"), others, "FT-7")
-            item(w, "The pot", "antes, passes and fines", pot, "FT-7")
+            if shares is None:
+                others = sum(left) - left[w]
+                item(w, "Cards left by the others", _count(others, "card"), others, "FT-7")
+                item(w, "The pot", "antes, passes and fines", pot, "FT-7")
             self._detail_sevens(item, payments)
             chips = {"ante": 1, "antes": [1 + (d < max(dealt)) for d in dealt], "pot": pot,
                      "payments": payments}
         for entry in seats:
             entry["total"] = sum(i["points"] for i in entry["items"])
-        return {"seats": seats, "notes": [], "chips": chips}
+        return {"seats": seats, "notes": notes, "chips": chips}
 
     def _detail_sevens(self, item: Any, payments: list[dict[str, Any]]) -> None:
         """The 5-chip payments for withheld 7s (FT-8), one item and payment per
@@ -512,6 +590,9 @@ class FanTanRound(Round):
         new.withholdings = self.withholdings.copy()
         new.winner = self.winner
         new.is_over = self.is_over
+        new.streak = self.streak
+        new.blocked = self.blocked
+        new._block_at = self._block_at
         new._legal = self._legal
         new._unlock = self._unlock
         new._strict = self._strict
@@ -523,6 +604,21 @@ class FanTanRound(Round):
 def dealt_counts(players: int, dealer: int) -> list[int]:
     """How many cards each seat is dealt (FT-1: the seats dealt first hold one more)."""
     return [len(range((s - dealer - 1) % players, 52, players)) for s in range(players)]
+
+
+def pot_shares(pot: int, fines: Sequence[int], dealer: int) -> list[int]:
+    """FT-11, chips: a blocked round's pot, shared equally by the seats that held nothing
+    back all round (by every seat if all did); the chips that do not divide go one each
+    to the sharers first after the dealer, clockwise, as the deal hands out cards (FT-1)."""
+    n = len(fines)
+    sharers = [s for s in range(n) if not fines[s]] or list(range(n))
+    each, odd = divmod(pot, len(sharers))
+    out = [0] * n
+    for s in sharers:
+        out[s] = each
+    for s in sorted(sharers, key=lambda s: (s - dealer - 1) % n)[:odd]:
+        out[s] += 1
+    return out
 
 
 def pot_in_play(players: int, dealer: int, passes: Sequence[int]) -> int:
@@ -572,6 +668,9 @@ class FanTan(Game):
     def lower_wins(self, rules: dict[str, Any]) -> bool:
         return rules["stakes"] == "points"
 
+    def max_round_moves(self, players: int) -> int:
+        return max_round_moves(players)  # FT-11
+
     def game_winners(self, rules: dict[str, Any], rounds: Sequence[Round],
                      totals: Sequence[int]) -> list[int]:
         """FT-9: best totals; with ``rounds: 1`` the round's winner, whatever the chips say.
@@ -579,7 +678,8 @@ class FanTan(Game):
         (Under chips with withholding fines a round's winner can end below a player
         who was paid the 5-chip fines; the ruling still gives the game to the winner.)
         """
-        if rules["rounds"] == 1 and len(rounds) == 1 and isinstance(rounds[0], FanTanRound):
+        if (rules["rounds"] == 1 and len(rounds) == 1 and isinstance(rounds[0], FanTanRound)
+                and rounds[0].winner >= 0):  # a blocked round (FT-11): the totals decide
             return [rounds[0].winner]
         return self.winners(rules, totals)
 

@@ -25,7 +25,7 @@ from numba import njit
 from parlour.batch.bitops import GAMMA, U0, U1, bit, bounded, count, kth_card, lowest, mix64
 from parlour.bots.models import PLACING
 from parlour.game import PASS
-from parlour.games.fantan.kernel import legal_options, round_score, withhold
+from parlour.games.fantan.kernel import BLOCKED, legal_options, passed, round_score, withhold
 from parlour.games.fantan.lanes import LANES
 
 S11 = np.uint64(11)
@@ -376,15 +376,19 @@ def _value(hands, passes, fines, paid5, world, passes0, f0, p0, n, m, me, table,
                        table, playable, unlock, any_seven, strict, chips)
     if w < 0:
         w = _playout(hands, n, tb, pl, me + 1 if me + 1 < n else 0, passes, fines, paid5,
-                     seed, eps, unlock, any_seven, strict, chips, af, lc, lp, ll, lm)
+                     seed, eps, unlock, any_seven, strict, chips, af, lc, lp, ll, lm,
+                     1 if m == PASS else 0)
     return _outcome(hands, n, dealer, w, chips, passes, fines, paid5, me, score)
 
 
 @njit(cache=True)
 def _playout(hands, n, table, playable, turn, passes, fines, paid5, seed, eps, unlock,
-             any_seven, strict, chips, af, lc, lp, ll, lm):
+             any_seven, strict, chips, af, lc, lp, ll, lm, streak):
     """Play on to the end (in place): every seat the heuristic, or with probability
-    ``eps[seat]`` a uniformly random legal move. Returns the winner."""
+    ``eps[seat]`` a uniformly random legal move. Returns the winner, or
+    :data:`~.kernel.BLOCKED` when ``streak`` passes in a row grow to block the round
+    (FT-11; counted from the move weighed: the search does not carry the table's
+    passes before it, so a playout may run a few passes past where the table stops)."""
     st = np.empty(1, np.uint64)
     st[0] = seed
     while True:
@@ -400,7 +404,11 @@ def _playout(hands, n, table, playable, turn, passes, fines, paid5, seed, eps, u
             passes[turn] += 1
             if legal != U0:
                 withhold(turn, legal, hands, n, chips, fines, paid5)
+            streak, stop = passed(streak, n)
+            if stop:  # FT-11
+                return BLOCKED
         else:
+            streak = 0
             table, playable = _play(hands, turn, move, table, playable, unlock)
             if hands[turn] == U0:
                 return turn

@@ -38,10 +38,13 @@ from parlour.game import PASS
 from parlour.games.fantan.env import BEHIND_CAP, GAP_CAP, PASS_CAP, FanTanObservation
 from parlour.games.fantan.kernel import (
     B7D,
+    BLOCKED,
+    OPEN,
     SEVENS_U,
     UNLOCKS_U,
     deal,
     legal_options,
+    passed,
     round_score,
     withhold,
 )
@@ -70,7 +73,7 @@ def _start_round(b, seed, n, any_seven, iv, uv, sv, order, gapat, deck):
     dealer = (iv[b, FIRST] + iv[b, RND]) % n
     iv[b, DEALER] = dealer
     iv[b, TURN] = deal(deck, uv[b], n, dealer, any_seven)
-    iv[b, WINNER] = -1
+    iv[b, WINNER] = OPEN
     iv[b, NMOVES] = 0
     iv[b, NPLAYS] = 0
     iv[b, GAP] = 0
@@ -133,7 +136,8 @@ def _end_round(b, seed, n, any_seven, chips, rounds, reward_score, iv, uv, sv, o
             best = t
     k = 0
     for s in range(n):
-        won = (s == w) if rounds == 1 else sv[b, TOTALS, s] == best
+        # FT-9; a blocked round (FT-11) has no winner: the totals decide
+        won = (s == w) if rounds == 1 and w >= 0 else sv[b, TOTALS, s] == best
         score[s] = 1 if won else 0
         k += score[s]
     if k == n:
@@ -155,7 +159,9 @@ def _apply(b, mv, seed, n, any_seven, strict, chips, rounds, reward_score, unloc
             uv[b, n + 2 + seat] |= uv[b, n + 1] if table != U0 or any_seven else B7D
         if legal != U0:  # FT-8
             withhold(seat, legal, uv[b], n, chips, sv[b, FINES], sv[b, PAID5])
-        iv[b, GAP] += 1
+        iv[b, GAP], stop = passed(iv[b, GAP], n)  # GAP: passes since the last play
+        if stop:  # FT-11
+            iv[b, WINNER] = BLOCKED
     else:
         cb = bit(mv)
         uv[b, seat] ^= cb
@@ -169,7 +175,7 @@ def _apply(b, mv, seed, n, any_seven, strict, chips, rounds, reward_score, unloc
             iv[b, WINNER] = seat
     iv[b, TURN] = seat + 1 if seat + 1 < n else 0
     iv[b, NMOVES] += 1
-    if iv[b, WINNER] >= 0:
+    if iv[b, WINNER] != OPEN:
         _end_round(b, seed, n, any_seven, chips, rounds, reward_score, iv, uv, sv, order, gapat,
                    deck, score, rew)
 

@@ -584,6 +584,11 @@ class Fanti(Game):
         self.check_deal(players, dealer)
         return FantiRound(rules, players, dealer, deck)
 
+    def max_round_moves(self, players: int) -> int:
+        """Exactly 48: no passing (FA-4), every move plays one of the 48 dealt cards
+        (FA-3), so a Fanti round cannot loop."""
+        return 48
+
     def move_to_json(self, move: Move) -> dict[str, Any]:
         return {"play": cards.code(move_card(move)), "take": cards.codes(move_take(move))}
 

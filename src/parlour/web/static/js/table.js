@@ -141,6 +141,9 @@ class TablePage {
         return;
       }
       this.shown(m, prevSeq, prevRound);
+    } else if (m.type === "error" && m.code === "sync_limit") {
+      // the whole state was refused for now: ask again when the server says (no toast)
+      setTimeout(() => { this.syncing = this.conn.send({ type: "sync" }); }, 1000 * (m.retry_after || 5));
     } else if (m.type === "error") {
       const words = errorWords(m.code, m.message, this.state);
       if (words === null) return;  // a double click: the first click already counted
