@@ -4,6 +4,11 @@ Each table has at most one planned action (a bot move, a forced pass, a turn tim
 the next deal) with an absolute deadline stored with its last event, so a restarted
 server resumes it on time. Besides that: the grace time of a seat whose player left,
 after which a stand-in bot plays for them, and the expiry of idle tables.
+
+A correspondence table (``days`` for each move) is played between visits: its players
+are absent most of the time, so no grace time runs there; the stand-in plays only when
+a move's days run out (the turn timer, with its stored deadline), and the table does
+not expire while its move clock runs.
 """
 
 from __future__ import annotations
@@ -188,6 +193,9 @@ class TableClock:
     # --- absent players -------------------------------------------------------------------
 
     def start_grace(self, t: LiveTable, seat: int) -> None:
+        if t.days:  # between visits absence is normal: only the move clock counts
+            self.svc.hub.presence(t)
+            return
         old = t.grace_tasks.pop(seat, None)
         if old:
             old.cancel()
@@ -213,7 +221,10 @@ class TableClock:
             await self.stand_in(t, seat)
 
     async def stand_in(self, t: LiveTable, seat: int) -> None:
-        """A stand-in bot plays for a disconnected seat (under the lock)."""
+        """A stand-in bot plays for a disconnected seat (under the lock); never at a
+        correspondence table, whose players come and go between moves."""
+        if t.days:
+            return
         t.seats[seat].auto = "disconnected"
         entry = {"kind": "standin", "seat": seat, "reason": "disconnected"}
         t.log.append(entry)
@@ -250,6 +261,8 @@ class TableClock:
             t = svc.tables.get(tid)
             if t is not None and t.conns:
                 continue
+            if self._between_visits(tid, t, now):
+                continue
             self._expire(tid, t)
             expired.append(tid)
         for tid, t in list(svc.tables.items()):
@@ -264,6 +277,18 @@ class TableClock:
         for tid in gone:
             svc.tables.pop(tid, None)
         return expired
+
+    def _between_visits(self, tid: str, t: LiveTable | None, now: float) -> bool:
+        """A correspondence table idle for less than its days for a move (plus the
+        usual idle time): it waits for a player who comes back, or for its clock."""
+        if t is not None:
+            days, updated = t.days, t.updated
+        else:
+            row = self.svc.store.get(tid)
+            if row is None:
+                return False
+            days, updated = (row.config or {}).get("days"), row.updated
+        return bool(days) and now - updated < days * 86_400 + self.svc.settings.idle_expiry
 
     def _expire(self, tid: str, t: LiveTable | None) -> None:
         self.svc.store.set(tid, status="expired", deadline=None)

@@ -50,6 +50,8 @@ def default_bot(game: str) -> str:
     return names[0]
 
 
+DAY = 86_400
+"""Seconds in a day: a correspondence table's turn timer is its days in seconds."""
 OPEN_RECOUNT = 1.0
 """Seconds between counts of the open tables in the database (see ``open_tables``)."""
 INTERNAL_BOTS = frozenset({"pimc", "ismcts"})
@@ -237,7 +239,13 @@ class Intents:
         if host is not None:
             rejoin = new_key()
             seats[host].rejoin_hash = hash_token(rejoin)
-        config = {"players": req.players, "rules": rules, "timer": req.timer,
+        timer = req.timer
+        if req.days is not None:
+            if timer is not None:
+                raise ServiceError(400, "bad_table", "choose a time for each turn or days "
+                                   "for each move, not both")
+            timer = req.days * DAY
+        config = {"players": req.players, "rules": rules, "timer": timer, "days": req.days,
                   "standin": standin, "host": host, "test": test, "hints": req.hints,
                   "public": req.public, "rated": req.rated,
                   "seats": [s.to_json() for s in seats]}

@@ -241,6 +241,12 @@ class LiveTable:
         return self.config.get("timer")
 
     @property
+    def days(self) -> int | None:
+        """Days for each move at a correspondence table (its ``timer`` is as long), or
+        None: absence there is normal, so no grace time runs (server/clock.py)."""
+        return self.config.get("days")
+
+    @property
     def round_number(self) -> int:
         """Rounds dealt so far (the round in play, or the last one played)."""
         return len(self.match.rounds) if self.match else 0

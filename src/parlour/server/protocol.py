@@ -167,6 +167,10 @@ class CreateTable(BaseModel):
     """The creator's display name (the first person seat)."""
     timer: Annotated[int, Field(ge=5, le=3600)] | None = None
     """Seconds per turn; ``null``: no turn timer (the default)."""
+    days: Literal[1, 3, 7] | None = None
+    """A correspondence game: days for each move (1, 3 or 7; not with ``timer``).
+    Absent players keep their seat until their days run out; then the stand-in plays
+    that move, as for ``timer``."""
     standin: Annotated[str, Field(max_length=32)] | None = None
     """The bot that plays for a seat that timed out or left (default: a medium bot)."""
     hints: bool = True

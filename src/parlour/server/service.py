@@ -190,7 +190,7 @@ class TableService:
         t = self.load(table_id)
         return {"id": t.id, "game": t.game.name, "title": t.game.title, "status": t.status,
                 "players": t.players, "rules": t.rules, "timer": t.timer,
-                "rated": bool(t.config.get("rated")),
+                "rated": bool(t.config.get("rated")), "days": t.days,
                 "seats": [{"name": s.name, "kind": s.kind, "bot": s.bot, "claimed": s.claimed,
                            "open": s.open}
                           for s in t.seats]}

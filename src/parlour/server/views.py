@@ -244,7 +244,7 @@ def _shared(t: LiveTable) -> dict[str, Any]:
         "table": {
             "id": t.id, "game": t.game.name, "title": t.game.title, "status": t.status,
             "players": t.players, "rules": t.rules, "timer": t.timer,
-            "standin": t.config.get("standin"), "host": t.config.get("host"),
+            "days": t.days, "standin": t.config.get("standin"), "host": t.config.get("host"),
             "rematch": t.rematch, "seats": seats_json(t),
             "public": bool(t.config.get("public")),
             "rated": bool(t.config.get("rated")),

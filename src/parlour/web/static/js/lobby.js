@@ -7,7 +7,9 @@ import { games as myGames } from "./history.js";
 import { playPeople } from "./pool.js";
 import { levelName, levelsFor } from "./words.js";
 
-const TIMERS = [["", "No timer"], ["30", "30 seconds"], ["60", "1 minute"], ["120", "2 minutes"], ["300", "5 minutes"]];
+const TIMERS = [["", "No timer"], ["30", "30 seconds"], ["60", "1 minute"], ["120", "2 minutes"], ["300", "5 minutes"],
+  ["days:1", "1 day for each move: play between visits"], ["days:3", "3 days for each move: play between visits"],
+  ["days:7", "7 days for each move: play between visits"]];
 const QUICK_PLAYERS = { fantan: 4, fanti: 2 };
 
 const modules = {};
@@ -183,7 +185,7 @@ function customForm(games, words) {
           h("small", { class: "help", text: "Anyone may then take a free seat in one click, or watch the game." })),
         h("div", { class: "field" }, h("label", { for: "timer", text: "Time for each turn" }),
           h("select", { id: "timer", name: "timer" }, TIMERS.map(([v, t]) => h("option", { value: v, text: t }))),
-          h("small", { class: "help", text: "When time runs out, the computer plays that turn; the player takes the seat back any time." })),
+          h("small", { class: "help", text: "When time runs out, the computer plays that turn; the player takes the seat back any time. With days for each move, players may close the page and come back: the game waits for them under \"Your move\"." })),
         h("div", { class: "field" }, h("label", { for: "standin", text: "Who plays for someone who leaves" }),
           h("select", { id: "standin", name: "standin" }, levelsFor(current).map(([v, label]) => h("option", { value: v, selected: v === "medium", text: `Computer, ${label.toLowerCase()}` }))),
           h("small", { class: "help", text: "Plays for a player who runs out of time or stays disconnected, until they come back." }))));
@@ -218,8 +220,10 @@ function customForm(games, words) {
       const v = form["seat-" + i].value;
       seatSpecs.push(v === "person" || v === "you" ? { kind: "person" } : { kind: "bot", bot: v.slice(4) });
     }
+    const clock = form.timer.value;
     const body = { game: current.name, players: n, rules, seats: seatSpecs, name: name.value.trim(),
-      timer: form.timer.value ? Number(form.timer.value) : null, standin: form.standin.value };
+      timer: clock && !clock.startsWith("days:") ? Number(clock) : null, standin: form.standin.value };
+    if (clock.startsWith("days:")) body.days = Number(clock.slice(5));
     if (form.public.checked) body.public = true;
     try {
       localStorage.setItem("parlour.name", name.value.trim());

@@ -542,7 +542,7 @@ class TablePage {
     const el = this.app.querySelector("[data-clock]");
     if (s.deadline && el) {
       const left = Math.max(0, s.deadline.left - gone);
-      el.textContent = `${Math.ceil(left)} s`;
+      el.textContent = timeLeft(left);
       el.classList.toggle("low", left < 10);
     }
     for (const c of this.app.querySelectorAll("[data-countdown]")) {
@@ -591,3 +591,12 @@ function beep() {
 }
 
 export { cardEl };
+
+/** Time left on a turn's clock in words: seconds, or days and hours between visits. */
+export function timeLeft(seconds) {
+  if (seconds < 3600) return `${Math.ceil(seconds)} s`;
+  const hours = Math.ceil(seconds / 3600);
+  if (hours < 48) return `${hours} h left`;
+  const days = Math.floor(hours / 24);
+  return `${days} days ${hours % 24} h left`;
+}
