@@ -102,6 +102,18 @@ class Oracle:
             self.leaks.append(f"{payload.get('type')} to {audience}: {sorted(leak)}")
 
 
+def http_leaks(client: TestClient, payload: Any) -> list[str]:
+    """Cards hidden to someone at a table in play (here: to a spectator, so every hand)
+    that an HTTP answer mentions: leaderboards and profiles must name none."""
+    leaks = []
+    for t in list(service(client).tables.values()):
+        if t.status == "playing" and t.match is not None:
+            found = mentioned(payload, t.match) & hidden_cards(t.match, None)
+            if found:
+                leaks.append(f"table {t.id}: {sorted(found)}")
+    return leaks
+
+
 def service(client: TestClient) -> Any:
     return client.app.state.service
 

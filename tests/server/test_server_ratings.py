@@ -107,3 +107,211 @@ def test_rebuild_finds_exactly_the_stored_numbers(tmp_path_factory, seed):
         assert stored(s) == before
     finally:
         s.close()
+
+
+# --- the API over stored rows ---------------------------------------------------------
+
+PEOPLE = [
+    "CREATE TABLE IF NOT EXISTS players (id VARCHAR(32) PRIMARY KEY, name VARCHAR(64), "
+    "name_key VARCHAR(64) UNIQUE, guest BOOLEAN, created FLOAT, seen FLOAT, banned VARCHAR(400), "
+    "password VARCHAR(256))",
+    "CREATE TABLE IF NOT EXISTS seat_owners (table_id VARCHAR(32), seat INTEGER, "
+    "player_id VARCHAR(32), name VARCHAR(64), at FLOAT, PRIMARY KEY (table_id, seat))",
+]
+
+
+def people(store: Store, *names: str) -> None:
+    with store.engine.begin() as c:
+        for sql in PEOPLE:
+            c.execute(text(sql))
+        for n in names:
+            c.execute(text("INSERT INTO players (id, name, name_key, guest, created, seen) "
+                           "VALUES (:i, :n, :k, :g, 0, 0)"),
+                      {"i": "id-" + n, "n": n, "k": n.casefold(), "g": False})
+
+
+def test_leaderboard_and_profile_shapes(client):
+    from server_kit import service
+
+    store = service(client).store
+    people(store, "Ann", "Bob", "Cy")
+    for k in range(4):  # Ann beats Bob three times, loses once; Cy plays once
+        e = rated.Ending(f"G{k}", "fanti:2", float(k), [3, 1] if k < 3 else [1, 3],
+                         [1, 2] if k < 3 else [2, 1], [False, False])
+        assert rate(store, e, {0: "id-Ann", 1: "id-Bob"})
+    assert rate(store, rated.Ending("G9", "fanti:2", 9.0, [5, 0], [1, 2], [False, False]),
+                {0: "id-Cy", 1: "id-Bob"})
+    board = client.get("/api/leaderboard/fanti")
+    assert board.status_code == 200
+    rows = board.json()["rows"]
+    assert [r["name"] for r in rows] == ["Ann", "Bob"]  # Cy has 1 game < 3
+    assert set(rows[0]) >= {"name", "rating", "games"} and rows[0]["games"] == 4
+    assert rows[0]["rating"] > 1500 > rows[1]["rating"]
+    assert client.get("/api/leaderboard/fanti?pool=fanti:3-4").json()["rows"] == []
+    assert client.get("/api/leaderboard/fanti?pool=fantan:3-4").status_code == 400
+    assert client.get("/api/leaderboard/chess").json()["error"] == "not_found"
+    p = client.get("/api/players/ann").json()  # names without regard to case
+    assert p["name"] == "Ann" and p["ratings"]["fanti"]["games"] == 4
+    assert p["ratings"]["fanti"]["rating"] == rows[0]["rating"]
+    assert p["ratings"]["fanti"]["provisional"] is True
+    assert [g["table"] for g in p["games"]] == ["G3", "G2", "G1", "G0"]
+    g = p["games"][0]
+    assert set(g) >= {"table", "game", "finished", "result", "replay"}
+    assert g["result"] == "lost" and p["games"][1]["result"] == "won"
+    assert g["replay"] is None  # the table itself is not stored here
+    assert p["opponents"] == [{"name": "Bob", "games": 4, "won": 3, "lost": 1, "level": 0}]
+    assert [h["rating"] for h in p["history"]["fanti:2"]][-1] == rows[0]["rating"]
+    assert client.get("/api/players/Nobody").status_code == 404
+    assert client.get("/api/players/" + "x" * 500).status_code == 404
+
+
+def test_a_rated_table_with_a_computer_seat_is_refused(client):
+    r = client.post("/api/tables", json={"game": "fanti", "players": 2, "rated": True})
+    assert r.status_code == 400 and "computer" in r.json()["message"]
+    r = client.post("/api/tables", json={"game": "fanti", "players": 2, "rated": True,
+                                         "seats": [{"kind": "person"}, {"kind": "person"}]})
+    assert r.status_code == 201
+    assert client.get(f"/api/tables/{r.json()['table']}").json()["rated"] is True
+
+
+def test_standings_reads_are_limited(make_app):
+    c = make_app(standings_burst=2, standings_per_minute=1)
+    people(c.app.state.service.store)
+    assert [c.get("/api/leaderboard/fanti").status_code for _ in range(3)] == [200, 200, 429]
+    r = c.get("/api/players/x")
+    assert r.status_code == 429 and int(r.headers["Retry-After"]) > 0
+
+
+def test_the_pages_are_served(client):
+    assert client.get("/leaderboard/fanti").status_code == 200
+    assert client.get("/u/Ann").status_code == 200
+    assert client.get("/leaderboard/chess").status_code == 404
+
+
+# --- rated games played through the server ----------------------------------------------
+
+
+def rated_table(client, anna, ben, names=("Anna", "Ben"), seed=5):
+    j = anna.post("/api/tables", json={
+        "game": "fanti", "players": 2, "rated": True, "name": names[0],
+        "seats": [{"kind": "person"}, {"kind": "person"}], "rules": {"rounds": 1},
+        "test": {"seed": seed}}).json()
+    key = j["invite_url"].split("#invite=")[1]
+    b = ben.post(f"/api/tables/{j['table']}/join", json={"key": key, "name": names[1]}).json()
+    seats = [anna.seat(j["table"], token=j["token"]), ben.seat(j["table"], token=b["token"])]
+    for s in seats:
+        s.welcome()
+    seats[0].send({"type": "start"})
+    return j["table"], seats
+
+
+def test_a_rated_game_changes_both_ratings_once_and_rebuild_agrees(make_app):
+    from server_kit import Browser, http_leaks, service, threaded
+
+    client = make_app(leaderboard_min_games=1)
+    anna, ben = Browser(client), Browser(client)
+    table, seats = rated_table(client, anna, ben)
+    # While it is in play, nothing about ratings names a card of it.
+    seats[0].until_state(lambda s: s["table"]["status"] == "playing" and s["view"])
+    for path in ("/api/leaderboard/fanti", "/api/players/Anna", "/u/Anna"):
+        answer = anna.get(path)
+        assert http_leaks(client, answer.json() if "json" in answer.headers[
+            "content-type"] else answer.text) == []
+    seats[0].send({"type": "sync"})  # the state again, for play_to_end to act on
+    end = threaded([s.play_to_end for s in seats])[0]
+    winner = end["winners"][0] if len(end["winners"]) == 1 else None
+    me = [anna.get("/api/me").json()["ratings"]["fanti"],
+          ben.get("/api/me").json()["ratings"]["fanti"]]
+    assert [m["games"] for m in me] == [1, 1] and all(m["provisional"] for m in me)
+    if winner is not None:
+        assert me[winner]["rating"] > 1500 > me[1 - winner]["rating"]
+    rows = client.get("/api/leaderboard/fanti").json()["rows"]
+    assert sorted(r["name"] for r in rows) == ["Anna", "Ben"]
+    prof = anna.get("/api/players/Anna").json()
+    assert prof["games"][0]["table"] == table and prof["games"][0]["replay"] == f"/replay/{table}"
+    assert client.get(prof["games"][0]["replay"]).status_code == 200
+    assert prof["opponents"][0]["name"] == "Ben"
+    store = service(client).store
+    before = stored(store)
+    # The end replayed (a restart, a second process): nothing changes.
+    t = service(client).tables[table]
+    e = rated.ending(t)
+    assert e is not None
+    with store.engine.begin() as c:
+        assert not rated.record_in(_alchemy_tx(c), e)
+    assert stored(store) == before
+    report = rated.rebuild(store)
+    assert report.games == 1 and report.differences == []
+
+
+def test_leaving_a_rated_game_counts_as_its_loss(make_app):
+    from server_kit import Browser, service, threaded
+
+    client = make_app()
+    anna, ben = Browser(client), Browser(client)
+    table, seats = rated_table(client, anna, ben, seed=11)
+    seats[0].until_state(lambda s: s["table"]["status"] == "playing" and s["view"])
+    seats[0].send({"type": "leave"})
+    seats[0].until(lambda m: m["type"] == "bye")
+    threaded([seats[1].play_to_end])
+    with service(client).store.engine.connect() as c:
+        places = dict(c.execute(text("SELECT seat, place FROM rating_changes WHERE "
+                                     "table_id = :t"), {"t": table}).all())
+    assert places == {0: 2, 1: 1}  # whatever the stand-in scored for Anna
+    assert anna.get("/api/me").json()["ratings"]["fanti"]["rating"] < 1500
+    assert ben.get("/api/me").json()["ratings"]["fanti"]["rating"] > 1500
+    prof = anna.get("/api/players/Anna").json()
+    assert prof["games"][0]["result"] == "left the game (counted as a loss)"
+
+
+def test_bots_never_change_a_rating(make_app):
+    from server_kit import Browser, service, threaded
+
+    client = make_app()
+    anna = Browser(client)
+    j = anna.post("/api/tables", json={"game": "fanti", "players": 2, "rules": {"rounds": 1},
+                                       "test": {"seed": 3}}).json()
+    seat = anna.seat(j["table"], token=j["token"])
+    seat.welcome()
+    seat.send({"type": "start"})
+    threaded([seat.play_to_end])
+    assert anna.get("/api/me").json()["ratings"] == {}
+    assert stored(service(client).store) == []
+
+
+def test_the_rebuild_command(tmp_path):
+    import subprocess
+    import sys
+
+    path = tmp_path / "r.sqlite3"
+    s = Store(f"sqlite:///{path}")
+    try:
+        for k in range(5):
+            rate(s, rated.Ending(f"T{k}", "fantan:3-4", float(k), [k, 2, 3],
+                                 ratings.places(True, [k, 2, 3], [0] if k < 2 else [1], [False] * 3),
+                                 [False] * 3), {0: "a", 1: "b", 2: "c"})
+        kept = stored(s)
+
+        def run(*args: str) -> subprocess.CompletedProcess:
+            return subprocess.run([sys.executable, "-m", "parlour", "ratings", "rebuild",
+                                   "--db", str(path), *args], capture_output=True, text=True,
+                                  timeout=120)
+
+        ok = run()
+        assert ok.returncode == 0, ok.stderr
+        assert "replayed 5 rated games; 3 ratings" in ok.stdout
+        assert "every stored number matches" in ok.stdout
+        with s.engine.begin() as c:
+            c.execute(text("UPDATE ratings SET sigma = 1 WHERE player_id = 'b'"))
+        check = run("--check")
+        assert check.returncode == 1 and "differs: player b in fantan:3-4" in check.stdout
+        fixed = run()
+        assert fixed.returncode == 0 and "the recomputed ones are written" in fixed.stdout
+        assert stored(s) == kept
+        missing = subprocess.run(
+            [sys.executable, "-m", "parlour", "ratings", "rebuild", "--db",
+             str(tmp_path / "none.sqlite3")], capture_output=True, text=True, timeout=120)
+        assert missing.returncode == 2 and "no such database file" in missing.stderr
+        assert "Traceback" not in missing.stderr
+    finally:
+        s.close()

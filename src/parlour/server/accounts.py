@@ -6,6 +6,7 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 
+from parlour.server import standings
 from parlour.server.api import _errors
 from parlour.server.identity import Player, player_of
 
@@ -13,8 +14,10 @@ router = APIRouter(prefix="/api")
 
 
 def ratings_for(request: Request, player: Player) -> dict[str, Any]:
-    """``{GAME: {"rating", "games", "provisional"}}`` of a player (server/ratings)."""
-    return {}
+    """``{GAME: {"rating", "games", "provisional", ...}}`` of a player
+    (:func:`parlour.server.standings.player_ratings`)."""
+    svc = request.app.state.service
+    return standings.player_ratings(svc.store, player.id, svc.settings)
 
 
 def me(request: Request, player: Player | None) -> dict[str, Any]:

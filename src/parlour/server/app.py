@@ -24,6 +24,7 @@ from parlour.server.api import router
 from parlour.server.db import Store, unavailable
 from parlour.server.guard import Guard
 from parlour.server.pools_api import router as pools_router
+from parlour.server.ratings_api import router as ratings_router
 from parlour.server.room import router as room_router
 from parlour.server.service import ServiceError, TableService
 from parlour.server.settings import Settings
@@ -75,6 +76,7 @@ def create_app(settings: Settings | None = None, *, testing: bool | None = None)
     app.include_router(room_router)
     app.include_router(pools_router)
     app.include_router(accounts_router)
+    app.include_router(ratings_router)
 
     @app.exception_handler(ServiceError)
     async def _service_error(_request: Request, exc: ServiceError) -> JSONResponse:

@@ -19,7 +19,6 @@ deletes finished tables, never results), so a rebuild needs nothing else.
 
 from __future__ import annotations
 
-import importlib.util
 import logging
 import time
 from dataclasses import dataclass, field
@@ -105,8 +104,6 @@ def ending(t: LiveTable) -> Ending | None:
     m = t.match
     if not t.config.get("rated") or m is None or not m.is_over:
         return None
-    if importlib.util.find_spec("parlour.server.people") is None:
-        return None  # no record of who sat where yet (the identity slice lands it)
     if any(s.kind != "person" for s in t.seats):
         return None
     gone = [s.auto is not None for s in t.seats]

@@ -221,6 +221,25 @@ class Settings:
     then taking a seat without a cookie gets 429."""
     guests_burst: int = 40
 
+    # --- ratings (server/ratings.py, server/standings.py) -----------------------------
+    rating_provisional_sigma: float = 6.5
+    """A rating is marked provisional while its uncertainty (OpenSkill's sigma, 8.33 for
+    a newcomer) is above this: about ten games head to head, fewer at bigger tables."""
+    leaderboard_min_games: int = 3
+    """Rated games a player needs in a pool to be listed on its leaderboard."""
+    leaderboard_rows: int = 50
+    """Players a leaderboard lists at most."""
+    profile_games: int = 20
+    """Recent games a profile lists."""
+    profile_history: int = 200
+    """Rated games a profile reads (its chart and results against each opponent)."""
+    profile_opponents: int = 20
+    """Opponents a profile lists at most (those met most often)."""
+    standings_per_minute: float = 120.0
+    """Leaderboard and profile reads one address may make a minute (bursts of
+    ``standings_burst``); then 429 with Retry-After."""
+    standings_burst: int = 30
+
     @classmethod
     def from_env(cls, **overrides: object) -> Settings:
         """Defaults, then ``PARLOUR_*`` environment variables, then ``overrides``."""

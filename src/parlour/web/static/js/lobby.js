@@ -183,6 +183,9 @@ function customForm(games, words) {
         h("div", { class: "field check" }, h("label", { for: "public" },
           h("input", { type: "checkbox", id: "public", name: "public" }), " List it on the front page"),
           h("small", { class: "help", text: "Anyone may then take a free seat in one click, or watch the game." })),
+        h("div", { class: "field check" }, h("label", { for: "rated" },
+          h("input", { type: "checkbox", id: "rated", name: "rated", "data-action": "rated" }), " Rated game"),
+          h("small", { class: "help", text: "The result changes the players' ratings. Every seat must be a person's (computer players never change a rating); leaving before the end counts as a loss." })),
         h("div", { class: "field" }, h("label", { for: "timer", text: "Time for each turn" }),
           h("select", { id: "timer", name: "timer" }, TIMERS.map(([v, t]) => h("option", { value: v, text: t }))),
           h("small", { class: "help", text: "When time runs out, the computer plays that turn; the player takes the seat back any time. With days for each move, players may close the page and come back: the game waits for them under \"Your move\"." })),
@@ -225,6 +228,7 @@ function customForm(games, words) {
       timer: clock && !clock.startsWith("days:") ? Number(clock) : null, standin: form.standin.value };
     if (clock.startsWith("days:")) body.days = Number(clock.slice(5));
     if (form.public.checked) body.public = true;
+    if (form.rated.checked) body.rated = true;
     try {
       localStorage.setItem("parlour.name", name.value.trim());
       await createAndGo(body, false);
@@ -253,7 +257,9 @@ export async function showLobby(app) {
       h("p", { text: "Play against the computer in one click, invite friends with a link, or join a table below. Every deal is sealed before play and shown afterwards, so anyone can check it was fair." })),
     h("section", { class: "quick-row", "aria-label": "Quick play" }, games.map((g) => quickPlay(g, words[g.name] || {}))),
     open, history(), details,
-    h("p", { class: "muted" }, h("a", { href: "/verify", text: "Check a game record" }), " · ",
+    h("p", { class: "muted" }, "Leaderboards: ", games.map((g, i) => [i ? ", " : "",
+      h("a", { href: `/leaderboard/${g.name}`, "data-leaderboard": g.name, text: g.title })]), " · ",
+      h("a", { href: "/verify", text: "Check a game record" }), " · ",
       h("a", { href: "/replay", text: "Replay a record file" }))]);
   // Quick play goes straight to a table: have its modules in the cache before the click.
   setTimeout(() => { import("./table.js").catch(() => {}); }, 0);

@@ -1,5 +1,6 @@
 // The page's router: the front page at /, a table at /t/ID, the rules at /rules/GAME,
-// replays at /replay and /replay/ID, the verifier at /verify.
+// replays at /replay and /replay/ID, the verifier at /verify, a game's leaderboard at
+// /leaderboard/GAME and a player's profile at /u/NAME.
 import { prefs } from "./dom.js";
 import { showLobby } from "./lobby.js";
 
@@ -23,8 +24,12 @@ const path = location.pathname;
 const table = path.match(/^\/t\/([A-Za-z0-9_-]+)\/?$/);
 const rules = path.match(/^\/rules\/([a-z0-9_-]+)\/?$/);
 const replay = path.match(/^\/replay(?:\/([A-Za-z0-9_-]+))?\/?$/);
+const board = path.match(/^\/leaderboard\/([a-z0-9_-]+)\/?$/);
+const profile = path.match(/^\/u\/([^/]+)\/?$/);
 if (table) import("./table.js").then((m) => m.showTable(app, table[1]));
 else if (rules) import("./rules.js").then((m) => m.showRules(app, rules[1]));
 else if (replay) import("./replay.js").then((m) => m.showReplay(app, replay[1] || null));
+else if (board) import("./players.js").then((m) => m.showLeaderboard(app, board[1]));
+else if (profile) import("./players.js").then((m) => m.showProfile(app, decodeURIComponent(profile[1])));
 else if (path.startsWith("/verify")) import("./verify.js").then((m) => m.showVerify(app));
 else showLobby(app);

@@ -1,0 +1,67 @@
+"""The ratings' HTTP side: ``/api/leaderboard/{game}``, ``/api/players/{name}`` and the
+pages ``/leaderboard/{game}`` and ``/u/{name}`` (drawn by ``web/static/js/players.js``).
+
+The reads run in a thread (``def`` routes: the database is not read on the event
+loop) and are limited per address (``standings_per_minute``: 429 with Retry-After).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from fastapi import APIRouter, Query, Request
+from fastapi.responses import FileResponse
+
+from parlour.games import KITS
+from parlour.server import standings
+from parlour.server.api import _errors
+from parlour.server.errors import ServiceError
+from parlour.server.guard import client_address
+from parlour.server.limits import PerAddress
+from parlour.server.room import _page
+
+router = APIRouter()
+
+
+def _admit(request: Request) -> None:
+    settings = request.app.state.settings
+    state = request.app.state
+    limit = getattr(state, "standings_limit", None)
+    if limit is None:
+        limit = state.standings_limit = PerAddress(settings.standings_per_minute / 60.0,
+                                                   settings.standings_burst)
+    wait = limit.allow(client_address(request.scope, settings))
+    if wait > 0:
+        raise ServiceError(429, "rate_limited", "too many looks at ratings from your "
+                           f"address: try again in {math.ceil(wait)} s",
+                           {"Retry-After": str(math.ceil(wait))})
+
+
+@router.get("/api/leaderboard/{game}", responses=_errors(400, 404, 429),
+            summary="The best rated players of a game (one table size: ?pool=)")
+def leaderboard(request: Request, game: str,
+                pool: str | None = Query(None, max_length=32)) -> dict[str, Any]:
+    _admit(request)
+    svc = request.app.state.service
+    return standings.leaderboard(svc.store, game, pool, svc.settings)
+
+
+@router.get("/api/players/{name}", responses=_errors(404, 429),
+            summary="A player's ratings, rating history, recent games and opponents")
+def player(request: Request, name: str) -> dict[str, Any]:
+    _admit(request)
+    svc = request.app.state.service
+    return standings.profile(svc.store, name, svc.settings)
+
+
+@router.get("/leaderboard/{game}", include_in_schema=False)
+def leaderboard_page(request: Request, game: str) -> FileResponse:
+    if game not in KITS:
+        raise ServiceError(404, "not_found", f"there is no game {game[:40]!r}")
+    return _page(request)
+
+
+@router.get("/u/{name}", include_in_schema=False)
+def profile_page(request: Request, name: str) -> FileResponse:
+    return _page(request)
