@@ -57,6 +57,24 @@ INFERENCE_NAMES = {"full": "full", "fixed": "fixed", "constraints": "constraints
                    "none": "none", "noinfer": "none", "learned": "learned", "blend": "blend"}
 
 
+PROMISED_SECONDS = {"hard": 1.0, "expert": 3.0}
+"""The most a level's decision takes, as promised above (its search stops a little
+earlier: :data:`HARD_SECONDS`, :data:`EXPERT_SECONDS`)."""
+
+
+def time_limit(name: str) -> float | None:
+    """The longest a bot of this name thinks over one move, in seconds: a search level's
+    promise, 0 for the bots that answer at once (``random``, ``easy``, ``medium``,
+    ``learned``...), None for a search with an iteration budget and no time limit
+    (``pimc``, ``ismcts``, ``pimc:500``)."""
+    key = name.strip().lower()
+    if key in PROMISED_SECONDS:
+        return PROMISED_SECONDS[key]
+    if key in ENGINES or key.split(":")[0] in ENGINES:
+        return None
+    return 0.0
+
+
 def searchable(game: str) -> bool:
     """Whether ``game``'s kit offers a search model (and so the search bots)."""
     return get_kit(game).attr("model", "MODEL") is not None

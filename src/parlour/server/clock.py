@@ -20,6 +20,7 @@ import time
 from typing import TYPE_CHECKING
 
 from parlour.bots import make_bot
+from parlour.bots.levels import time_limit
 from parlour.game import PASS, Move
 from parlour.server.db import unavailable
 from parlour.server.errors import RETRY_AFTER
@@ -90,9 +91,11 @@ class TableClock:
                 self.pause(t)
                 return
             move = None
+            at = action.at
             if action.kind == "bot" and action.seat is not None:
                 move = await self._think(t, action.seat, seq)
-            delay = action.at - time.time()
+                at = self.release_at(t, action, move)
+            delay = at - time.time()
             if delay > 0:
                 await asyncio.sleep(delay)
             await self.act(t, seq, move)
@@ -110,6 +113,25 @@ class TableClock:
                 if action is not None:
                     action.at = max(action.at, time.time() + RETRY_AFTER)
                     t.timer_task = asyncio.create_task(self._fire_at(t, action, t.seq))
+
+    def release_at(self, t: LiveTable, action: Action, move: Move | None) -> float:
+        """When a bot's decided move is made. A move comes ``bot_delay`` after the last
+        one, or when the bot has decided if that is later. Where a pass may hold back a
+        playable card (``strict: false``), a search bot searches before a pass it chose
+        but not before one it had to make, so the time of a pass would tell them apart
+        (issue #31, finding 9): there every pass by a bot waits until the bot's time
+        limit has run out, the end of the longest decision it may take. Plays are not
+        held (what was played is public)."""
+        if move != PASS or action.seat is None or not t.private_passes:
+            return action.at
+        settings = self.svc.settings
+        name, _ = t.bot_spec(action.seat)
+        limit = time_limit(name)
+        if limit is None:  # a search without a time limit: the pool's own cap
+            limit = settings.bot_move_seconds
+        if t.bots_only:  # every search there runs on this budget
+            limit = min(limit, settings.bots_only_move_seconds)
+        return action.at + max(0.0, limit - settings.bot_delay)
 
     async def _think(self, t: LiveTable, seat: int, seq: int) -> Move | None:
         """The move the seat's bot makes now, from the worker pool; a quick bot's move

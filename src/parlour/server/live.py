@@ -300,7 +300,14 @@ class LiveTable:
         pass is legal and the rules make that public. Under ``strict: false`` (FT-5) a
         pass may also withhold a card, so nobody may learn that it was the only move:
         the player (or their bot) passes like any other move, on the same clock."""
-        return r.legal_moves() == [PASS] and self.rules.get("strict") is not False
+        return r.legal_moves() == [PASS] and not self.private_passes
+
+    @property
+    def private_passes(self) -> bool:
+        """Whether a pass may withhold a playable card (``strict: false``, FT-5), so that
+        nobody may learn whether a pass was the only move: not from the messages, not
+        from their timing (the clock holds a bot's passes, ``TableClock.release_at``)."""
+        return self.rules.get("strict") is False
 
     def resumed_action(self, settings: Settings) -> Action | None:
         """The next action, keeping the stored absolute deadline (after a restart)."""
