@@ -59,17 +59,32 @@ def test_deal_is_explicit_chance_one_card_at_a_time():
     assert state.core.match.rounds[0].dealer == 2
 
 
-def test_turn_limit_ends_a_withholding_game_with_no_result():
-    game = pyspiel.load_game("python_fantan", {"players": 3, "rounds": 1, "strict": False,
-                                              "turn_limit": 20})
+def _pass_whenever_allowed(game):
     state = game.new_initial_state()
     while not state.is_terminal():
         if state.is_chance_node():
             state.apply_action(state.chance_outcomes()[0][0])
         else:
             state.apply_action(state.legal_actions()[-1])  # pass whenever allowed (FT-5)
+    return state
+
+
+def test_turn_limit_ends_a_withholding_game_with_no_result():
+    game = pyspiel.load_game("python_fantan", {"players": 3, "rounds": 1, "strict": False,
+                                              "turn_limit": 5})
+    state = _pass_whenever_allowed(game)
     assert state.core.truncated and state.returns() == [0.0, 0.0, 0.0]
-    assert game.max_game_length() == 20
+    assert game.max_game_length() == 5
+
+
+def test_a_withholding_game_ends_blocked_within_its_length():
+    """FT-11: 7D, then six passes in a row block the round; the game has a result, and
+    max_game_length is the ruling's bound, 2n(53 - n) = 300 at three players."""
+    game = pyspiel.load_game("python_fantan", {"players": 3, "rounds": 1, "strict": False})
+    state = _pass_whenever_allowed(game)
+    assert not state.core.truncated and state.core.match.rounds[0].blocked
+    assert sum(state.returns()) == pytest.approx(0.0) and state.returns() != [0.0] * 3
+    assert game.max_game_length() == 300
 
 
 def _mid_game(name: str, params: dict, seed: int, decisions: int):

@@ -40,6 +40,7 @@ from parlour.games.fantan.rules import (
     SEVENS,
     UNLOCKS,
     deal_seat,
+    max_round_moves,
     rows_json,
 )
 from parlour.match import Match
@@ -196,10 +197,10 @@ def _table_lines(view: Any) -> list[str]:
 
 def _round_length(players: int, rules: dict[str, Any], turn_limit: int) -> int:
     """Strict rules bound a round at 52 plays and fewer than ``players`` passes between
-    two plays; otherwise the turn limit is the bound."""
-    if rules["strict"]:
-        return min(52 * players, turn_limit or 52 * players)
-    return turn_limit
+    two plays; otherwise FT-11 bounds it (:func:`.rules.max_round_moves`); a lower turn
+    limit, if any, is the bound."""
+    most = 52 * players if rules["strict"] else max_round_moves(players)
+    return min(most, turn_limit or most)
 
 
 ENV = EnvParts(
