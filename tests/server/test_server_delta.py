@@ -61,8 +61,11 @@ CASES = [
 
 @pytest.mark.parametrize("game,players,seats,rules", CASES)
 @pytest.mark.parametrize("seed", [1, 2])
-def test_applying_every_delta_gives_the_servers_snapshot(client, game, players, seats, rules,
+def test_applying_every_delta_gives_the_servers_snapshot(make_app, game, players, seats, rules,
                                                          seed):
+    # these clients ask for the whole state after one delta in five, far past what the
+    # server answers a working client (``sync_per_minute``): no limit here
+    client = make_app(sync_per_minute=1e6, sync_burst=10_000)
     rng = random.Random(seed)
     j = create(client, game, players, seats, rules=rules, test={"seed": seed})
     invite = j["invite_url"].split("#invite=")[1]
@@ -127,9 +130,10 @@ def test_sync_answers_with_the_whole_state_and_counts_on(client):
     assert up["event"]["kind"] == "deal"
 
 
-def test_presence_and_chat_deltas_keep_every_client_exact(client):
+def test_presence_and_chat_deltas_keep_every_client_exact(make_app):
     """A connect, a disconnect and chat lines change a few keys only: each client still
     holds exactly the server's state (seats, spectators)."""
+    client = make_app(sync_per_minute=1e6, sync_burst=10_000)  # Checked syncs often
     rng = random.Random(3)
     j = create(client, "fantan", 3, ["person", "person", "random"], rules={"rounds": 1},
                test={"seed": 6})
