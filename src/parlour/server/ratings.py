@@ -77,7 +77,9 @@ def label(pool: str) -> str:
         return g.title
     span = pool.split(":", 1)[1]
     lo, _, hi = span.partition("-")
-    return f"{g.title}, {lo} players" if not hi else f"{g.title}, {lo} to {hi} players"
+    if not hi:
+        return f"{g.title}, {lo} players"
+    return f"{g.title}, {lo} {'or' if int(hi) == int(lo) + 1 else 'to'} {hi} players"
 
 
 def places(lower_wins: bool, totals: Sequence[int], winners: Sequence[int],

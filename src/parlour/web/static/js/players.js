@@ -14,8 +14,8 @@ function playerLink(name) {
 }
 
 function fail(app, message) {
-  append(clear(app), h("section", { class: "panel" }, h("p", { class: "error", role: "alert", text: message }),
-    h("p", {}, h("a", { href: "/", text: "Back to the front page" }))));
+  append(clear(app), [h("section", { class: "panel" }, h("p", { class: "error", role: "alert", text: message }),
+    h("p", {}, h("a", { href: "/", text: "Back to the front page" })))]);
 }
 
 export async function showLeaderboard(app, game) {
@@ -37,9 +37,9 @@ export async function showLeaderboard(app, game) {
         h("td", { class: "num", "data-rating": r.rating, title: r.provisional ? "provisional: a few more games make it certain" : null, text: shownRating(r) }),
         h("td", { class: "num", text: String(r.games) }), h("td", { class: "num", text: String(r.wins) })))))
     : h("p", { class: "muted", text: `Nobody has played ${board.min_games} rated games at this table size yet.` });
-  append(clear(app), h("section", { class: "panel standings" },
+  append(clear(app), [h("section", { class: "panel standings" },
     h("h1", { text: `${board.label}: the best players` }), tabs, body,
-    h("p", { class: "muted", text: `Players with at least ${board.min_games} rated games, best rating first. A rating marked ? is provisional. Ratings change only in rated games between people: tick "Rated game" when you make a table.` })));
+    h("p", { class: "muted", text: `Players with at least ${board.min_games} rated game${board.min_games === 1 ? "" : "s"}, best rating first. A rating marked ? is provisional. Ratings change only in rated games between people: tick "Rated game" when you make a table.` }))]);
 }
 
 function chart(points, label) {
@@ -94,7 +94,7 @@ export async function showProfile(app, name) {
   document.title = `${p.name} · parlour`;
   document.getElementById("title").textContent = p.name;
   const games = Object.entries(p.ratings);
-  append(clear(app), h("section", { class: "panel profile" },
+  append(clear(app), [h("section", { class: "panel profile" },
     h("h1", {}, p.name, p.guest ? h("small", { class: "muted", text: " (guest)" }) : null),
     h("p", { "data-played": p.played, text: `${p.played} game${p.played === 1 ? "" : "s"} finished here; ${p.rated_games} rated, ${p.rated_wins} won.` }),
     h("h2", { text: "Ratings" }),
@@ -111,10 +111,10 @@ export async function showProfile(app, name) {
       : h("p", { class: "muted", text: "No finished games yet." }),
     h("h2", { text: "Against each opponent (rated games)" }),
     p.opponents.length ? h("table", { class: "board" },
-      h("thead", {}, h("tr", {}, ["Opponent", "Games", "Placed ahead", "Placed behind", "Level"].map((t) => h("th", { scope: "col", text: t })))),
+      h("thead", {}, h("tr", {}, ["Opponent", "Games", "You placed ahead", "Behind", "Tied"].map((t) => h("th", { scope: "col", text: t })))),
       h("tbody", {}, p.opponents.map((o) => h("tr", { "data-opponent": o.name },
         h("td", {}, playerLink(o.name)), h("td", { class: "num", text: String(o.games) }),
         h("td", { class: "num", text: String(o.won) }), h("td", { class: "num", text: String(o.lost) }),
         h("td", { class: "num", text: String(o.level) })))))
-      : h("p", { class: "muted", text: "No rated games against anyone yet." })));
+      : h("p", { class: "muted", text: "No rated games against anyone yet." }))]);
 }

@@ -1,0 +1,92 @@
+"""Ratings in Chromium (issue 32): two people play a rated Fanti game to the end; both
+ratings change and show on the leaderboard and on each profile, with the replay link."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from browser_kit import play_until_over, serve_in_thread, start
+
+pytestmark = pytest.mark.timeout(240)
+
+
+@pytest.fixture(scope="module")
+def rated_url(tmp_path_factory) -> Iterator[str]:
+    """A server whose leaderboard lists players after one rated game."""
+    from parlour.server import Settings
+
+    db = tmp_path_factory.mktemp("ratings") / "tables.sqlite3"
+    settings = Settings(db_url=f"sqlite:///{db}", bot_delay=0.05, round_pause=0.3,
+                        testing=True, rate_per_second=200, rate_burst=200,
+                        create_per_minute=6000.0, create_burst=1000, max_seats_per_address=8,
+                        leaderboard_min_games=1)
+    yield from serve_in_thread(settings)
+
+
+def me(page):
+    return page.evaluate("fetch('/api/me').then((r) => r.json())")
+
+
+def test_a_rated_fanti_game_between_two_browsers(new_page, rated_url, artifacts):
+    anna, ben = new_page(), new_page()
+    anna.goto(rated_url + "/")
+    anna.click("[data-action=custom]")
+    anna.click("label[for=game-fanti]")
+    anna.fill("#name", "Anna")
+    anna.select_option("#players", "2")
+    anna.select_option("#seat-1", "person")
+    anna.fill("#rule-rounds", "1")
+    anna.check("#rated")
+    anna.click("[data-action=create]")
+    anna.wait_for_url("**/t/*")
+    table = anna.url.rsplit("/", 1)[1]
+    ben.goto(anna.input_value("[data-link=invite]"))
+    ben.fill("#join-name", "Ben")
+    ben.click("[data-action=join]")
+    ben.wait_for_selector(".waiting")
+    anna.wait_for_selector(".seat-list li:nth-child(2) .dot.connected")
+    start(anna)
+    ben.wait_for_selector(".hand .card")
+    play_until_over([anna, ben])
+    ratings = [me(p)["ratings"]["fanti"] for p in (anna, ben)]
+    assert [r["games"] for r in ratings] == [1, 1]
+    assert all(r["provisional"] for r in ratings)
+    winners = anna.evaluate(f"fetch('/api/tables/{table}/record').then((r) => r.json())")["winners"]
+    if len(winners) == 1:  # a shared win leaves equal players at 1500 (surer of it)
+        assert ratings[winners[0]]["rating"] > 1500 > ratings[1 - winners[0]]["rating"]
+
+    anna.goto(rated_url + "/leaderboard/fanti")
+    anna.wait_for_selector("[data-leader-row]")
+    rows = {r.get_attribute("data-name"): r for r in anna.query_selector_all("[data-leader-row]")}
+    assert set(rows) == {"Anna", "Ben"}
+    assert rows["Anna"].query_selector("[data-rating]").get_attribute("data-rating") == str(
+        ratings[0]["rating"])
+    anna.screenshot(path=str(artifacts / "web-leaderboard.png"), full_page=True)
+
+    for page, name, other, mine in ((anna, "Anna", "Ben", ratings[0]),
+                                    (ben, "Ben", "Anna", ratings[1])):
+        page.goto(f"{rated_url}/u/{name}")
+        shown = page.wait_for_selector("[data-rating][data-game=fanti]")
+        assert shown.get_attribute("data-rating") == str(mine["rating"])
+        assert shown.inner_text() == f"{mine['rating']}?"  # provisional after one game
+        assert page.query_selector(".rating-chart .line")  # the chart over time
+        assert page.query_selector(f"[data-opponent='{other}']")
+        link = page.query_selector(f"[data-replay='{table}']")
+        assert link is not None and link.get_attribute("href") == f"/replay/{table}"
+        assert page.errors == []
+    anna.screenshot(path=str(artifacts / "web-profile.png"), full_page=True)
+    phone = new_page(viewport={"width": 390, "height": 844})
+    phone.goto(f"{rated_url}/u/Anna")
+    phone.wait_for_selector("[data-rating][data-game=fanti]")
+    width = phone.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390, f"the profile runs {width - 390} px off a phone"
+    phone.screenshot(path=str(artifacts / "web-profile-phone.png"), full_page=True)
+    phone.goto(f"{rated_url}/leaderboard/fanti")
+    phone.wait_for_selector("[data-leader-row]")
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+    phone.screenshot(path=str(artifacts / "web-leaderboard-phone.png"), full_page=True)
+    ben.click(f"[data-replay='{table}']")
+    ben.wait_for_url(f"**/replay/{table}")
+    ben.wait_for_selector(".replay-hands .card", timeout=20_000)
+    assert anna.errors == [] and ben.errors == [] and phone.errors == []
