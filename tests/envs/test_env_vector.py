@@ -208,3 +208,38 @@ def test_truncation_and_bad_input() -> None:
         assert trunc.all() == (k == 4) and not term.any()
     with pytest.raises(ValueError, match="not played inside"):
         ParlourVectorEnv("fantan", 2, 4, opponents="pimc")
+
+
+@pytest.mark.parametrize("rules", [VARIANTS[1], VARIANTS[3]], ids=str)
+def test_rounds_nobody_finishes_end_blocked_as_in_the_session(rules: dict) -> None:
+    """FT-11 in the compiled vector env: every seat passes whenever it may, so every
+    round ends blocked after 2n passes in a row, step for step as the Python session."""
+    n_envs, players, seed = 4, 4, 77
+    venv = ParlourVectorEnv("fantan", n_envs, players, opponents="self", rounds=2, **rules)
+    obs, info = venv.reset(seed=np.int64(seed))
+    games = list(range(n_envs))
+    sessions = []
+    for b in range(n_envs):
+        s = Session("fantan", players, {**rules, "rounds": 2})
+        s.reset(StreamShuffler(seed, b))
+        sessions.append(s)
+    blocked = 0
+    for _ in range(60):
+        for b, s in enumerate(sessions):
+            np.testing.assert_array_equal(obs[b], s.observe(s.current_seat))
+            np.testing.assert_array_equal(info["action_mask"][b], s.action_mask(s.current_seat) == 1)
+        mask = info["action_mask"]
+        actions = np.where(mask[:, 52], 52, mask.argmax(axis=1))
+        obs, reward, term, trunc, info = venv.step(actions)
+        for b, s in enumerate(sessions):
+            actor = s.current_seat
+            rewards = s.step(int(actions[b]))
+            np.testing.assert_allclose(info["rewards"][b], rewards)
+            assert reward[b] == pytest.approx(rewards[actor])
+            assert term[b] == s.is_over
+            if s.is_over:
+                assert s.match is not None
+                blocked += sum(r.blocked for r in s.match.rounds)
+                games[b] += n_envs
+                s.reset(StreamShuffler(seed, games[b]))
+    assert blocked >= 2 * n_envs
