@@ -195,3 +195,14 @@ def test_ft11_batch_kernel_records_of_blocked_rounds_equal_the_engine(players):
     for g in blocked:
         assert res.records[g] == record.dump(stream_match("fantan", players, rules, 5, g))
     assert res.moves.max() <= max_round_moves(players)
+
+
+def test_fanti_rounds_cannot_loop():
+    """FA-3, FA-4: Fanti has no pass; every move plays one of the 48 dealt cards, so every
+    round is exactly 48 moves (what its ``max_round_moves`` says)."""
+    from parlour.games.fanti.rules import FANTI
+
+    for players in (2, 3, 4):
+        res = simulate("fanti", players, {"rounds": 2}, games=30, seed=players)
+        assert (res.moves == 48).all()
+        assert FANTI.max_round_moves(players) == 48
