@@ -193,6 +193,12 @@ class Game(abc.ABC):
     lower_is_better: ClassVar[bool] = False
     default_players: ClassVar[int | None] = None
     """Players at a table when a command is not told (None: :attr:`min_players`)."""
+
+    @property
+    def usual_players(self) -> int:
+        """The one default table size of the game everywhere: the command line, the arena,
+        the research environments (PettingZoo, Gymnasium, vector, OpenSpiel), training."""
+        return self.default_players or self.min_players
     rating_sizes: ClassVar[tuple[tuple[int, int], ...]] = ()
     """Table sizes rated apart, as ``(fewest, most)`` players (the player count changes
     the game); empty: one rating for every size (:mod:`parlour.server.ratings`)."""

@@ -105,7 +105,7 @@ def resolve_game(name: str) -> Game:
 
 def resolve_players(game: Game, players: int | None) -> int:
     if players is None:
-        players = game.default_players or game.min_players
+        players = game.usual_players
     n = players
     try:
         game.check_players(n)

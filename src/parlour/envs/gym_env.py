@@ -57,7 +57,7 @@ class ParlourGymEnv(gymnasium.Env):
 
     metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "render_fps": 1}
 
-    def __init__(self, game: str, players: int = 4, seat: int | None = 0,
+    def __init__(self, game: str, players: int | None = None, seat: int | None = 0,
                  opponents: Opponent | Sequence[Opponent] = "random", episode: str = "game",
                  reward: str = "result", illegal_action: str = "terminate",
                  illegal_reward: float = -1.0, render_mode: str | None = None,
@@ -68,6 +68,7 @@ class ParlourGymEnv(gymnasium.Env):
             raise ValueError('illegal_action must be "terminate" or "raise"')
         env_parts(game)  # a clear error for a game without research environments
         self.session = Session(game, players, rules, episode, reward, observation)
+        players = self.session.players
         self.game_name = self.session.game.name
         if seat is not None and not 0 <= seat < players:
             raise ValueError(f"seat must be 0 to {players - 1} or None, not {seat}")

@@ -47,6 +47,9 @@ class EnvParts:
     voids: Callable[[int, dict[str, Any], Sequence[tuple[int, Move]]], list[Mask]] = _no_voids
     """``voids(players, rules, history)``: per seat, the cards the public record proves
     it does not hold; the resampler never deals them there."""
+    private_fields: tuple[str, ...] = ("hand",)
+    """The observation fields that depend on the observer's own hidden cards; OpenSpiel's
+    public-information observer leaves them out (zeros)."""
     view_lines: Callable[[Any], list[str]] = lambda view: []
     """The game's own lines of a view in words (OpenSpiel observation strings)."""
     table_lines: Callable[[Any], list[str]] = lambda view: []
@@ -55,8 +58,6 @@ class EnvParts:
     """A card as a player reads it in the text picture."""
     round_length: Callable[[int, dict[str, Any], int], int] = lambda n, rules, limit: limit
     """``round_length(players, rules, turn_limit)``: most actions in a round (OpenSpiel)."""
-    spiel_players: int = 2
-    """The OpenSpiel game's default player count."""
     spiel_params: dict[str, Any] = field(default_factory=dict)
     """Extra OpenSpiel game parameters with their defaults (e.g. ``turn_limit``)."""
     vector: str | None = None

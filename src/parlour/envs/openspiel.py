@@ -7,8 +7,8 @@ Every registered game with an ``env`` part (:mod:`parlour.envs.kit`) becomes one
 >>> game = pyspiel.load_game("python_fantan", {"players": 4, "strict": False})
 >>> state = game.new_initial_state()        # chance: first dealer, then 52 cards
 
-Game parameters: ``players`` (default: the env part's ``spiel_players``, Fan Tan 4,
-Fanti 2), every rule option of the game (``rounds`` 0 = the rules' default for the
+Game parameters: ``players`` (default: the game's ``usual_players``, Fan Tan 4,
+Fanti 2, as everywhere), every rule option of the game (``rounds`` 0 = the rules' default for the
 player count), and the env part's ``spiel_params`` (Fan Tan: ``turn_limit``,
 :mod:`.spiel_state`). Chance, actions, observers and returns:
 :mod:`.spiel_state`, :mod:`.encoding`, :mod:`.spiel_observer`; returns are the
@@ -136,7 +136,7 @@ def _spiel_game(game: Game) -> type[ParlourSpielGame]:
     return type(f"{game.title.replace(' ', '')}SpielGame", (ParlourSpielGame,), {
         "game": game,
         "num_actions": parts.codec.num_actions,
-        "game_type": _game_type(game, f"python_{game.name}", parts.spiel_players,
+        "game_type": _game_type(game, f"python_{game.name}", game.usual_players,
                                 parts.spiel_params),
         "__module__": __name__,
     })

@@ -4,7 +4,8 @@ Use the versioned modules, one per game with an ``env`` part (its ``aec_name``):
 ``from parlour.envs import fantan_v0, fanti_v0``; ``fantan_v0.env(players=4)`` is wrapped like PettingZoo's classic games (an illegal
 action ends the game with reward -1 for the offender, out-of-range actions assert,
 calls are order-checked); ``fantan_v0.raw_env(...)`` is the bare, faster environment,
-which raises ``ValueError`` on an illegal action and leaves the state unchanged.
+which raises ``ValueError`` on an illegal action and leaves the state unchanged;
+``fantan_v0.parallel_env(...)`` is PettingZoo's parallel API (:mod:`.parallel_env`).
 
 * Agents ``player_0 .. player_{n-1}`` are seats ``0 .. n-1``.
 * Observation: ``{"observation": float32 vector in [0, 1], "action_mask": int8}``;
@@ -49,7 +50,7 @@ class ParlourAEC(AECEnv, EzPickle):
     metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "name": "parlour",
                                           "is_parallelizable": False, "render_fps": 1}
 
-    def __init__(self, players: int = 4, render_mode: str | None = None,
+    def __init__(self, players: int | None = None, render_mode: str | None = None,
                  episode: str = "game", reward: str = "result",
                  max_cycles: int | None = None, observation: str = "vector",
                  **rules: Any) -> None:
@@ -59,6 +60,7 @@ class ParlourAEC(AECEnv, EzPickle):
         if render_mode not in (None, *self.metadata["render_modes"]):
             raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
         self.session = Session(self.game_name, players, rules, episode, reward, observation)
+        players = self.session.players
         self.render_mode = render_mode
         self.max_cycles = max_cycles
         self.possible_agents = [f"player_{i}" for i in range(players)]
@@ -169,7 +171,16 @@ def aec_module(game: str, aec_name: str, title: str) -> ModuleType:
         """The game with PettingZoo's classic wrappers (:func:`wrap`)."""
         return wrap(raw(**kwargs))
 
+    from parlour.envs.parallel_env import ParlourParallel
+
+    parallel = type("parallel_env", (ParlourParallel,), {
+        "__doc__": f"{title} through PettingZoo's parallel API (parlour.envs.parallel_env).",
+        "__module__": name,
+        "aec_class": raw,
+        "metadata": {**ParlourParallel.metadata, "name": aec_name},
+    })
     env.__module__ = name
+    module.parallel_env = parallel  # type: ignore[attr-defined]
     module.raw_env = raw  # type: ignore[attr-defined]
     module.env = env  # type: ignore[attr-defined]
     sys.modules[name] = module

@@ -89,7 +89,7 @@ def resolve_rules(game_name: str, players: int, rules: dict[str, Any] | None,
 class Session:
     """A match in play, seen through action ids and observation vectors."""
 
-    def __init__(self, game_name: str, players: int, rules: dict[str, Any] | None = None,
+    def __init__(self, game_name: str, players: int | None, rules: dict[str, Any] | None = None,
                  episode: str = "game", reward: str = "result",
                  observation: str = "vector") -> None:
         if reward not in REWARDS:
@@ -97,6 +97,7 @@ class Session:
         if observation not in OBSERVATIONS:
             raise ValueError(f"observation must be one of {OBSERVATIONS}, not {observation!r}")
         self.game = get_game(game_name)
+        players = get_game(game_name).usual_players if players is None else players
         self.players = players
         self.rules = resolve_rules(self.game.name, players, rules, episode)
         self.episode = episode

@@ -7,12 +7,23 @@ Two kinds, as OpenSpiel asks for them with ``IIGObservationType``:
 * **information state** (``perfect_recall=True``): the string is the player's whole
   history -- for every round its dealer, the cards dealt face up, the cards it was
   dealt (per deal), every public move and the score -- plus a play in progress. ISMCTS keys its
-  tree on this string. The tensor is the observation vector plus a fixed-size summary
-  of the round's history (each game's ``info_state`` fields: who played each card,
-  and in Fan Tan which cards each seat is proven not to hold).
+  tree on this string. The tensor is perfect recall of the whole game too: one block per
+  round of the rules (``rounds`` blocks, a fixed size for the game instance); block 0 is
+  the round in play -- the observation vector plus a fixed-size summary of the round's
+  history (each game's ``info_state`` fields: who played each card, in which order, and
+  in Fan Tan the passes between and which cards each seat is proven not to hold) -- and
+  block ``1 + j`` is finished round ``j`` encoded the same way as the player saw it at
+  its end (its dealer, the cards left in its hand, every play), zeros until it is over.
 
-Only the observing player's private information is ever included
-(``PrivateInfoType.SINGLE_PLAYER``); other private-information types are refused.
+Three kinds of private information, as OpenSpiel's ``IIGObservationType`` names them:
+
+* ``SINGLE_PLAYER`` (the default): the observing player's own, as above;
+* ``NONE`` (public information only): the same tensors and strings from seat 0's
+  side with the fields that hold the observer's hidden cards left at zero (the env
+  part's ``private_fields``: the hand, and Fanti's ``unseen``) and no hand in the
+  string, so every player gets the same public observation;
+* ``ALL_PLAYERS``: every seat's tensor one after the other (seat 0 first, each in its
+  own relative order) and every seat's string: the whole state as the players see it.
 """
 
 from __future__ import annotations
@@ -110,23 +121,90 @@ class ParlourObserver:
         from parlour.envs.observation import encoder_for
 
         perfect_recall = bool(iig_obs_type.perfect_recall) if iig_obs_type else False
-        if iig_obs_type is not None and (
-                iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER
-                or not iig_obs_type.public_info):
-            raise ValueError("only public information plus the observing player's own "
-                             "private information is supported")
+        kind = PRIVATE.SINGLE_PLAYER if iig_obs_type is None else iig_obs_type.private_info
+        if iig_obs_type is not None and not iig_obs_type.public_info:
+            raise ValueError("an observer without public information is not supported")
         self.perfect_recall = perfect_recall
+        self.kind = kind
+        self.players = spec.players
         self.encoder = encoder_for(spec.game.name, spec.players, info_state=perfect_recall)
-        self.tensor = np.zeros(self.encoder.size, np.float32)
-        self.dict = {f.name: self.encoder.slice(self.tensor, f.name) for f in self.encoder.fields}
+        size = self.encoder.size
+        self.blocks = int(spec.rules["rounds"]) if perfect_recall else 1
+        if self.blocks > 1:  # perfect recall of the earlier rounds too
+            size *= self.blocks
+        self.block = self.encoder.size
+        if kind == PRIVATE.ALL_PLAYERS:
+            self.tensor = np.zeros(size * spec.players, np.float32)
+            self.dict = {f"seat_{s}": self.tensor[s * size:(s + 1) * size]
+                         for s in range(spec.players)}
+        else:
+            self.tensor = np.zeros(size, np.float32)
+            self.dict = {f.name: self.encoder.slice(self.tensor, f.name)
+                         for f in self.encoder.fields}
+            for j in range(1, self.blocks):
+                self.dict[f"round_{j}"] = self.tensor[j * self.block:(j + 1) * self.block]
+        self.private = [f for f in spec.parts.private_fields if f in self.encoder.offsets]
 
     def set_from(self, state: Any, player: int) -> None:
         core: SpielCore = state.core
         self.tensor.fill(0.0)
-        self.encoder.encode(core.match, player, core.pending, out=self.tensor)
+        if self.kind == PRIVATE.ALL_PLAYERS:
+            size = self.tensor.size // self.players
+            for s in range(self.players):
+                self._encode(core, s, self.tensor[s * size:(s + 1) * size])
+            return
+        seat = 0 if self.kind == PRIVATE.NONE else player
+        self._encode(core, seat, self.tensor)
+        if self.kind == PRIVATE.NONE:
+            for j in range(self.blocks):
+                block = self.tensor[j * self.block:(j + 1) * self.block]
+                for name in self.private:
+                    self.encoder.slice(block, name)[...] = 0.0
+
+    def _encode(self, core: SpielCore, seat: int, out: np.ndarray) -> None:
+        """Block 0: the round in play; block ``1 + j``: finished round ``j`` at its end."""
+        b = self.block
+        self.encoder.encode(core.match, seat, core.pending, out=out[:b])
+        m = core.match
+        if self.blocks == 1 or m is None:
+            return
+        done = len(m.rounds) - (0 if m.rounds[-1].is_over else 1)
+        for j in range(min(done, self.blocks - 1)):
+            self.encoder.encode(_Upto(m, j + 1), seat, None, out=out[(j + 1) * b:(j + 2) * b])
 
     def string_from(self, state: Any, player: int) -> str:
         core: SpielCore = state.core
-        if self.perfect_recall:
-            return info_state_string(core, player)
-        return observation_string(core, player)
+        text = info_state_string if self.perfect_recall else observation_string
+        if self.kind == PRIVATE.ALL_PLAYERS:
+            return "\n".join(text(core, s) for s in range(self.players))
+        if self.kind == PRIVATE.NONE:
+            return public_string(text(core, 0))
+        return text(core, player)
+
+
+PRIVATE = pyspiel.PrivateInfoType
+
+
+class _Upto:
+    """A match as it stood at the end of its first ``k`` rounds (what an encoder reads)."""
+
+    def __init__(self, match: Match, k: int) -> None:
+        self.game, self.rules, self.players = match.game, match.rules, match.players
+        self.rounds = match.rounds[:k]
+        totals = [0] * match.players
+        for r in self.rounds:
+            for i, v in enumerate(r.score() or [0] * match.players):
+                totals[i] += v
+        self.totals = totals
+
+
+def public_string(text: str) -> str:
+    """Seat 0's string without what only seat 0 knows (its hand, what it was dealt)."""
+    keep = []
+    for line in text.split("\n"):
+        if line.startswith(("hand ", "dealt me")) and not line.startswith("hand counts"):
+            continue
+        if line.startswith("seat 0 "):
+            line = "public " + line[len("seat 0 "):]
+        keep.append(line.split(", mine so far")[0])
+    return "\n".join(keep)

@@ -215,7 +215,6 @@ ENV = EnvParts(
     table_lines=_table_lines,
     card_text=cards.code,
     round_length=_round_length,
-    spiel_players=4,
     spiel_params={"turn_limit": 1000},
     vector="parlour.games.fantan.vector",
 )

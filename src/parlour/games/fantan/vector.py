@@ -397,6 +397,28 @@ def vec_step(actions, seed, num_envs, n, any_seven, strict, chips, rounds, rewar
         _mask(b, nxt, mask, n, any_seven, strict, iv, uv)
 
 
+@njit(cache=True)
+def vec_restart(envs, seed, num_envs, n, any_seven, strict, chips, rounds, reward_score,
+                ace_high, seat, bots, selfplay, unlock, iv, uv, sv, order, gapat, score, rew,
+                obs, off, info, mask):
+    """Abandon the game of each env in ``envs`` and start its next one (an illegal
+    action under ``illegal_action="terminate"``), as the autoreset of ``vec_step``."""
+    deck = np.empty(52, np.int64)
+    af = 1 if ace_high else 0
+    for b in envs:
+        iv[b, GAME] += num_envs
+        _start_game(b, seed, n, any_seven, seat, iv, uv, sv, order, gapat, deck)
+        for s in range(n):
+            rew[b, s] = 0.0
+        if not selfplay:
+            _bots_play(b, bots, seed, n, any_seven, strict, chips, rounds, reward_score, af,
+                       unlock, iv, uv, sv, order, gapat, deck, score, rew)
+        nxt = iv[b, TURN] if selfplay else iv[b, LEARNER]
+        _observe(b, nxt, obs, off, n, any_seven, strict, chips, ace_high, rounds, info, iv, uv,
+                 sv, order, gapat)
+        _mask(b, nxt, mask, n, any_seven, strict, iv, uv)
+
+
 class FanTanVector:
     """The state of ``num_envs`` Fan Tan games and the calls that step them."""
 
@@ -458,6 +480,19 @@ class FanTanVector:
                  self.max_steps, self.unlock, self.iv, self.uv, self.sv, self.order, self.gapat,
                  self.score, self.rew, obs, self.off, self.info, mask, reward, rewards,
                  terminated, truncated, final_obs, actor)
+
+    def illegal(self, actions: np.ndarray) -> int:
+        """The first env whose action is illegal now, or -1."""
+        n, any_seven, strict = self.args[:3]
+        return int(_first_illegal(actions, n, any_seven, strict, self.iv, self.uv))
+
+    def restart(self, envs: np.ndarray, obs: np.ndarray, mask: np.ndarray) -> None:
+        """Start the next game of each env in ``envs`` now, observing it into ``obs``."""
+        n, any_seven, strict, chips, rounds, reward_score = self.args
+        vec_restart(np.asarray(envs, np.int64), self.seed, self.num_envs, n, any_seven, strict,
+                    chips, rounds, reward_score, self.ace_high, self.seat, self.bots,
+                    self.selfplay, self.unlock, self.iv, self.uv, self.sv, self.order,
+                    self.gapat, self.score, self.rew, obs, self.off, self.info, mask)
 
     def learner_seats(self) -> np.ndarray:
         """(num_envs,) the seat each env's observation is for."""

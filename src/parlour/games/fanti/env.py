@@ -220,7 +220,7 @@ ENV = EnvParts(
     view_lines=_view_lines,
     table_lines=_table_lines,
     card_text=FANTI.card_name,
+    private_fields=("hand", "unseen"),
     round_length=lambda players, rules, turn_limit: 48 * STEPS_PER_PLAY,
-    spiel_players=2,
     vector="parlour.games.fanti.vector",
 )

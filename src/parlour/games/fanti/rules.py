@@ -569,6 +569,7 @@ class Fanti(Game):
     name = "fanti"
     title = "Fanti"
     min_players = 2
+    default_players = 2  # the shipped learned weights and the arena's table
     max_players = 4
     rating_sizes = ((2, 2), (3, 4))  # head to head is another game than three or four
     options = OptionSet(

@@ -460,6 +460,26 @@ def vec_step(actions, seed, num_envs, n, gtg, shared_ties, rounds, reward_score,
                           order, taken, cards, cnt)
 
 
+@njit(cache=True)
+def vec_restart(envs, seed, num_envs, n, gtg, shared_ties, rounds, reward_score, seat, bots,
+                selfplay, iv, uv, sv, decks, order, taken, score, rew, obs, off, info, mask):
+    """Abandon the game of each env in ``envs`` and start its next one (an illegal
+    action under ``illegal_action="terminate"``), as the autoreset of ``vec_step``."""
+    cards = np.zeros(52, np.int64)
+    cnt = np.zeros((53, MAX_TARGET + 1), np.int64)
+    for b in envs:
+        iv[b, GAME] += num_envs
+        _start_game(b, seed, n, seat, iv, uv, sv, decks, order, taken)
+        for s in range(n):
+            rew[b, s] = 0.0
+        if not selfplay:
+            _bots_play(b, bots, seed, n, gtg, shared_ties, rounds, reward_score, iv, uv, sv,
+                       decks, order, taken, score, rew, cards, cnt)
+        nxt = iv[b, TURN] if selfplay else iv[b, LEARNER]
+        _observe_and_mask(b, nxt, obs, off, mask, n, gtg, shared_ties, rounds, info, iv, uv, sv,
+                          order, taken, cards, cnt)
+
+
 class FantiVector:
     """The state of ``num_envs`` Fanti games and the calls that step them."""
 
@@ -519,6 +539,19 @@ class FantiVector:
                  self.seat, self.bots, self.selfplay, self.max_steps, self.iv, self.uv, self.sv,
                  self.decks, self.order, self.taken, self.score, self.rew, obs, self.off,
                  self.info, mask, reward, rewards, terminated, truncated, final_obs, actor)
+
+    def illegal(self, actions: np.ndarray) -> int:
+        """The first env whose action is illegal now, or -1."""
+        n, gtg = self.args[:2]
+        return int(_first_illegal(actions, n, gtg, self.iv, self.uv, self._cards, self._cnt))
+
+    def restart(self, envs: np.ndarray, obs: np.ndarray, mask: np.ndarray) -> None:
+        """Start the next game of each env in ``envs`` now, observing it into ``obs``."""
+        n, gtg, shared, rounds, reward_score = self.args
+        vec_restart(np.asarray(envs, np.int64), self.seed, self.num_envs, n, gtg, shared,
+                    rounds, reward_score, self.seat, self.bots, self.selfplay, self.iv, self.uv,
+                    self.sv, self.decks, self.order, self.taken, self.score, self.rew, obs,
+                    self.off, self.info, mask)
 
     def learner_seats(self) -> np.ndarray:
         return self.iv[:, TURN].copy() if self.selfplay else self.iv[:, LEARNER].copy()
