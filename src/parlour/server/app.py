@@ -28,6 +28,7 @@ from parlour.server.ratings_api import router as ratings_router
 from parlour.server.room import router as room_router
 from parlour.server.service import ServiceError, TableService
 from parlour.server.settings import Settings
+from parlour.server.webapp import router as webapp_router
 from parlour.server.work import warm
 from parlour.server.ws import table_socket
 
@@ -74,6 +75,7 @@ def create_app(settings: Settings | None = None, *, testing: bool | None = None)
     app.include_router(router)
     app.add_middleware(Guard, settings=settings)
     app.include_router(room_router)
+    app.include_router(webapp_router)
     app.include_router(pools_router)
     app.include_router(accounts_router)
     app.include_router(ratings_router)

@@ -19,6 +19,9 @@ function setupTools() {
 }
 
 setupTools();
+// The installable app's worker: keeps the static files for offline use (never a table's
+// state or an /api answer) and shows notifications (server/webapp.py, notify.js).
+if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch(() => {});
 const app = document.getElementById("app");
 const path = location.pathname;
 const table = path.match(/^\/t\/([A-Za-z0-9_-]+)\/?$/);
