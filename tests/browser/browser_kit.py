@@ -10,6 +10,9 @@ from typing import Any
 
 import httpx
 
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+"""Chromium's command line in every browser test."""
 TURN = ".mine.turn"
 OVER = ".game-over"
 

@@ -12,11 +12,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_kit import serve_in_thread
+from browser_kit import ARGS, serve_in_thread
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
 
 
 @pytest.fixture(scope="session")

@@ -10,9 +10,7 @@ from urllib.parse import urlparse
 
 import httpx
 import pytest
-from browser_kit import TURN, serve_in_thread
-
-from conftest import ARGS
+from browser_kit import ARGS, TURN, serve_in_thread
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(120)]
 
