@@ -220,10 +220,10 @@ class Game(abc.ABC):
                   deck: Sequence[Card]) -> Round:
         """The round dealt by ``dealer`` from ``deck`` (52 cards, first dealt first)."""
 
-    def max_round_moves(self, players: int) -> int:
-        """The most moves a round can have, from the rules (every game's rounds end):
-        what the server's cap on a table's moves is derived from."""
-        raise NotImplementedError
+    def max_round_moves(self, players: int) -> int | None:
+        """The most moves a round can have, from the rules: what the server's cap on a
+        table's moves is derived from (None: a game that does not say)."""
+        return None
 
     def lower_wins(self, rules: dict[str, Any]) -> bool:
         """Whether the lowest total wins under these rules."""

@@ -183,9 +183,10 @@ class Intents:
         if isinstance(rounds, int) and rounds > settings.max_rounds:
             raise ServiceError(400, "bad_table", f"at most {settings.max_rounds} rounds "
                                "a game on this server")
-        if isinstance(rounds, int) and \
-                rounds * game.max_round_moves(req.players) > settings.max_table_moves:
-            most = max(1, settings.max_table_moves // game.max_round_moves(req.players))
+        per_round = game.max_round_moves(req.players)
+        if isinstance(rounds, int) and per_round and \
+                rounds * per_round > settings.max_table_moves:
+            most = max(1, settings.max_table_moves // per_round)
             raise ServiceError(400, "bad_table", f"at most {most} rounds of {game.title} for "
                                f"{req.players} players on this server: a game may come to "
                                f"{settings.max_table_moves} moves")
