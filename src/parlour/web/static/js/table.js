@@ -265,7 +265,7 @@ class TablePage {
     }
     const s = this.state;
     const t = s.table;
-    document.getElementById("title").textContent = `${t.title}${s.round ? ` · round ${s.round} of ${s.rounds}` : ""}`;
+    document.getElementById("title").textContent = `${t.title}${t.rated ? " · rated" : ""}${s.round ? ` · round ${s.round} of ${s.rounds}` : ""}`;
     document.title = `${this.myTurn() ? "● Your turn · " : ""}${t.title} · parlour`;
     const page = h("div", { class: `table-page game-${t.game}` });
     page.append(this.felt(), this.side());
@@ -437,6 +437,7 @@ class TablePage {
       free && s.links.invite ? this.linkRow("Invite link", origin + s.links.invite, "invite") : null,
       this.linkRow("Spectator link", origin + s.links.watch, "watch"),
       t.public ? h("p", { class: "muted", text: "This table is listed on the front page: anyone may take a free seat." }) : null,
+      t.rated ? h("p", { class: "muted", "data-rated": "", text: "A rated game: the result changes every player's rating, and leaving before the end counts as a loss." }) : null,
       host ? h("button", { type: "button", class: "primary", "data-action": "start", disabled: !!free,
         onclick: () => this.send({ type: "start" }) }, free ? "Start (when every seat is taken)" : "Start the game")
         : h("p", { text: "The host starts the game when every seat is taken." }));
