@@ -28,7 +28,7 @@ def quick_grace_url(tmp_path_factory) -> Iterator[str]:
     db = tmp_path_factory.mktemp("grace") / "tables.sqlite3"
     settings = Settings(db_url=f"sqlite:///{db}", bot_delay=0.05, round_pause=0.3, grace=2.0,
                         testing=True, rate_per_second=200, rate_burst=200,
-                        max_seats_per_address=8)  # every browser here is 127.0.0.1
+                        max_seats_per_address=8, public_seats_per_address=8, reclaim_after=0.0)  # every browser here is 127.0.0.1
     yield from serve_in_thread(settings)
 
 
@@ -66,6 +66,12 @@ def test_rejoin_link_returns_the_seat_in_a_fresh_browser(new_page, live_url):
     now = sorted(c.get_attribute("data-card") for c in fresh.query_selector_all(".hand .card"))
     assert set(now) <= set(hand)  # the same seat (the computer may have played a card)
     assert "#rejoin" not in fresh.url
+    again = fresh.input_value("[data-link=rejoin]")  # each link works once (#31 finding 8)
+    assert f"/t/{table}#rejoin=" in again and again != link
+    stale = new_page()
+    stale.goto(link)
+    stale.wait_for_selector("text=This rejoin link does not work")
+    assert "no longer works" in stale.inner_text("[role=alert]")
     play_until_over([anna, fresh])
     assert "Ben" in fresh.inner_text(".placings")
     assert anna.errors == [] and fresh.errors == []

@@ -13,6 +13,7 @@ expire, and every game finishes with nothing lost.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 
 import pytest
@@ -209,6 +210,138 @@ def test_events_reach_the_other_process_through_notify_and_after_a_lost_listener
     finally:
         for s in seats:
             s.close()
+        for p in procs:
+            p.cleanup()
+        pg.cleanup()
+
+
+def closed_after_bye(seat: WsSeat) -> dict:
+    """Read until the server's ``bye``; then the socket must close (nothing more is
+    accepted from it). Returns the bye."""
+    from websockets.exceptions import ConnectionClosed
+
+    bye = None
+    while bye is None:
+        m = seat.recv(timeout=20)
+        if m["type"] == "bye":
+            bye = m
+    try:
+        while True:
+            seat.recv(timeout=20)
+    except ConnectionClosed:
+        return bye
+
+
+def test_a_seat_taken_away_on_one_process_is_gone_on_the_other(tmp_path):
+    """Issue #31, findings 4, 12 and 6: two processes on one PostgreSQL.
+
+    * A rejoin on A sends the old device connected to B away (a ``bye`` that says why,
+      then the socket closes), and a move it sends is never played; the new device
+      plays the seat.
+    * The host's release on A sends the player's socket on B away, and the released
+      player's rejoin link no longer works on either process.
+    * New tables per address are counted over both processes (a burst of 4, not 4
+      on each), and chat reaches the other process's clients."""
+    import httpx
+    from websockets.exceptions import ConnectionClosed
+
+    pg = Postgres()
+    procs = []
+    seats: list[WsSeat] = []
+    try:
+        for name in ("A", "B"):
+            (tmp_path / name).mkdir()
+            procs.append(ServerProcess(
+                pg.url, bot_delay=0.05, round_pause=0.2, workdir=tmp_path / name,
+                extra=["--cluster", "--lease", "30"],
+                env={"PARLOUR_INSTANCE": name, "PARLOUR_POLL_EVERY": "0.05",
+                     "PARLOUR_POLL_LISTENING": "3600", "PARLOUR_CREATE_BURST": "4",
+                     "PARLOUR_CREATE_PER_MINUTE": "0.5"}).start())
+        a, b = procs
+        store = Store(pg.sqlalchemy_url)
+        wait_for(lambda: set(listeners(store)) == {"A", "B"}, "both processes listen")
+
+        def new_table(server: ServerProcess) -> httpx.Response:
+            return httpx.post(server.base + "/api/tables", json={
+                "game": "fanti", "players": 2, "seats": [{"kind": "person"}] * 2,
+                "rules": {"rounds": 1}}, timeout=10)
+
+        def seated(j: dict, server: ServerProcess, name: str) -> dict:
+            invite = j["invite_url"].split("#invite=")[1]
+            return httpx.post(server.base + f"/api/tables/{j['table']}/join",
+                              json={"key": invite, "name": name}, timeout=10).json()
+
+        def connect(server: ServerProcess, table: str, token: str) -> WsSeat:
+            s = WsSeat(server, table, token=token)
+            seats.append(s)
+            while s.state is None:
+                s.recv()
+            return s
+
+        # --- a rejoin on A, the old device on B ---------------------------------------
+        j = new_table(a).json()
+        bo = seated(j, b, "Bo")
+        host = connect(a, j["table"], j["token"])
+        old = connect(b, j["table"], bo["token"])
+        while not all(x["claimed"] for x in host.state["table"]["seats"]):
+            host.recv()
+        host.send({"type": "start"})
+        while old.seq < 1 or host.seq < 1:
+            for s in (host, old):
+                if s.seq < 1:
+                    s.recv()
+        while not old.my_turn():  # the host plays until it is Bo's turn
+            if host.my_turn():
+                host.send({"type": "move", "seq": host.seq,
+                           "move": host.state["view"]["legal"][0]})
+            (old if host.seq > old.seq else host).recv()
+        seq_then = old.seq
+        back = httpx.post(a.base + f"/api/tables/{j['table']}/rejoin",
+                          json={"key": bo["rejoin_url"].split("#rejoin=")[1]}, timeout=10)
+        assert back.status_code == 200
+        with contextlib.suppress(ConnectionClosed):  # at once: B may not have heard yet
+            old.send({"type": "move", "seq": seq_then, "move": old.state["view"]["legal"][0]})
+        bye = closed_after_bye(old)
+        assert bye["reconnect"] is False and "another device" in bye["reason"]
+        assert store.events(j["table"])[-1].seq == seq_then  # the old device's move: never
+        new = connect(b, j["table"], back.json()["token"])
+        assert new.seq == seq_then and new.my_turn()
+        new.send({"type": "move", "seq": new.seq, "move": new.state["view"]["legal"][0]})
+        while new.seq == seq_then:
+            new.recv()
+        assert store.events(j["table"])[-1].seq == seq_then + 1  # the new device plays
+
+        # --- the host's release on A, the player on B ---------------------------------
+        k = new_table(a).json()
+        cy = seated(k, b, "Cy")
+        k_host = connect(a, k["table"], k["token"])
+        cy_seat = connect(b, k["table"], cy["token"])
+        while not all(x["claimed"] for x in k_host.state["table"]["seats"]):
+            k_host.recv()
+        # Chat crosses: the host's line on A reaches Cy on B.
+        k_host.send({"type": "chat", "text": "hello from A"})
+        line = cy_seat.recv(timeout=20)
+        while line["type"] != "chat":
+            line = cy_seat.recv(timeout=20)
+        assert line["line"]["text"] == "hello from A"
+        k_host.send({"type": "release", "seat": 1})
+        bye = closed_after_bye(cy_seat)
+        assert bye["reconnect"] is False and "no longer yours" in bye["reason"]
+        for server in (a, b):
+            r = httpx.post(server.base + f"/api/tables/{k['table']}/rejoin",
+                           json={"key": cy["rejoin_url"].split("#rejoin=")[1]}, timeout=10)
+            assert r.status_code == 403 and "no longer works" in r.json()["message"]
+
+        # --- new tables per address: one budget over both processes -------------------
+        made = [new_table(server).status_code for server in (a, b)]  # 4 of 4 used now
+        assert made == [201, 201]
+        refused = [new_table(server) for server in (b, a)]
+        assert [r.status_code for r in refused] == [429, 429]
+        assert all(int(r.headers["Retry-After"]) > 0 for r in refused)
+    finally:
+        for s in seats:
+            with contextlib.suppress(Exception):
+                s.close()
         for p in procs:
             p.cleanup()
         pg.cleanup()

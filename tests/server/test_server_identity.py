@@ -101,12 +101,13 @@ def test_the_owner_takes_the_seat_back_without_the_link_and_nobody_else_does(cli
     back = anna.post(url, json={})
     assert back.status_code == 200, back.text
     assert back.json()["seat"] == 0 and back.json()["token"] != j["token"]
-    assert back.json()["rejoin_url"] is None  # the link given at first still works
+    # A new link with it: the one given at first no longer works (#31 finding 8).
+    fresh = back.json()["rejoin_url"].split("#rejoin=")[1]
+    assert ben.post(url, json={"key": j["rejoin_url"].split("#rejoin=")[1]}).status_code == 403
     for who in (ben, Browser(client)):
         r = who.post(url, json={})
         assert r.status_code == 403 and r.json()["error"] == "unauthorised"
-    key = j["rejoin_url"].split("#rejoin=")[1]
-    assert ben.post(url, json={"key": key}).json()["seat"] == 0  # the link: any device
+    assert ben.post(url, json={"key": fresh}).json()["seat"] == 0  # the link: any device
     # The link's holder is the seat's person now.
     assert anna.post(url, json={}).status_code == 403
     assert ben.post(url, json={}).json()["seat"] == 0

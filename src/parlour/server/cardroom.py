@@ -3,7 +3,8 @@ table chat, and the list of public tables.
 
 * **Rejoin links.** Every seated person gets a secret of their own (kept hashed, like
   seat tokens). ``POST /api/tables/ID/rejoin`` with it gives the seat a new token on any
-  device; the old token stops working.
+  device, and a new rejoin link; the old token and the old link stop working, as they
+  do when the seat is freed, left or re-opened. Attempts are limited per address.
 * **Re-opening a seat.** During play the host may open a seat that a stand-in plays or
   whose player never connected: its token and rejoin secret are dropped, the stand-in
   goes on playing it, and the next person with the invite link takes it.
@@ -13,17 +14,19 @@ table chat, and the list of public tables.
   they get a link to watch.
 * **Chat.** Seated players talk at the table; spectators read it and talk among
   themselves (their channel is not shown to seats). Lines are plain text (no markup is
-  ever parsed), limited in length and rate, kept in memory only (a restart forgets
-  them) and never part of the game record. Muting is per browser.
+  ever parsed), limited in length and in rate per seat and per address (not per
+  socket), each channel keeping its own last lines; kept in memory only by one process
+  (a restart forgets them), in the database by a cluster (so every process shows them;
+  deleted with the table), never part of the game record. Muting is per browser.
 """
 
 from __future__ import annotations
 
 import asyncio
+import math
 import secrets
 import time
 import unicodedata
-from collections import deque
 from typing import TYPE_CHECKING, Any
 
 from parlour.server import people
@@ -38,6 +41,12 @@ if TYPE_CHECKING:
 
     from parlour.server.identity import Player
     from parlour.server.service import TableService
+
+
+NO_REJOIN = ("this rejoin link no longer works: it was used to take the seat back (each "
+             "link works once and the seat got a new one), or its seat was freed or left")
+"""What an old, used or made-up rejoin link gets (the same words for each: a guess learns
+nothing)."""
 
 
 def rejoin_url(t: LiveTable, key: str) -> str:
@@ -73,17 +82,26 @@ class CardRoom:
         self.svc = svc
         self.review_slots = asyncio.Semaphore(svc.settings.review_concurrency)
         """Reviews (the replay page) computed at once; more wait their turn."""
-        self.sent: dict[tuple[str, int | str], deque[float]] = {}
 
     # --- rejoin and re-open ----------------------------------------------------------
 
     async def rejoin(self, table_id: str, key: str | None,
-                     who: Callable[[], Player | None] | None = None) -> Joined:
+                     who: Callable[[], Player | None] | None = None,
+                     addr: str = "local") -> Joined:
         """A seat back on this device: with its rejoin link, or (no key) for the player
-        who owns the seat (a signed-in account, or the guest of this browser)."""
+        who owns the seat (a signed-in account, or the guest of this browser). The link
+        is used up: the answer brings a new one (and a new seat token), so a leaked link
+        is worth one use at most, and whoever holds the new link keeps the seat.
+        Attempts are limited per address (``rejoin_per_minute``)."""
         from parlour.server.intents import joined
 
         svc = self.svc
+        wait = svc.limits.take(f"rejoin:{svc.limits.address_key(addr)}",
+                               svc.settings.rejoin_per_minute / 60.0, svc.settings.rejoin_burst)
+        if wait > 0:
+            raise ServiceError(429, "rate_limited", "too many rejoin attempts from your "
+                               f"address: try again in {math.ceil(wait)} s",
+                               {"Retry-After": str(math.ceil(wait))})
         t = svc.load(table_id)
         if t.status == "expired":
             raise ServiceError(410, "expired", "this table has expired")
@@ -102,8 +120,7 @@ class CardRoom:
             seat = next((i for i, s in enumerate(t.seats) if s.rejoin_hash is not None
                          and secrets.compare_digest(s.rejoin_hash, h)), None)
             if seat is None:
-                raise ServiceError(403, "unauthorised",
-                                   "this rejoin link does not hold a seat at this table")
+                raise ServiceError(403, "unauthorised", NO_REJOIN)
             owner = owners.get(seat)
             player = who() if who is not None else None
             # The link's holder is the seat's person now; but an account's seat is not
@@ -112,15 +129,15 @@ class CardRoom:
                     and not (player.guest and _is_account(svc, owner)):
                 people.own_seat(svc.store.engine, t.id, seat, player.id, t.seats[seat].name)
         async with t.lock:
+            if key is not None and t.seats[seat].rejoin_hash != hash_token(key):
+                raise ServiceError(403, "unauthorised", NO_REJOIN)  # used up meanwhile
             token = new_token()
             t.seats[seat].token_hash = hash_token(token)
+            fresh = give_rejoin(t, seat)
             svc.writer.save(t, config=t.config_json())
-            for c in [c for c in t.conns if c.seat == seat]:  # the old device lets go
-                await svc.hub.send(t, c, "bye", reason="this seat was taken back on another "
-                                   "device", reconnect=False)
-                await c.close(1008, "seat taken back on another device")
+            await svc.intents.drop_revoked(t)  # the old device lets go
         out = joined(t, seat, token)
-        out.rejoin_url = rejoin_url(t, key) if key is not None else None
+        out.rejoin_url = rejoin_url(t, fresh)
         return out
 
     async def reopen(self, conn: Connection, seat: int) -> None:
@@ -175,6 +192,9 @@ class CardRoom:
     # --- chat ----------------------------------------------------------------------------
 
     async def chat(self, conn: Connection, text: str) -> None:
+        """A chat line. Its rate is limited per seat and per address at the table (for
+        spectators per address), not per socket, so reconnecting buys nothing; in a
+        cluster the limits and the lines are shared by every process."""
         svc = self.svc
         st = svc.settings
         t = conn.table
@@ -186,31 +206,62 @@ class CardRoom:
             await svc.hub.error(conn, "chat_too_long",
                                 f"A chat line holds at most {st.chat_max_length} characters.")
             return
-        who: int | str = conn.seat if conn.seat is not None else f"w{id(conn)}"
-        now = time.monotonic()
-        times = self.sent.setdefault((t.id, who), deque(maxlen=st.chat_burst))
-        if len(times) == st.chat_burst and now - times[0] < st.chat_window:
+        rate = st.chat_burst / st.chat_window if st.chat_window > 0 else float(st.chat_burst)
+        channel = "table" if conn.seat is not None else "watchers"
+        keys = [f"chat:{t.id}:{channel}:{svc.limits.address_key(conn.addr)}"]
+        if conn.seat is not None:
+            keys.insert(0, f"chat:{t.id}:seat:{conn.seat}")
+        if any(svc.limits.take(k, rate, st.chat_burst) > 0 for k in keys):
             await svc.hub.error(conn, "chat_limit",
                                 f"Slow down: at most {st.chat_burst} chat lines every "
                                 f"{st.chat_window:g} seconds.")
             return
-        times.append(now)
-        n = t.chat[-1]["id"] + 1 if t.chat else 1
-        channel = "table" if conn.seat is not None else "watchers"
         name = t.seats[conn.seat].name if conn.seat is not None else "Spectator"
-        line = {"id": n, "seat": conn.seat, "name": name, "text": clean, "channel": channel,
+        line = {"id": 0, "seat": conn.seat, "name": name, "text": clean, "channel": channel,
                 "at": round(time.time(), 1)}
-        t.chat.append(line)
-        del t.chat[:-st.chat_keep]
-        cache: dict = {}  # each audience's state is built once
-        for c in list(t.conns):
-            if channel == "table" or c.seat is None:
-                await svc.hub.send(t, c, "chat", cache=cache, line=line)
+        if st.cluster:  # every process's clients read it: stored and announced
+            line["id"] = svc.store.add_chat(t.id, {k: v for k, v in line.items() if k != "id"})
+        else:
+            line["id"] = max((ln["id"] for ln in t.chat), default=0) + 1
+        await self.show(t, [line])
 
-    def forget(self, keep: set[str]) -> None:
-        """Drop chat rate records of tables no longer in memory."""
-        for key in [k for k in self.sent if k[0] not in keep]:
-            del self.sent[key]
+    async def show(self, t: LiveTable, lines: list[dict[str, Any]]) -> None:
+        """Add chat lines to the table and send each to those who read its channel.
+        Each channel keeps its own ``chat_keep`` lines, so spectators' lines never push
+        out the players' (nor the other way round)."""
+        keep = self.svc.settings.chat_keep
+        for line in lines:
+            if any(ln["id"] == line["id"] for ln in t.chat):
+                continue
+            t.chat.append(line)
+            t.chat.sort(key=lambda ln: ln["id"])
+            t.chat_seen = max(t.chat_seen, line["id"])
+            mine = [ln for ln in t.chat if ln["channel"] == line["channel"]]
+            if len(mine) > keep:
+                gone = {id(ln) for ln in mine[:len(mine) - keep]}
+                t.chat = [ln for ln in t.chat if id(ln) not in gone]
+                if self.svc.settings.cluster and t.chat:
+                    self.svc.store.trim_chat(t.id, t.chat[0]["id"])
+            cache: dict = {}  # each audience's state is built once
+            for c in list(t.conns):
+                if line["channel"] == "table" or c.seat is None:
+                    await self.svc.hub.send(t, c, "chat", cache=cache, line=line)
+
+    def load_chat(self, t: LiveTable) -> None:
+        """A cluster's table read from the database: its stored chat comes with it."""
+        lines = [{**line, "id": i} for i, line in self.svc.store.chat_after(t.id, 0)]
+        keep = self.svc.settings.chat_keep
+        for channel in ("table", "watchers"):
+            t.chat += [ln for ln in lines if ln["channel"] == channel][-keep:]
+        t.chat.sort(key=lambda ln: ln["id"])
+        t.chat_seen = max((ln["id"] for ln in lines), default=0)
+
+    async def heard(self, t: LiveTable) -> None:
+        """Another process announced chat at the table: read the new lines and send
+        them here (cluster)."""
+        new = self.svc.store.chat_after(t.id, t.chat_seen)
+        if new:
+            await self.show(t, [{**line, "id": i} for i, line in new])
 
     # --- rematch offers --------------------------------------------------------------
 

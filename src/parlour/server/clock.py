@@ -270,18 +270,23 @@ class TableClock:
                 log.exception("sweep failed")
 
     async def sweep(self, now: float | None = None) -> list[str]:
-        """Expire open tables idle for longer than ``idle_expiry`` (``waiting_expiry``
-        for tables whose game has not started) with nobody connected, and tables of bots only unwatched for longer than ``unwatched_expiry``; delete
+        """Expire open tables idle for longer than ``idle_expiry`` with nobody connected
+        (``waiting_expiry`` for tables whose game has not started, with no seat
+        connected), and tables of bots only unwatched for longer than ``unwatched_expiry``; delete
         finished and expired tables older than ``retention``. Returns the expired ids."""
         svc = self.svc
         settings = svc.settings
         now = time.time() if now is None else now
         expired = []
         stale = set(svc.store.idle(now - settings.idle_expiry))
-        stale |= set(svc.store.idle(now - settings.waiting_expiry, ("waiting",)))
-        for tid in sorted(stale):
+        waiting = set(svc.store.idle(now - settings.waiting_expiry, ("waiting",)))
+        # A table not started yet is kept only while a person sits at it connected (on
+        # any process): spectators do not keep it (nor anyone an idle table in play).
+        waiting -= svc.store.attended(sorted(waiting), now) if settings.cluster else set()
+        for tid in sorted(stale | waiting):
             t = svc.tables.get(tid)
-            if t is not None and t.conns:
+            if t is not None and (any(c.seat is not None for c in t.conns)
+                                  or (tid not in waiting and t.conns)):
                 continue
             if self._between_visits(tid, t, now):
                 continue

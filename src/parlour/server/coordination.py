@@ -47,6 +47,9 @@ class Coordination(Protocol):
     def seat_disconnected(self, t: LiveTable, seat: int) -> None:
         """The last connection of a seat here closed."""
 
+    def seat_revoked(self, t: LiveTable, seat: int) -> None:
+        """The connections of a seat here were sent away (the seat is no longer theirs)."""
+
     def watcher_connected(self, t: LiveTable) -> None:
         """A spectator said hello here (after joining ``t.conns``)."""
 
@@ -98,6 +101,9 @@ class SingleProcess:
     def seat_disconnected(self, t: LiveTable, seat: int) -> None:
         if not t.connected(seat) and t.status == "playing":
             self.svc.clock.start_grace(t, seat)
+
+    def seat_revoked(self, t: LiveTable, seat: int) -> None:
+        pass
 
     def watcher_connected(self, t: LiveTable) -> None:
         pass
@@ -163,6 +169,9 @@ class Leases:
             with contextlib.suppress(Exception):
                 self.svc.store.present(t.id, seat, self.instance, None)
 
+    def seat_revoked(self, t: LiveTable, seat: int) -> None:
+        self.seat_disconnected(t, seat)  # its presence row goes: connected nowhere here
+
     def watcher_connected(self, t: LiveTable) -> None:
         if sum(1 for c in t.conns if c.seat is None) == 1:  # the first one here
             self.svc.store.present(t.id, WATCHERS, self.instance,
@@ -212,11 +221,14 @@ class Leases:
                     self._poll_now = True
                     log.info("cluster: listening for other processes' events")
                     async for note in conn.notifies():
-                        origin, _, tid = note.payload.partition(" ")
+                        origin, _, rest = note.payload.partition(" ")
+                        tid, _, what = rest.partition(" ")
                         if origin == self.instance:
                             continue
                         if tid.startswith("pool:"):  # an entry or a pairing (pools.py)
                             self.svc.pools.heard(tid[5:])
+                        elif what == "chat":
+                            self._chat_announced(tid)
                         else:
                             self._announced(tid)
             except asyncio.CancelledError:
@@ -243,6 +255,23 @@ class Leases:
                 self._poll_now = True
 
         task = asyncio.create_task(refresh())
+        self._refreshing.add(task)
+        task.add_done_callback(self._refreshing.discard)
+
+    def _chat_announced(self, tid: str) -> None:
+        """Another process stored a chat line at ``tid``: show it here too."""
+        t = self.svc.tables.get(tid)
+        if t is None:
+            return
+
+        async def read() -> None:
+            try:
+                await self.svc.cardroom.heard(t)
+            except Exception as e:  # the database may be briefly away: polling finds it
+                log.warning("cluster: chat of table %s not read: %s", tid, e)
+                self._poll_now = True
+
+        task = asyncio.create_task(read())
         self._refreshing.add(task)
         task.add_done_callback(self._refreshing.discard)
 
@@ -282,6 +311,10 @@ class Leases:
             t = svc.tables.get(tid)
             if t is not None and version != (t.seq, t.updated):
                 await self._refresh(t)
+        for tid, last in svc.store.last_chat(ids).items():
+            t = svc.tables.get(tid)
+            if t is not None and last > t.chat_seen:
+                await svc.cardroom.heard(t)
 
     async def _refresh(self, t: LiveTable) -> None:
         svc = self.svc
@@ -291,6 +324,7 @@ class Leases:
                 return
             old_seq = t.seq
             t.take(LiveTable.from_row(row, tail))
+            await svc.intents.drop_revoked(t)  # a seat taken away there is gone here too
             if t.seq != old_seq:
                 event = next((e for e in reversed(t.log) if e.get("kind") in ("move", "deal")),
                              None)

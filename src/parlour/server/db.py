@@ -26,6 +26,7 @@ from sqlalchemy import (
     Integer,
     String,
     bindparam,
+    case,
     create_engine,
     delete,
     event,
@@ -148,6 +149,36 @@ def _split_also(values: dict[str, Any]) -> tuple[dict[str, Any], Any]:
         return values, None
     values = dict(values)
     return values, values.pop(ALSO)
+class LimitRow(Base):
+    """A shared limit (cluster): a token bucket (``tokens`` as of ``stamp``) or a hold
+    (``stamp``: until when), keyed by what it limits (``server/quotas.py``)."""
+
+    __tablename__ = "limits"
+
+    key: Mapped[str] = mapped_column(String(96), primary_key=True)
+    tokens: Mapped[float] = mapped_column(Float)
+    stamp: Mapped[float] = mapped_column(Float, index=True)
+
+
+class ChatRow(Base):
+    """A chat line of a cluster's table: every process reads the lines the others
+    wrote (``NOTIFY``, or polling), so everyone at the table reads the same chat."""
+
+    __tablename__ = "chat"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(String(32), index=True)
+    line: Mapped[dict[str, Any]] = mapped_column(JSON)
+
+
+class OriginRow(Base):
+    """The address class a table was created from (``quotas.address_class``, keyed:
+    never the address), so every process counts the open tables of a class."""
+
+    __tablename__ = "origins"
+
+    table_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    net: Mapped[str] = mapped_column(String(32), index=True)
 
 
 class Conflict(RuntimeError):
@@ -266,15 +297,26 @@ EVENTS = EventRow.__table__
 LEASES = LeaseRow.__table__
 PRESENCE = PresenceRow.__table__
 SECRETS = SecretRow.__table__
+LIMITS = LimitRow.__table__
+CHAT = ChatRow.__table__
+ORIGINS = OriginRow.__table__
 
 
 _INSERT_EVENT = insert(EVENTS)
 
 CHANNEL = "parlour_tables"
 """PostgreSQL ``NOTIFY`` channel on which a cluster's processes announce the tables they
-changed (payload: ``"<instance> <table id>"``)."""
+changed (payload: ``"<instance> <table id>"``, or ``"<instance> <table id> chat"`` for a
+new chat line)."""
 _NOTIFY = text(f"SELECT pg_notify('{CHANNEL}', :payload)")
 _UPDATES: dict[frozenset[str], Any] = {}
+
+
+PRIOR = "_prior"
+"""A key of an event's ``values`` (not a column): the ``updated`` the writer last read or
+wrote. Given, the write also needs the row's ``updated`` unchanged, so a change another
+process made since (a seat taken back, freed or left: ``Store.set``) refuses the event
+as a :class:`Conflict`, and the writer reads the table again (cluster mode)."""
 
 
 def _update_for(columns: frozenset[str]) -> Any:
@@ -282,9 +324,11 @@ def _update_for(columns: frozenset[str]) -> Any:
     same object every time, so SQLAlchemy compiles and caches it only once."""
     stmt = _UPDATES.get(columns)
     if stmt is None:
-        cols = sorted(columns | {"seq"})
-        stmt = (update(TABLES)
-                .where(TABLES.c.id == bindparam("_id"), TABLES.c.seq == bindparam("_expected"))
+        cols = sorted((columns - {PRIOR}) | {"seq"})
+        where = [TABLES.c.id == bindparam("_id"), TABLES.c.seq == bindparam("_expected")]
+        if PRIOR in columns:
+            where.append(TABLES.c.updated == bindparam("_prior", type_=Float()))
+        stmt = (update(TABLES).where(*where)
                 .values({c: bindparam(f"v_{c}", type_=TABLES.c[c].type) for c in cols}))
         _UPDATES[columns] = stmt
     return stmt
@@ -320,6 +364,16 @@ class SqliteEvents:
             self._updates[columns] = found
         return found
 
+    def _update_prior(self, columns: tuple[str, ...]) -> tuple[str, tuple[bool, ...]]:
+        """The same UPDATE that also needs ``updated`` unchanged (:data:`PRIOR`)."""
+        key = (*columns, PRIOR)
+        found = self._updates.get(key)
+        if found is None:
+            sql, flags = self._update(columns)
+            found = (sql + " AND updated = ?", flags)
+            self._updates[key] = found
+        return found
+
     def commit(self, batch: list[tuple[str, int, dict[str, Any], dict[str, Any]]]
                ) -> list[int | Conflict]:
         import sqlite3
@@ -331,11 +385,15 @@ class SqliteEvents:
             con.execute("BEGIN IMMEDIATE")  # the write lock now (or busy: try again)
             for table_id, expected, data, values in batch:
                 values, also = _split_also(values)
-                columns = tuple(values)
-                sql, json_flags = self._update(columns)
+                prior = values.get(PRIOR)
+                columns = tuple(c for c in values if c != PRIOR)
+                sql, json_flags = (self._update(columns) if prior is None
+                                   else self._update_prior(columns))
                 params = [_json(values[c]) if j else values[c]
                           for c, j in zip(columns, json_flags, strict=True)]
                 params += (expected + 1, table_id, expected)
+                if prior is not None:
+                    params.append(prior)
                 if con.execute(sql, params).rowcount != 1:
                     out.append(Conflict(f"table {table_id} is no longer at seq {expected}"))
                     continue
@@ -412,9 +470,10 @@ class Store:
         return self.engine.url.set(drivername="postgresql").render_as_string(
             hide_password=False)
 
-    def _notify(self, c: Any, table_id: str) -> None:
+    def _notify(self, c: Any, table_id: str, what: str = "") -> None:
         if self.notify_as is not None:
-            c.execute(_NOTIFY, {"payload": f"{self.notify_as} {table_id}"})
+            tail = f" {what}" if what else ""
+            c.execute(_NOTIFY, {"payload": f"{self.notify_as} {table_id}{tail}"})
 
     def start_checkpoints(self, every: float = 0.5) -> None:
         """SQLite file: copy the write-ahead log into the database in a thread of its
@@ -526,9 +585,23 @@ class Store:
                  .order_by(EventRow.seq))
             return row, list(s.scalars(q))
 
-    def add(self, row: TableRow) -> None:
+    def add(self, row: TableRow, origin: str | None = None) -> None:
+        """A new table (and, with ``origin``, the address class it came from)."""
         with self.sessions.begin() as s:
             s.add(row)
+            if origin is not None:
+                s.flush()
+                s.add(OriginRow(table_id=row.id, net=origin))
+
+    def count_open_from(self, origin: str) -> int:
+        """Tables waiting or in play created from the address class ``origin``."""
+        from sqlalchemy import func
+
+        with self.engine.connect() as c:
+            q = (select(func.count()).select_from(ORIGINS.join(
+                TABLES, TABLES.c.id == ORIGINS.c.table_id))
+                .where(ORIGINS.c.net == origin, TABLES.c.status.in_(("waiting", "playing"))))
+            return int(c.scalar(q) or 0)
 
     def get(self, table_id: str) -> TableRow | None:
         with self.sessions() as s:
@@ -554,6 +627,8 @@ class Store:
                                            TABLES.c.updated < before).limit(limit))
             ids = list(c.scalars(q))
             if ids:
+                c.execute(delete(CHAT).where(CHAT.c.table_id.in_(ids)))
+                c.execute(delete(ORIGINS).where(ORIGINS.c.table_id.in_(ids)))
                 for t in (EVENTS, LEASES, PRESENCE):
                     c.execute(delete(t).where(t.c.table_id.in_(ids)))
                 c.execute(delete(TABLES).where(TABLES.c.id.in_(ids)))
@@ -632,8 +707,10 @@ class Store:
         with self.engine.begin() as c:
             for table_id, expected, data, values in batch:
                 values, also = _split_also(values)
-                params = {f"v_{k}": v for k, v in values.items()}
+                params = {f"v_{k}": v for k, v in values.items() if k != PRIOR}
                 params.update(_id=table_id, _expected=expected, v_seq=expected + 1)
+                if PRIOR in values:
+                    params["_prior"] = values[PRIOR]
                 res = c.execute(_update_for(frozenset(values)), params)
                 if res.rowcount != 1:
                     out.append(Conflict(f"table {table_id} is no longer at seq {expected}"))
@@ -700,6 +777,15 @@ class Store:
                 c.execute(insert(PRESENCE).values(table_id=table_id, seat=seat,
                                                   instance=instance, until=until))
 
+    def attended(self, ids: list[str], now: float) -> set[str]:
+        """Of these tables, those with a seat connected to a live process."""
+        if not ids:
+            return set()
+        with self.engine.connect() as c:
+            q = select(PRESENCE.c.table_id).where(
+                PRESENCE.c.table_id.in_(ids), PRESENCE.c.until >= now, PRESENCE.c.seat >= 0)
+            return set(c.scalars(q))
+
     def present_seats(self, ids: list[str], now: float, other_than: str) -> dict[str, set[int]]:
         """The seats connected to another live process, per table."""
         if not ids:
@@ -712,3 +798,81 @@ class Store:
             for r in c.execute(q):
                 out.setdefault(r.table_id, set()).add(r.seat)
         return out
+
+    # --- shared limits and chat (cluster) ---------------------------------------------
+
+    def take_token(self, key: str, rate: float, burst: int, now: float) -> float:
+        """Take a token from the shared bucket ``key`` (``rate`` a second, at most
+        ``burst``): 0.0 when taken, else the seconds until one is there. One statement
+        refills and takes, so processes asking at once never both get the last one."""
+        refill = LIMITS.c.tokens + (now - LIMITS.c.stamp) * rate
+        level = case((refill > burst, float(burst)), else_=refill)
+        for _ in range(2):
+            with self.engine.begin() as c:
+                res = c.execute(update(LIMITS).where(LIMITS.c.key == key, level >= 1)
+                                .values(tokens=level - 1, stamp=now))
+                if res.rowcount == 1:
+                    return 0.0
+                row = c.execute(select(LIMITS.c.tokens, LIMITS.c.stamp)
+                                .where(LIMITS.c.key == key)).first()
+            if row is not None:
+                have = min(float(burst), row.tokens + (now - row.stamp) * rate)
+                return (1 - have) / rate if rate > 0 else 3600.0
+            if burst < 1:
+                return 3600.0
+            try:
+                with self.engine.begin() as c:
+                    c.execute(insert(LIMITS).values(key=key, tokens=burst - 1.0, stamp=now))
+                return 0.0
+            except IntegrityError:  # another process made it first: take from it
+                continue
+        return 1.0
+
+    def hold(self, key: str, until: float) -> None:
+        """A hold on ``key`` until ``until`` (a cool-down), replacing any before."""
+        with self.engine.begin() as c:
+            c.execute(delete(LIMITS).where(LIMITS.c.key == key))
+            c.execute(insert(LIMITS).values(key=key, tokens=0.0, stamp=until))
+
+    def held_until(self, key: str) -> float:
+        """Until when ``key`` is held (0.0: not held)."""
+        with self.engine.connect() as c:
+            v = c.scalar(select(LIMITS.c.stamp).where(LIMITS.c.key == key))
+        return float(v or 0.0)
+
+    def prune_limits(self, before: float) -> None:
+        """Forget buckets untouched, and holds ended, before ``before``."""
+        with self.engine.begin() as c:
+            c.execute(delete(LIMITS).where(LIMITS.c.stamp < before))
+
+    def add_chat(self, table_id: str, line: dict[str, Any]) -> int:
+        """Store a chat line and announce it; returns its id (ids grow over every
+        table)."""
+        with self.engine.begin() as c:
+            new = c.execute(insert(CHAT).values(table_id=table_id, line=line)
+                            ).inserted_primary_key[0]
+            self._notify(c, table_id, "chat")
+        return int(new)
+
+    def trim_chat(self, table_id: str, keep_from: int) -> None:
+        """Drop the table's chat lines older than id ``keep_from``."""
+        with self.engine.begin() as c:
+            c.execute(delete(CHAT).where(CHAT.c.table_id == table_id, CHAT.c.id < keep_from))
+
+    def chat_after(self, table_id: str, after: int) -> list[tuple[int, dict[str, Any]]]:
+        """The table's chat lines with an id above ``after``, oldest first."""
+        with self.engine.connect() as c:
+            q = (select(CHAT.c.id, CHAT.c.line)
+                 .where(CHAT.c.table_id == table_id, CHAT.c.id > after).order_by(CHAT.c.id))
+            return [(r.id, r.line) for r in c.execute(q)]
+
+    def last_chat(self, ids: list[str]) -> dict[str, int]:
+        """The id of each table's newest chat line (tables with none left out)."""
+        if not ids:
+            return {}
+        from sqlalchemy import func
+
+        with self.engine.connect() as c:
+            q = (select(CHAT.c.table_id, func.max(CHAT.c.id)).where(CHAT.c.table_id.in_(ids))
+                 .group_by(CHAT.c.table_id))
+            return {tid: int(m) for tid, m in c.execute(q)}

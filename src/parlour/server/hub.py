@@ -61,6 +61,10 @@ class Connection:
         self.table: LiveTable | None = None
         self.seat: int | None = None
         self.role: str | None = None
+        self.token_hash: str | None = None
+        """The hash of the seat token this connection said hello with: when the seat's
+        token changes (a rejoin, release or leave, here or on another process) the
+        connection no longer holds the seat."""
         self.limiter = RateLimiter(settings.rate_per_second, settings.rate_burst)
         self.syncs = RateLimiter(settings.sync_per_minute / 60.0, settings.sync_burst)
         """Whole-state requests: a snapshot costs far more than the message asking."""

@@ -134,18 +134,37 @@ class Intents:
             self._default[game] = default_bot(game)
         return self._default[game]
 
-    def _admit(self, addr: str, bots_only: bool) -> None:
-        """The per-address and overall limits on new tables (429 / 503)."""
+    def _admit(self, addr: str, bots_only: bool, trusted: bool = False) -> None:
+        """The limits on new tables: per address (429), the open tables overall (503),
+        the last ``create_reserve`` places and ``max_tables_per_class`` for people
+        without a live session (503 / 429), tables of bots only (429).
+
+        ``trusted``: the request comes from a signed-in player (accounts: not guests),
+        who is held to the overall cap and the address's rate only."""
         svc = self.svc
         settings = svc.settings
-        wait = svc.create_limit.allow(addr)
+        quotas = svc.limits
+        wait = quotas.take(f"create:{quotas.address_key(addr)}",
+                           settings.create_per_minute / 60.0, settings.create_burst)
         if wait > 0:
             raise ServiceError(429, "rate_limited", "too many new tables from your address: "
                                f"try again in {math.ceil(wait)} s",
                                {"Retry-After": str(math.ceil(wait))})
-        if self.open_tables() >= settings.max_open_tables:
+        open_now = self.open_tables()
+        if open_now >= settings.max_open_tables:
             raise ServiceError(503, "busy", "the server has as many open tables as it can "
                                "hold: try again later", {"Retry-After": "60"})
+        if not (trusted or self.live(addr)):
+            reserve = min(settings.create_reserve, settings.max_open_tables // 4)
+            if open_now >= settings.max_open_tables - reserve:
+                raise ServiceError(503, "busy", "the server is nearly full: for now only "
+                                   "people playing at a table can open new ones; try again "
+                                   "later", {"Retry-After": "60"})
+            if svc.store.count_open_from(quotas.class_key(addr)) >= \
+                    settings.max_tables_per_class:
+                raise ServiceError(429, "too_many_tables", "too many tables are open from "
+                                   "your network: play at one of them, or try again once "
+                                   "some have ended", {"Retry-After": "60"})
         if bots_only:
             running = svc.running_bot_tables()
             mine = sum(1 for t in running if t.creator == addr)
@@ -154,6 +173,17 @@ class Intents:
                 raise ServiceError(429, "too_many_bot_tables", "too many tables of computer "
                                    "players only are running: try again later",
                                    {"Retry-After": "60"})
+
+    def live(self, addr: str) -> bool:
+        """Whether the address has a live session: a seat connected at a started game
+        within ``live_session`` seconds (on any process)."""
+        return self.svc.limits.held(f"live:{self.svc.limits.address_key(addr)}") > 0
+
+    def mark_live(self, addr: str) -> None:
+        """A seat of ``addr`` is (or was just) connected at a started game."""
+        if self.svc.settings.live_session > 0:
+            self.svc.limits.hold(f"live:{self.svc.limits.address_key(addr)}",
+                                 self.svc.settings.live_session)
 
     def open_tables(self) -> int:
         """Tables waiting or in play: counted in the database at most every
@@ -225,6 +255,7 @@ class Intents:
         if host is not None:
             token = new_token()
             seats[host].token_hash = hash_token(token)
+            seats[host].by = svc.limits.address_key(addr)
             seats[host].name = _name(req.name) or (who.name if who else "") or seats[host].name
         taken = [names.key(s.name) for s in seats if s.name]
         if len(taken) != len(set(taken)):
@@ -233,7 +264,7 @@ class Intents:
         for i, s in enumerate(seats):
             if s.kind == "person" and not s.name:
                 s.name = _free_name(seats, f"Player {i + 1}")
-        self._admit(addr, host is None)
+        self._admit(addr, host is None, who is not None and not who.guest)
         now = time.time()
         tid = new_table_id()
         rejoin = None
@@ -253,14 +284,12 @@ class Intents:
         row = TableRow(id=tid, game=game.name, status="waiting", created=now, updated=now,
                        config=config, record=None, seq=0, deadline=None, salt=None,
                        log=[], invite_key="", watch_key="", rematch=None)
-        svc.store.add(row)
+        svc.store.add(row, origin=svc.limits.class_key(addr))
         if host is not None and who is not None:
             people.own_seat(svc.store.engine, tid, host, who.id, seats[host].name)
         self._open = (self._open[0] + 1, self._open[1])
         t = svc.adopt(row)
         t.creator = addr
-        if host is not None:
-            t.claimed_by[host] = addr
         if host is None:  # bots only: nothing to wait for
             async with t.lock:
                 await svc.writer.start(t)
@@ -310,9 +339,18 @@ class Intents:
                     raise ServiceError(409, "started", "the game has already started and no "
                                        "seat is open")
                 raise ServiceError(409, "full", "every seat at this table is taken")
-            if t.claims(addr) >= svc.settings.max_seats_per_address:
+            by = svc.limits.address_key(addr)
+            public = bool(t.config.get("public"))
+            cap = (min(svc.settings.max_seats_per_address, svc.settings.public_seats_per_address)
+                   if public else svc.settings.max_seats_per_address)
+            if t.claims(by) >= cap:
                 raise ServiceError(409, "seat_limit", "you already hold as many seats at "
                                    "this table as one address may: leave one to others")
+            wait = svc.limits.held(f"reclaim:{t.id}:{by}") if public else 0.0
+            if wait > 0:
+                raise ServiceError(409, "seat_limit", "you left a seat at this table a moment "
+                                   f"ago: you may sit here again in {math.ceil(wait)} s",
+                                   {"Retry-After": str(math.ceil(wait))})
             others = [names.key(s.name) for i, s in enumerate(t.seats)
                       if i != free and (s.claimed or s.kind == "bot")]
             if chosen and names.key(chosen) in others:
@@ -331,7 +369,7 @@ class Intents:
                 seat.name = chosen
             elif names.key(seat.name) in others:
                 seat.name = _free_name(t.seats, f"Player {free + 1}")
-            t.claimed_by[free] = addr
+            seat.by = by
             entry = {"kind": "join", "seat": free, "name": seat.name}
             t.log.append(entry)
             svc.writer.save(t, config=t.config_json(), log=t.log)
@@ -503,7 +541,8 @@ class Intents:
                 await svc.hub.error(conn, "not_playing", f"the table is {t.status}")
                 return
             s = t.seats[seat]
-            s.auto, s.token_hash = "left", None
+            s.auto, s.token_hash, s.rejoin_hash = "left", None, None
+            self._cool_down(t, seat)
             entry = {"kind": "standin", "seat": seat, "reason": "left"}
             t.log.append(entry)
             action = svc.clock.plan(t)
@@ -517,7 +556,8 @@ class Intents:
         """An open seat again (before the start, under the lock)."""
         svc = self.svc
         s = t.seats[seat]
-        s.token_hash = None
+        self._cool_down(t, seat)
+        s.token_hash = s.rejoin_hash = None  # the rejoin link stops working too
         s.name = _free_name([x for i, x in enumerate(t.seats) if i != seat],
                             f"Player {seat + 1}")
         people.disown_seat(svc.store.engine, t.id, seat)
@@ -527,11 +567,49 @@ class Intents:
         await self._send_away(t, seat, why)
         await svc.hub.broadcast(t, "state", event=entry)
 
-    async def _send_away(self, t: LiveTable, seat: int, why: str) -> None:
-        """Close the connections of a seat that is no longer theirs."""
+    def _cool_down(self, t: LiveTable, seat: int) -> None:
+        """A public table's seat given up: its address may not sit here again for
+        ``reclaim_after`` seconds (whichever process it asks)."""
+        by = t.seats[seat].by
+        if t.config.get("public") and by and self.svc.settings.reclaim_after > 0:
+            self.svc.limits.hold(f"reclaim:{t.id}:{by}", self.svc.settings.reclaim_after)
+
+    async def _send_away(self, t: LiveTable, seat: int, why: str,
+                         conns: list[Connection] | None = None, code: int = 1000) -> None:
+        """Close the connections of a seat that is no longer theirs (``conns``: only
+        these), and say so in every process's presence rows."""
         svc = self.svc
-        for c in [c for c in t.conns if c.seat == seat]:
+        for c in conns if conns is not None else [c for c in t.conns if c.seat == seat]:
             t.conns.discard(c)
             await svc.hub.send(t, c, "bye", reason=why, reconnect=False)
             c.table = None
-            asyncio.get_running_loop().create_task(c.close(1000, "left the table"))
+            asyncio.get_running_loop().create_task(
+                c.close(code, "left the table" if code == 1000 else "seat taken back"))
+        svc.coord.seat_revoked(t, seat)
+
+    async def drop_revoked(self, t: LiveTable) -> None:
+        """Send away the connections whose token no longer holds their seat: the seat
+        was taken back with its rejoin link, freed, left or re-opened, by a request
+        another process handled (under the table's lock, after reading it again)."""
+        stale: dict[int, list[Connection]] = {}
+        for c in t.conns:
+            if c.seat is not None and c.token_hash != t.seats[c.seat].token_hash:
+                stale.setdefault(c.seat, []).append(c)
+        for seat, conns in stale.items():
+            why, code = revoked_because(t, seat)
+            await self._send_away(t, seat, why, conns, code)
+
+
+def revoked_because(t: LiveTable, seat: int) -> tuple[str, int]:
+    """Why a seat's token stopped working, in words, and the close code: the last thing
+    the table's log says of the seat (a rejoin leaves no entry)."""
+    s = t.seats[seat]
+    if s.token_hash is not None:
+        return "this seat was taken back on another device", 1008
+    last = next((e for e in reversed(t.log) if e.get("seat") == seat
+                 and e.get("kind") in ("release", "standin", "reopen")), {})
+    if last.get("kind") == "standin" and last.get("reason") == "left":
+        return "you left the table", 1000
+    if last.get("kind") == "reopen":
+        return "the host opened your seat to someone else", 1000
+    return "this seat is no longer yours: it was freed at the table", 1000

@@ -78,6 +78,10 @@ class SeatInfo:
     open: bool = False
     """The host re-opened the seat: the stand-in plays it until a new person sits down."""
     connected_once: bool = False
+    by: str | None = None
+    """Who claimed the seat: the keyed hash of their address (``Quotas.address_key``),
+    never the address; stored, so every process of a cluster counts the seats one
+    address holds at a table."""
 
     @property
     def claimed(self) -> bool:
@@ -87,12 +91,13 @@ class SeatInfo:
         return {"name": self.name, "kind": self.kind, "bot": self.bot,
                 "token_hash": self.token_hash, "auto": self.auto,
                 "rejoin_hash": self.rejoin_hash, "open": self.open,
-                "connected_once": self.connected_once}
+                "connected_once": self.connected_once, "by": self.by}
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> SeatInfo:
         return cls(d["name"], d["kind"], d.get("bot"), d.get("token_hash"), d.get("auto"),
-                   d.get("rejoin_hash"), bool(d.get("open")), bool(d.get("connected_once")))
+                   d.get("rejoin_hash"), bool(d.get("open")), bool(d.get("connected_once")),
+                   d.get("by"))
 
 
 @dataclass
@@ -134,7 +139,9 @@ class LiveTable:
     timer_task: asyncio.Task | None = field(default=None, repr=False)
     grace_tasks: dict[int, asyncio.Task] = field(default_factory=dict, repr=False)
     chat: list[dict[str, Any]] = field(default_factory=list, repr=False)
-    """Recent chat lines (memory only, never in the record: server/cardroom.py)."""
+    """Recent chat lines (never in the record: server/cardroom.py)."""
+    chat_seen: int = field(default=0, repr=False)
+    """The id of the newest chat line here (cluster: lines stored after it are news)."""
     grace_until: dict[int, float] = field(default_factory=dict, repr=False)
     """When the stand-in takes over each disconnected seat (absolute time)."""
     bots: dict[int, Bot] = field(default_factory=dict, repr=False)
@@ -158,14 +165,10 @@ class LiveTable:
     """Hints asked for, per (round, seat)."""
     derived: dict[str, Any] = field(default_factory=dict, repr=False)
     """Values the views build once and keep while they hold (server/views.py)."""
-    claimed_by: dict[int, str] = field(default_factory=dict, repr=False)
-    """The client address that claimed each seat (for the per-address cap; not stored):
-    a seat freed, re-opened or left no longer counts."""
 
-    def claims(self, addr: str) -> int:
-        """Seats of this table the address holds now."""
-        return sum(1 for seat, a in self.claimed_by.items()
-                   if a == addr and self.seats[seat].token_hash is not None)
+    def claims(self, by: str) -> int:
+        """Seats of this table held now by the address whose key is ``by``."""
+        return sum(1 for s in self.seats if s.by == by and s.token_hash is not None)
 
     # --- persistence -------------------------------------------------------------
 

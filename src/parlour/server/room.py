@@ -102,7 +102,7 @@ async def sit(request: Request, response: Response, table_id: str, body: Sit) ->
 
 
 @router.post("/api/tables/{table_id}/rejoin", response_model=Joined,
-             responses=_errors(400, 403, 404, 410),
+             responses=_errors(400, 403, 404, 410, 429),
              summary="Take your seat back: with your personal rejoin link (any device), "
                      "or, without a key, as the signed-in player who took it")
 async def rejoin(request: Request, response: Response, table_id: str, body: Rejoin) -> Joined:
@@ -110,7 +110,9 @@ async def rejoin(request: Request, response: Response, table_id: str, body: Rejo
         return (player_of(request) if body.key is None
                 else ensure_player(request, response))
 
-    return _absolute(request, await _service(request).cardroom.rejoin(table_id, body.key, who))
+    addr = client_address(request.scope, request.app.state.settings)
+    return _absolute(request, await _service(request).cardroom.rejoin(table_id, body.key, who,
+                                                                      addr))
 
 
 def _finished_record(service: TableService, table_id: str) -> dict[str, Any]:

@@ -27,12 +27,13 @@ from parlour.server.db import Store, TableRow, unavailable
 from parlour.server.errors import RETRY_AFTER, UNAVAILABLE, ServiceError
 from parlour.server.hub import Connection, Hub
 from parlour.server.intents import Intents, default_bot
-from parlour.server.limits import PerAddress, Sockets
+from parlour.server.limits import Sockets
 from parlour.server.live import LiveTable
 from parlour.server.moderation import Moderation
 from parlour.server.pacing import Pacer
 from parlour.server.pools import Pools
 from parlour.server.protocol import CreateTable, Hello, Joined
+from parlour.server.quotas import Quotas
 from parlour.server.settings import Settings
 from parlour.server.thinking import ASKED, ThinkPool, WorkFailed
 from parlour.server.tokens import KeyRing, hash_token, new_server_secret
@@ -76,7 +77,8 @@ class TableService:
         self.pools = Pools(self)
         self.moderation = Moderation(store.engine)
         self.pool = ThinkPool(settings.bot_workers, settings.bot_move_seconds)
-        self.create_limit = PerAddress(settings.create_per_minute / 60.0, settings.create_burst)
+        self.limits = Quotas(self.keys.subkey("quotas"), store if settings.cluster else None)
+        """Per-address limits, shared by every process of a cluster (server/quotas.py)."""
         self.sockets = Sockets(settings)
         self._gc_task: asyncio.Task | None = None
         self._pacer_task: asyncio.Task | None = None
@@ -137,7 +139,10 @@ class TableService:
         if row is None:
             shown = table_id if len(table_id) <= 40 else table_id[:40] + "…"  # not 10 KB back
             raise ServiceError(404, "not_found", f"there is no table {shown!r}")
-        return self.adopt(row, tail)
+        t = self.adopt(row, tail)
+        if self.settings.cluster:
+            self.cardroom.load_chat(t)
+        return t
 
     def adopt(self, row: TableRow, tail: list[dict[str, Any]] | tuple = ()) -> LiveTable:
         """The live table of a row in hand: one just read, or one this process has just
@@ -161,9 +166,7 @@ class TableService:
 
     async def sweep(self, now: float | None = None) -> list[str]:
         """Expire idle tables (see :meth:`TableClock.sweep`)."""
-        expired = await self.clock.sweep(now)
-        self.cardroom.forget(set(self.tables))
-        return expired
+        return await self.clock.sweep(now)
 
     # --- HTTP --------------------------------------------------------------------------
 
@@ -304,10 +307,13 @@ class TableService:
             was = seat is not None and t.connected(seat)
             first = seat is not None and not t.seats[seat].connected_once
             conn.table, conn.seat = t, seat
+            conn.token_hash = hash_token(msg.token) if msg.token is not None else None
             conn.role = "seat" if seat is not None else "spectator"
             t.conns.add(conn)
             self.sockets.said_hello(conn)
             if seat is not None:
+                if t.status in ("playing", "over"):
+                    self.intents.mark_live(conn.addr)
                 t.seats[seat].connected_once = True
                 self.clock.end_grace(t, seat)
                 if t.seats[seat].auto and t.seats[seat].auto != "left":
@@ -333,6 +339,8 @@ class TableService:
         if conn.seat is None:
             self.coord.watcher_disconnected(t)
         else:
+            if t.status in ("playing", "over"):
+                self.intents.mark_live(conn.addr)  # live for a while after leaving
             self.coord.seat_disconnected(t, conn.seat)
             if not t.connected(conn.seat):
                 self.hub.presence(t)

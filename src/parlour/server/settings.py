@@ -28,9 +28,10 @@ class Settings:
     disconnect, or from the moment their turn comes if they never connected."""
     idle_expiry: float = 6 * 3600.0
     """A table with no activity for this long (and nobody connected) expires."""
-    waiting_expiry: float = 3600.0
-    """A table whose game has not started expires after this long without activity
-    (and nobody connected), so tables made and left bound the open-table cap."""
+    waiting_expiry: float = 300.0
+    """A table whose game has not started expires after this long without activity and
+    with nobody connected to it (on any process of a cluster), so tables made and left
+    give their place back within minutes."""
     sweep_every: float = 60.0
     hello_timeout: float = 10.0
     max_message_bytes: int = 4096
@@ -113,6 +114,18 @@ class Settings:
     create_burst: int = 10
     max_open_tables: int = 2000
     """Tables waiting or in play at once, over all addresses; then 503."""
+    create_reserve: int = 500
+    """The last places under ``max_open_tables`` kept for people with a live session
+    (a seat at a game in play or just played, or signed in): others get 503 once the
+    open tables reach ``max_open_tables - create_reserve`` (a quarter of
+    ``max_open_tables`` at most)."""
+    max_tables_per_class: int = 40
+    """Open tables (waiting or in play) created from one address class at once: the
+    /24 of an IPv4 address, the /48 of an IPv6 one; then 429 (people with a live
+    session are not held to it)."""
+    live_session: float = 600.0
+    """How long after a seat was last connected at a started game its address counts as
+    a live session (for ``create_reserve`` and ``max_tables_per_class``)."""
     max_rounds: int = 100
     """Largest ``rounds`` a table may ask for; more is refused (400)."""
     max_table_moves: int = 72_000
@@ -159,6 +172,15 @@ class Settings:
     """Spectators at one table."""
     max_seats_per_address: int = 2
     """Seats of one table one address may claim (the host's included)."""
+    public_seats_per_address: int = 1
+    """Seats of one public table (listed on the front page) one address may claim."""
+    reclaim_after: float = 300.0
+    """A seat of a public table freed by the host or left may not be taken again from
+    the same address for this long (409 with Retry-After)."""
+    rejoin_per_minute: float = 10.0
+    """Rejoin-link attempts one address may make a minute (bursts of ``rejoin_burst``);
+    then 429."""
+    rejoin_burst: int = 10
     presence_every: float = 0.25
     """Connects and disconnects at a table are sent at most this often (coalesced)."""
     sqlite_synchronous: str = "NORMAL"
@@ -171,10 +193,13 @@ class Settings:
     chat_max_length: int = 200
     """Characters in one chat line; longer lines are cut (over twice this: refused)."""
     chat_burst: int = 5
-    """Chat lines one seat (or spectator) may send within ``chat_window`` seconds."""
+    """Chat lines one seat, and one address, may send at a table within
+    ``chat_window`` seconds (on average: a bucket of ``chat_burst`` lines refilling over
+    the window), whatever the number of sockets."""
     chat_window: float = 10.0
     chat_keep: int = 50
-    """Chat lines kept per table (in memory only; new connections get these)."""
+    """Chat lines kept per table and channel (players', spectators'): new connections
+    get these."""
     open_tables_listed: int = 50
     """Public tables listed on the front page at most."""
     review_moves: int = 60

@@ -89,6 +89,12 @@ class KeyRing:
         mac = hmac.new(secret, msg, hashlib.sha256).digest()[:18]
         return base64.urlsafe_b64encode(mac).decode("ascii")
 
+    def subkey(self, purpose: str) -> bytes:
+        """A secret of its own for ``purpose`` (e.g. keying client addresses), derived
+        from the first secret: the same in every process that shares it."""
+        return hmac.new(self._secrets[0], f"parlour-sub/1\0{purpose}".encode(),
+                        hashlib.sha256).digest()
+
     def key(self, table_id: str, purpose: str) -> str:
         """The key for ``purpose`` at ``table_id`` (what links carry)."""
         return self._derive(self._secrets[0], table_id, purpose)

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from parlour import record
 from parlour.game import Move
-from parlour.server.db import ALSO, Conflict, unavailable
+from parlour.server.db import ALSO, PRIOR, Conflict, unavailable
 from parlour.server.errors import RETRY_AFTER, UNAVAILABLE
 from parlour.server.hub import Connection
 from parlour.server.live import LiveTable, pack
@@ -149,10 +149,13 @@ class Writer:
                 del values[k]
         if not light:
             values["snap_seq"] = t.seq + 1
+        if svc.settings.cluster:  # a seat changed by another process refuses the event
+            values[PRIOR] = t.updated
         values["updated"] = time.time()
 
         def done(new_seq: int) -> None:
             t.seq, t.updated = new_seq, values["updated"]
+            values.pop(PRIOR, None)
             t.committed.update(pack(values), seq=new_seq)
             if light:
                 t.tail.append(dict(data))
@@ -198,6 +201,7 @@ class Writer:
                 await svc.hub.error(conn, "server_error",
                                     "the move was not saved; please try again")
         if conflict:
+            await svc.intents.drop_revoked(t)  # a seat taken away meanwhile
             await svc.hub.broadcast(t, "state")
         action = svc.clock.plan(t)
         if action is not None:
@@ -212,6 +216,8 @@ class Writer:
     async def start(self, t: LiveTable, conn: Connection | None = None) -> None:
         """The game begins: the match is created and the first round dealt."""
         self.svc.coord.claim(t)
+        for addr in {c.addr for c in t.conns if c.seat is not None}:
+            self.svc.intents.mark_live(addr)  # a session at a game: may open tables
         t.start()
         t.log.append({"kind": "start"})
         await self.deal(t, conn)

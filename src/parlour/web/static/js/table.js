@@ -46,7 +46,7 @@ export async function showTable(app, id) {
 async function rejoin(app, id, key) {
   try {
     const j = await api(`/api/tables/${id}/rejoin`, { method: "POST", body: { key } });
-    seats.set(id, { token: j.token, seat: j.seat, rejoin: location.href });
+    seats.set(id, { token: j.token, seat: j.seat, rejoin: j.rejoin_url || null });  // each link works once: keep the new one
     history.replaceState(null, "", `/t/${id}`);
     return new TablePage(app, id, { token: j.token }).start();
   } catch (e) {
