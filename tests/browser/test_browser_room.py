@@ -28,7 +28,8 @@ def quick_grace_url(tmp_path_factory) -> Iterator[str]:
     db = tmp_path_factory.mktemp("grace") / "tables.sqlite3"
     settings = Settings(db_url=f"sqlite:///{db}", bot_delay=0.05, round_pause=0.3, grace=2.0,
                         testing=True, rate_per_second=200, rate_burst=200,
-                        max_seats_per_address=8, public_seats_per_address=8, reclaim_after=0.0)  # every browser here is 127.0.0.1
+                        max_seats_per_address=8, public_seats_per_address=8, reclaim_after=0.0,
+                        max_tables_per_class=100_000)  # every browser here is 127.0.0.1
     yield from serve_in_thread(settings)
 
 

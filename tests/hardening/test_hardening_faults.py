@@ -323,7 +323,8 @@ def test_moves_between_snapshots_are_replayed_exactly(tmp_path):
 
     app = create_app(Settings(db_url=f"sqlite:///{tmp_path}/snap.sqlite3", bot_delay=0.0,
                               round_pause=0.0, testing=True, allowed_hosts=["testserver"],
-                              max_seats_per_address=8, public_seats_per_address=8, reclaim_after=0.0, create_burst=1000, bot_workers=0))
+                              max_seats_per_address=8, public_seats_per_address=8, reclaim_after=0.0,
+                        max_tables_per_class=100_000, create_burst=1000, bot_workers=0))
     with TestClient(app) as client:
         svc = app.state.service
         tails = 0

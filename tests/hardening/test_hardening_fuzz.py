@@ -74,6 +74,7 @@ class Arena:
                                   round_pause=0.0, grace=3600, hello_timeout=3600,
                                   testing=True, rate_per_second=1e9, rate_burst=10 ** 9,
                                   allowed_hosts=["testserver"], max_seats_per_address=8, public_seats_per_address=8, reclaim_after=0.0,
+                        max_tables_per_class=100_000,
                                   bot_workers=0))
         self.client = TestClient(app)
         self.client.__enter__()

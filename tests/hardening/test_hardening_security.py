@@ -42,7 +42,8 @@ def make_client(tmp_path):
     def make(**kw):
         db = tmp_path / f"sec{len(clients)}.sqlite3"
         settings = dict(db_url=f"sqlite:///{db}", bot_delay=0.0, round_pause=0.0, testing=True,
-                        allowed_hosts=["testserver"], max_seats_per_address=8, public_seats_per_address=8, reclaim_after=0.0, bot_workers=0)
+                        allowed_hosts=["testserver"], max_seats_per_address=8, public_seats_per_address=8, reclaim_after=0.0,
+                        max_tables_per_class=100_000, bot_workers=0)
         settings.update(kw)
         client = TestClient(create_app(Settings(**settings)))
         client.__enter__()

@@ -27,7 +27,8 @@ def make_app(tmp_path) -> Iterator[Callable[..., TestClient]]:
     def make(**kw: Any) -> TestClient:
         base = dict(db_url=f"sqlite:///{tmp_path}/db{len(clients)}.sqlite3", bot_delay=0.0,
                     round_pause=0.0, grace=30.0, testing=True, rate_per_second=500.0, allowed_hosts=["testserver"],
-                    max_seats_per_address=8, public_seats_per_address=8, reclaim_after=0.0, create_per_minute=6000.0, create_burst=1000,
+                    max_seats_per_address=8, public_seats_per_address=8, reclaim_after=0.0,
+                        max_tables_per_class=100_000, create_per_minute=6000.0, create_burst=1000,
                     bot_workers=0, gc_freeze_every=0.0, arrival_lag_ms=0.0,  # own tests
                     rate_burst=500)  # bots move instantly here: no human pace
         base.update(kw)

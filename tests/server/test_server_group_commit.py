@@ -67,7 +67,8 @@ def _move(t: Any) -> tuple[int, Any]:
 def _service(tmp_path: Any) -> TableService:
     settings = Settings(db_url=f"sqlite:///{tmp_path}/g.sqlite3", bot_delay=60.0,
                         round_pause=0.0, testing=True, bot_workers=0,
-                        max_seats_per_address=8, public_seats_per_address=8, reclaim_after=0.0)
+                        max_seats_per_address=8, public_seats_per_address=8, reclaim_after=0.0,
+                        max_tables_per_class=100_000)
     return TableService(settings, Store(settings.db_url))
 
 
