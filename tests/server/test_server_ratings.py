@@ -315,3 +315,26 @@ def test_the_rebuild_command(tmp_path):
         assert "Traceback" not in missing.stderr
     finally:
         s.close()
+
+
+def test_a_forgotten_player_leaves_no_trace_and_rebuild_still_agrees(client):
+    from server_kit import service
+
+    store = service(client).store
+    people(store, "Ann", "Bob")
+    for k in range(3):
+        assert rate(store, rated.Ending(f"F{k}", "fanti:2", float(k), [3, 1], [1, 2],
+                                        [False, False]), {0: "id-Ann", 1: "id-Bob"})
+    mine = rated.export(store, "id-Ann")
+    assert [r["games"] for r in mine["ratings"]] == [3]
+    assert [g["table"] for g in mine["rated_games"]] == ["F0", "F1", "F2"]
+    bob = client.get("/api/players/Bob").json()["ratings"]
+    rated.forget(store, "id-Ann")
+    with store.engine.begin() as c:
+        c.execute(text("DELETE FROM players WHERE id = 'id-Ann'"))
+    assert rated.export(store, "id-Ann") == {"ratings": [], "rated_games": []}
+    assert [r["name"] for r in client.get("/api/leaderboard/fanti").json()["rows"]] == ["Bob"]
+    after = client.get("/api/players/Bob").json()
+    assert after["ratings"] == bob
+    assert after["opponents"][0]["name"] == "Former player"
+    assert rated.rebuild(store).differences == []

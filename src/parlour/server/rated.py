@@ -183,6 +183,42 @@ def writer(e: Ending) -> Any:
     return also
 
 
+# --- a player's data ------------------------------------------------------------------
+
+
+def forget(store: Store, player_id: str) -> str:
+    """A deleted account's ratings lose every tie to it: its rows move to a new random
+    id that names nobody (no ``players`` row, so no leaderboard or profile shows them),
+    while the other players' numbers and ``rebuild`` stay exactly as they were. Returns
+    the neutral id."""
+    import secrets
+
+    neutral = "former-" + secrets.token_hex(8)
+    with store.engine.begin() as c:
+        for table in ("ratings", "rating_changes"):
+            c.execute(text(f"UPDATE {table} SET player_id = :n WHERE player_id = :p"),
+                      {"n": neutral, "p": player_id})
+    return neutral
+
+
+def export(store: Store, player_id: str) -> dict[str, Any]:
+    """A player's ratings and rated games, for "export my data" (JSON-ready)."""
+    with store.engine.connect() as c:
+        held = c.execute(text("SELECT pool, mu, sigma, games, wins FROM ratings WHERE "
+                              "player_id = :p ORDER BY pool"), {"p": player_id}).all()
+        games = c.execute(text(
+            "SELECT rc.table_id, rc.pool, rc.finished, rc.place, rc.total, rc.gone, "
+            "rc.mu_before, rc.sigma_before, rc.mu, rc.sigma FROM rating_changes rc JOIN "
+            "rated_games g ON g.table_id = rc.table_id WHERE rc.player_id = :p "
+            "ORDER BY g.n"), {"p": player_id}).all()
+    return {"ratings": [{"pool": r.pool, "rating": ratings.shown(r.mu), "mu": r.mu,
+                         "sigma": r.sigma, "games": r.games, "wins": r.wins} for r in held],
+            "rated_games": [{"table": g.table_id, "pool": g.pool, "finished": g.finished,
+                             "place": g.place, "total": g.total, "left": bool(g.gone),
+                             "before": [g.mu_before, g.sigma_before],
+                             "after": [g.mu, g.sigma]} for g in games]}
+
+
 # --- rebuilding -----------------------------------------------------------------------
 
 
