@@ -10,7 +10,7 @@ import pytest
 
 warnings.filterwarnings("ignore", message=".*httpx2.*")
 
-from server_kit import Oracle  # noqa: E402
+from server_kit import Oracle, check_http  # noqa: E402
 from starlette.testclient import TestClient  # noqa: E402
 
 from parlour.server import Settings, create_app  # noqa: E402
@@ -37,6 +37,15 @@ def make_app(tmp_path) -> Iterator[Callable[..., TestClient]]:
         # Every message of every test is checked for hidden cards (server_kit.Oracle).
         client.oracle = Oracle()
         client.app.state.service.hub.observers.append(client.oracle)
+        # ... and every HTTP answer about people (server_kit.check_http).
+        plain = client.request
+
+        def checked(method: str, url: Any, *args: Any, **kwargs: Any) -> Any:
+            response = plain(method, url, *args, **kwargs)
+            check_http(client, url, response)
+            return response
+
+        client.request = checked
         clients.append(client)
         return client
 

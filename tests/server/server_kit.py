@@ -114,6 +114,46 @@ def http_leaks(client: TestClient, payload: Any) -> list[str]:
     return leaks
 
 
+HTTP_CHECKED = ("/api/me", "/api/accounts", "/api/session", "/api/passkeys",
+                "/api/players", "/api/leaderboard", "/api/pools", "/u/", "/leaderboard")
+"""HTTP answers about people (accounts, profiles, leaderboards, pools): each is checked
+against the cards hidden at every table in play at that moment (conftest)."""
+HTTP_SKIP = {"table", "token", "rejoin_url", "id", "url", "replay"}
+"""Keys holding random ids and links, which may spell a card code by chance."""
+
+
+def _without(x: Any) -> Any:
+    if isinstance(x, dict):
+        return {k: _without(v) for k, v in x.items() if k not in HTTP_SKIP}
+    if isinstance(x, list):
+        return [_without(v) for v in x]
+    return x
+
+
+def check_http(client: TestClient, url: Any, response: Any) -> None:
+    """The hidden-card oracle for one HTTP answer about people: no card hidden at any
+    table in play (from everyone: audience None) may appear in it."""
+    from urllib.parse import urlsplit
+
+    path = urlsplit(str(url)).path
+    if not path.startswith(HTTP_CHECKED):
+        return
+    try:
+        payload = response.json()
+    except ValueError:
+        payload = response.text
+    hidden: set[str] = set()
+    for t in list(service(client).tables.values()):
+        if t.status == "playing" and t.match is not None:
+            hidden |= hidden_cards(t.match, None)
+    oracle = client.oracle
+    oracle.checked += 1
+    oracle.by_audience["http"] = oracle.by_audience.get("http", 0) + 1
+    leak = mentioned(_without(payload), None) & hidden
+    if leak:
+        oracle.leaks.append(f"HTTP {path}: {sorted(leak)}")
+
+
 def service(client: TestClient) -> Any:
     return client.app.state.service
 

@@ -131,3 +131,25 @@ def test_a_rematch_keeps_each_seat_with_its_player(client):
     old, new = owners(client, j["table"]), owners(client, moved["table"])
     assert {s: o["player_id"] for s, o in new.items()} == {
         s: o["player_id"] for s, o in old.items()}
+
+
+def test_the_http_oracle_catches_a_card_in_an_answer_about_people(client):
+    """The hidden-card check covers the people endpoints (server_kit.check_http): a
+    guest named after a card hidden at a table in play is caught in ``/api/me``."""
+    from server_kit import hidden_cards
+
+    g = Browser(client)
+    j = g.post("/api/tables", json={"game": "fantan", "players": 3, "rules": {"rounds": 1},
+                                    "seats": [{"kind": "person"}, {"kind": "bot"},
+                                              {"kind": "bot"}]}).json()
+    me = g.seat(j["table"], token=j["token"])
+    me.welcome()
+    me.send({"type": "start"})
+    me.until_state(lambda s: me.my_turn())  # the table waits for this seat now
+    card = sorted(hidden_cards(service(client).load(j["table"]).match, 1))[0]
+    before = client.oracle.checked
+    g.patch("/api/me", json={"name": card})
+    assert client.oracle.checked > before
+    caught = [x for x in client.oracle.leaks if card in x]
+    assert caught and caught[0].startswith("HTTP /api/me")
+    client.oracle.leaks.clear()  # (the fixture asserts no leak at the end)

@@ -27,6 +27,7 @@ def _errors(*codes: int) -> dict[int | str, dict[str, Any]]:
     """OpenAPI entries for the error answers a route can give (503: the database is busy
     or unreachable; nothing changed, try again)."""
     words = {400: "The request breaks the rules of the game or the table",
+             401: "Not signed in, or the name or the password is wrong",
              403: "This key does not open a seat or a view at this table",
              404: "There is no such table", 409: "The table is not in a state that allows this",
              410: "The table has expired",

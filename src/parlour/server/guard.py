@@ -12,6 +12,11 @@ One ASGI middleware for HTTP and WebSocket requests:
   when it counts the socket);
 * request bodies are counted while they are read: one over ``max_body_bytes`` gets 413
   without being read further (at once when ``Content-Length`` says so);
+* a state-changing request (POST, PUT, PATCH, DELETE) that carries the session cookie,
+  or signs in or up, must come from this server's own page: another ``Origin`` (or,
+  without one, ``Sec-Fetch-Site: cross-site``) gets 403 ``forbidden_origin`` (CSRF;
+  the cookie's ``SameSite=Lax`` already keeps it off other sites' requests, this also
+  covers sibling hosts of the same site);
 * every response gets the security headers (no framing, no sniffing, a CSP).
 """
 
@@ -24,6 +29,7 @@ from urllib.parse import urlsplit
 
 from starlette.exceptions import HTTPException
 
+from parlour.server.limits import origin_allowed
 from parlour.server.settings import Settings
 
 Scope = MutableMapping[str, Any]
@@ -39,6 +45,11 @@ API_CSP = "default-src 'none'; frame-ancestors 'none'"
 COMMON_HEADERS = [(b"x-content-type-options", b"nosniff"), (b"x-frame-options", b"DENY"),
                   (b"referrer-policy", b"no-referrer")]
 LOOPBACK_HOSTS = ("localhost", "127.0.0.1", "::1")
+UNSAFE = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+COOKIES = (b"parlour_id=", b"__Host-parlour_id=")
+ACCOUNT_PATHS = ("/api/session", "/api/accounts", "/api/passkeys")
+"""Requests that start a session: checked for their origin even without a cookie (a
+foreign page must not sign a visitor in to its own account either)."""
 
 
 def client_address(scope: Scope, settings: Settings) -> str:
@@ -118,6 +129,11 @@ class Guard:
                 await self._reply(send, 400, "bad_host", "this server does not answer for "
                                   "that host name")
                 return
+        if kind == "http" and scope.get("method") in UNSAFE and self._cross_site(
+                headers, scope.get("path", "")):
+            await self._reply(send, 403, "forbidden_origin", "this request came from another "
+                              "site's page, so it was refused: nothing was changed")
+            return
         if kind == "websocket":
             service = getattr(getattr(scope.get("app"), "state", None), "service", None)
             refused = service.sockets.refuse(scope["parlour.client"]) if service else None
@@ -167,6 +183,20 @@ class Guard:
         except BodyTooLarge:
             if not started:
                 await self._reply(send, 413, "too_large", too_large)
+
+    def _cross_site(self, headers: dict[bytes, bytes], path: str) -> bool:
+        """A request with the session cookie (or one that signs in) from another
+        site's page."""
+        cookie = headers.get(b"cookie", b"")
+        if not (any(c in cookie for c in COOKIES) or path.startswith(ACCOUNT_PATHS)):
+            return False
+        origin = headers.get(b"origin")
+        if origin is None:
+            return headers.get(b"sec-fetch-site") == b"cross-site"
+        host = headers.get(b"host")
+        return not origin_allowed(origin.decode("latin-1"),
+                                  host.decode("latin-1") if host else None,
+                                  self.settings.allowed_origins, self.settings.public_url)
 
     async def _reply(self, send: Send, status: int, code: str, message: str) -> None:
         body = _error_body(code, message)

@@ -229,3 +229,84 @@ def seats_of(engine: Engine, player_id: str) -> list[dict[str, Any]]:
         rows = c.execute(select(SEAT_OWNERS).where(SEAT_OWNERS.c.player_id == player_id)
                          .order_by(SEAT_OWNERS.c.at.desc())).mappings().all()
     return [dict(r) for r in rows]
+
+
+# --- forgetting a player (account deletion) -----------------------------------------
+
+FORGET_ROWS: dict[str, tuple[str, ...]] = {
+    "sessions": ("player_id",), "passkeys": ("player_id",), "seen": ("player_id",),
+    "follows": ("follower", "followed"), "blocks": ("blocker", "blocked"),
+    "invites": ("to_player", "from_player"), "pool_entries": ("player_id",),
+    "sanctions": ("player_id",)}
+"""Rows that are the player's own: deleted with the account (table: its player columns)."""
+REKEY_ROWS: dict[str, tuple[str, ...]] = {
+    "seat_owners": ("player_id",), "reports": ("reporter", "target"),
+    "moderation_log": ("actor", "target")}
+"""Rows shared with other people's history (who sat where, rated results, reports):
+kept, but under a fresh anonymous id, so nothing leads back to the account and
+rebuilding the ratings gives the same numbers. Every other table with a ``player_id``
+column is treated so too."""
+NAME_COLUMNS: dict[str, str] = {"seat_owners": "name", "reports": "target_name"}
+"""Columns holding the player's name in kept rows: replaced by :data:`FORMER`."""
+
+
+def forget(engine: Engine, player_id: str, tombstone: str) -> list[dict[str, Any]]:
+    """Delete a player and their own rows; re-key the shared rows to ``tombstone``.
+    One transaction. Returns the seats they held (``table_id``, ``seat``), for the
+    tables' own copies of the name."""
+    seats = seats_of(engine, player_id)
+    tables = Base.metadata.tables
+    with engine.begin() as c:
+        for name, columns in FORGET_ROWS.items():
+            if name in tables:
+                t = tables[name]
+                for col in columns:
+                    c.execute(delete(t).where(t.c[col] == player_id))
+        rekey = dict(REKEY_ROWS)
+        for name, t in tables.items():
+            if name not in rekey and name not in FORGET_ROWS and "player_id" in t.c \
+                    and name != "players":
+                rekey[name] = ("player_id",)
+        for name, columns in rekey.items():
+            if name not in tables:
+                continue
+            t = tables[name]
+            for col in columns:
+                values: dict[str, Any] = {col: tombstone}
+                shown = NAME_COLUMNS.get(name)
+                if shown and col in ("player_id", "target"):
+                    values[shown] = FORMER
+                c.execute(update(t).where(t.c[col] == player_id).values(**values))
+        c.execute(delete(PLAYERS).where(PLAYERS.c.id == player_id))
+    return seats
+
+
+def passkeys_of(engine: Engine, player_id: str) -> list[dict[str, Any]]:
+    with engine.connect() as c:
+        rows = c.execute(select(PASSKEYS).where(PASSKEYS.c.player_id == player_id)
+                         ).mappings().all()
+    return [dict(r) for r in rows]
+
+
+def sessions_of(engine: Engine, player_id: str) -> list[dict[str, Any]]:
+    with engine.connect() as c:
+        rows = c.execute(select(SESSIONS).where(SESSIONS.c.player_id == player_id)
+                         ).mappings().all()
+    return [dict(r) for r in rows]
+
+
+def rows_of(engine: Engine, player_id: str) -> dict[str, list[dict[str, Any]]]:
+    """Every other row about a player (for the export): tables with a ``player_id``
+    column, without the columns that hold hashes or secrets."""
+    out: dict[str, list[dict[str, Any]]] = {}
+    own = {"players", "sessions", "passkeys", "seat_owners", "auth_challenges"}
+    with engine.connect() as c:
+        for name, t in Base.metadata.tables.items():
+            if name in own or "player_id" not in t.c:
+                continue
+            rows = c.execute(select(t).where(t.c.player_id == player_id)).mappings().all()
+            if rows:
+                out[name] = [{k: v for k, v in r.items() if k != "player_id"
+                              and not k.endswith("hash") and "secret" not in k}
+                             for r in rows]
+    return out

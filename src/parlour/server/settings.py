@@ -245,6 +245,26 @@ class Settings:
     """New guest identities one address may get a minute (a burst of ``guests_burst``);
     then taking a seat without a cookie gets 429."""
     guests_burst: int = 40
+    signin_per_minute: float = 10.0
+    """Sign-in attempts (password or passkey) one address may make a minute (bursts of
+    ``signin_burst``); then 429."""
+    signin_burst: int = 10
+    signin_name_per_minute: float = 2.0
+    """Sign-in attempts for one name a minute, from anywhere (bursts of
+    ``signin_name_burst``): guessing one account's password is slow from many
+    addresses too. The same words and status whether the name exists or not."""
+    signin_name_burst: int = 10
+    signup_per_minute: float = 1.0
+    """New accounts one address may make a minute (bursts of ``signup_burst``)."""
+    signup_burst: int = 5
+    password_min_length: int = 8
+    password_time_cost: int = 3
+    """argon2id iterations (argon2-cffi's default, RFC 9106's low-memory choice)."""
+    password_memory_kib: int = 65536
+    """argon2id memory per hash, in KiB (64 MiB)."""
+    password_concurrency: int = 2
+    """Password hashes computed at once (each takes ``password_memory_kib``); more
+    wait their turn."""
 
     # --- ratings (server/ratings.py, server/standings.py) -----------------------------
     rating_provisional_sigma: float = 6.5
