@@ -16,6 +16,7 @@ from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Route
 
 from parlour import __version__
 from parlour.games import KITS
@@ -112,10 +113,17 @@ def create_app(settings: Settings | None = None, *, testing: bool | None = None)
         # own error shape; "detail" is kept for FastAPI-style clients.
         code = HTTP_CODES.get(exc.status_code, f"http_{exc.status_code}")
         message = str(exc.detail)
+        headers = exc.headers
+        if exc.status_code == 405:  # every method of the path, not the first route's only
+            path = _request.url.path
+            methods = sorted({m for r in app.router.routes
+                              if isinstance(r, Route) and r.path_regex.match(path)
+                              for m in (r.methods or ())})
+            headers = {**(headers or {}), "Allow": ", ".join(methods)}
         if exc.status_code == 400 and message == "There was an error parsing the body":
             message = "the request body is not JSON the server can read (malformed, or nested too deeply)"
         return JSONResponse({"error": code, "message": message, "detail": exc.detail},
-                            status_code=exc.status_code, headers=exc.headers)
+                            status_code=exc.status_code, headers=headers)
 
     @app.exception_handler(DBAPIError)
     async def _database_error(_request: Request, exc: DBAPIError) -> JSONResponse:
