@@ -205,8 +205,9 @@ def test_a_signed_in_player_takes_their_seat_back_on_another_device(client):
     assert seat.welcome()["state"]["you"] == 0
     assert other.post(f"/api/tables/{j['table']}/rejoin", json={}).status_code == 403
     assert other.get("/api/me/tables").json() == []
-    # The rejoin link opened by a guest does not take the account's seat away.
-    key = j["rejoin_url"].split("#rejoin=")[1]
+    # The rejoin link opened by a guest does not take the account's seat away (the
+    # keyless rejoin gave a fresh link: links are used once).
+    key = r.json()["rejoin_url"].split("#rejoin=")[1]
     assert other.post(f"/api/tables/{j['table']}/rejoin", json={"key": key}).status_code == 200
     assert owners(client, j["table"])[0]["name"] and phone.post(
         f"/api/tables/{j['table']}/rejoin", json={}).status_code == 200
