@@ -338,3 +338,46 @@ def test_a_forgotten_player_leaves_no_trace_and_rebuild_still_agrees(client):
     assert after["ratings"] == bob
     assert after["opponents"][0]["name"] == "Former player"
     assert rated.rebuild(store).differences == []
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(-20, 60), min_size=2, max_size=8), st.booleans(), st.data())
+def test_places_are_a_fair_ranking(totals, lower, data):
+    n = len(totals)
+    best = min(totals) if lower else max(totals)
+    winners = [s for s, t in enumerate(totals) if t == best]
+    gone = data.draw(st.lists(st.booleans(), min_size=n, max_size=n))
+    placed = ratings.places(lower, totals, winners, gone)
+    for a in range(n):
+        for b in range(n):
+            if gone[a] and not gone[b]:
+                assert placed[a] > placed[b]  # a leaver is behind everyone who stayed
+            if not gone[a] and not gone[b]:
+                better = totals[a] < totals[b] if lower else totals[a] > totals[b]
+                if better:
+                    assert placed[a] < placed[b]
+                if totals[a] == totals[b]:
+                    assert placed[a] == placed[b]  # ties shared
+    # competition ranking: a place is 1 + the seats strictly ahead
+    assert all(p == 1 + sum(q < p for q in placed) for p in placed)
+    if not any(gone):
+        assert {s for s in range(n) if placed[s] == 1} == set(winners)
+
+
+def test_timing_out_for_good_counts_as_a_loss(make_app):
+    """Ben's connection drops and he never comes back: the stand-in plays his seat to
+    the end (after ``grace``), and he places last whatever it scored."""
+    from server_kit import Browser, service, threaded
+
+    client = make_app(grace=0.2)
+    anna, ben = Browser(client), Browser(client)
+    table, seats = rated_table(client, anna, ben, seed=21)
+    seats[1].until_state(lambda s: s["table"]["status"] == "playing")
+    seats[1].close()
+    threaded([seats[0].play_to_end])
+    with service(client).store.engine.connect() as c:
+        rows = dict(c.execute(text("SELECT seat, gone FROM rating_changes WHERE "
+                                   "table_id = :t"), {"t": table}).all())
+        places = dict(c.execute(text("SELECT seat, place FROM rating_changes WHERE "
+                                     "table_id = :t"), {"t": table}).all())
+    assert rows == {0: False, 1: True} and places == {0: 1, 1: 2}
