@@ -23,7 +23,7 @@ def controlled(page, url: str) -> None:
     page.goto(url)
     page.evaluate(WORKER_READY)
     page.reload()
-    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
 
 
 def test_the_manifest_passes_chromiums_installability_check(browser, live_url, tmp_path):

@@ -113,3 +113,83 @@ def test_a_restart_days_later_plays_the_overdue_move_by_the_stand_in(tmp_path, m
         assert events[:2] == [{"kind": "standin", "seat": turn, "reason": "timeout"},
                               {**events[1], "seat": turn, "by": "standin"}]
         watcher.close()
+
+
+def test_your_move_lists_the_games_waiting_on_you_and_nothing_hidden(make_app):
+    client = make_app()
+    other = TestClient(client.app)  # a second browser: its own cookie, so its own player
+    assert client.get("/api/your-move").json() == {"games": []}  # nobody yet: empty
+    j = create(client, "fanti", 2, ["person", "person"], rules={"rounds": 1}, name="Anna",
+               days=3, test={"seed": 5})
+    invite = j["invite_url"].split("#invite=")[1]
+    b = other.post(f"/api/tables/{j['table']}/join", json={"key": invite, "name": "Bo"}).json()
+    anna = Seat(client, j["table"], token=j["token"])
+    bo = Seat(client, j["table"], token=b["token"])
+    anna.welcome()
+    bo.welcome()
+    anna.send({"type": "start"})
+    state = anna.until_state(lambda s: s["commit"] and s["view"])
+    turn = state["view"]["current_player"]
+    waiting, idle = (client, other) if turn == 0 else (other, client)
+    games = waiting.get("/api/your-move").json()["games"]
+    assert [g["table"] for g in games] == [j["table"]]
+    g = games[0]
+    assert g["url"] == f"/t/{j['table']}" and g["days"] == 3 and g["seat"] == turn
+    assert g["others"] == [["Anna", "Bo"][1 - turn]]
+    assert 3 * DAY - 60 < g["left"] <= 3 * DAY
+    assert idle.get("/api/your-move").json() == {"games": []}
+    # Public facts only: no card of the round in play is named.
+    t = service(client).load(j["table"])
+    client.oracle(t, None, {"type": "your-move", "games": games})
+    assert client.oracle.leaks == []
+    # After the move the game waits on the other player.
+    mover = anna if turn == 0 else bo
+    mover.until_state(lambda s: s["view"] and s["view"]["legal"])
+    mover.send({"type": "move", "seq": mover.seq, "move": mover.state["view"]["legal"][0]})
+    mover.until(lambda m: m["type"] == "update" and m["event"].get("by") == "person")
+    assert waiting.get("/api/your-move").json() == {"games": []}
+    assert [g["table"] for g in idle.get("/api/your-move").json()["games"]] == [j["table"]]
+
+
+def test_the_room_counts_people_at_tables_and_games_in_play(make_app):
+    client = make_app(room_counts_every=0.0)
+    assert client.get("/api/room").json() == {"players_online": 0, "games_in_play": 0}
+    j = create(client, "fanti", 2, ["person", "greedy"], rules={"rounds": 1}, name="Anna")
+    anna = Seat(client, j["table"], token=j["token"])
+    anna.welcome()
+    assert client.get("/api/room").json() == {"players_online": 1, "games_in_play": 0}
+    anna.send({"type": "start"})
+    anna.until_state(lambda s: s["table"]["status"] == "playing")
+    # The same person at a second table counts once.
+    k = create(client, "fanti", 2, ["person", "greedy"], rules={"rounds": 1})
+    again = Seat(client, k["table"], token=k["token"])
+    again.welcome()
+    assert client.get("/api/room").json() == {"players_online": 1, "games_in_play": 1}
+    anna.close()
+    again.close()
+    svc = service(client)
+    deadline = time.monotonic() + 20
+    while any(t.conns for t in svc.tables.values()) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert client.get("/api/room").json() == {"players_online": 0, "games_in_play": 1}
+
+
+def test_the_room_counts_are_the_same_from_every_cluster_process(make_app, tmp_path):
+    db = f"sqlite:///{tmp_path}/shared.sqlite3"
+    a = make_app(db_url=db, cluster=True, instance="a", room_counts_every=0.0)
+    b = make_app(db_url=db, cluster=True, instance="b", room_counts_every=0.0)
+    j = create(a, "fanti", 2, ["person", "greedy"], rules={"rounds": 1}, name="Anna")
+    anna = Seat(a, j["table"], token=j["token"])
+    anna.welcome()
+    anna.send({"type": "start"})
+    anna.until_state(lambda s: s["table"]["status"] == "playing")
+    want = {"players_online": 1, "games_in_play": 1}
+    assert a.get("/api/room").json() == want and b.get("/api/room").json() == want
+
+
+def test_your_move_is_limited_per_address(make_app):
+    client = make_app(your_move_per_minute=1.0, your_move_burst=2)
+    assert [client.get("/api/your-move").status_code for _ in range(2)] == [200, 200]
+    r = client.get("/api/your-move")
+    assert r.status_code == 429 and r.json()["error"] == "rate_limited"
+    assert int(r.headers["Retry-After"]) >= 1

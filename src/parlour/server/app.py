@@ -22,6 +22,7 @@ from parlour import __version__
 from parlour.games import KITS
 from parlour.server.accounts import router as accounts_router
 from parlour.server.api import router
+from parlour.server.between import router as between_router
 from parlour.server.db import Store, unavailable
 from parlour.server.guard import Guard
 from parlour.server.pools_api import router as pools_router
@@ -77,6 +78,7 @@ def create_app(settings: Settings | None = None, *, testing: bool | None = None)
     app.add_middleware(Guard, settings=settings)
     app.include_router(room_router)
     app.include_router(webapp_router)
+    app.include_router(between_router)
     app.include_router(pools_router)
     app.include_router(accounts_router)
     app.include_router(ratings_router)

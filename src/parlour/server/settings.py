@@ -207,6 +207,18 @@ class Settings:
     review_concurrency: int = 2
     """Reviews computed at the same time; further requests wait their turn."""
 
+    # --- between visits (server/between.py, server/push.py) ---------------------------
+    your_move_listed: int = 50
+    """Games listed under "Your move" at most (the most pressing first)."""
+    your_move_scan: int = 200
+    """A player's latest seats looked through for "Your move"."""
+    your_move_per_minute: float = 60.0
+    """"Your move" lists one address may ask for a minute (bursts of ``your_move_burst``)."""
+    your_move_burst: int = 20
+    room_counts_every: float = 5.0
+    """Seconds the front page's players-online and games-in-play numbers are kept
+    before they are counted again."""
+
     # --- pairing pools (server/pools.py) ---------------------------------------------
     pool_every: float = 0.5
     """Seconds between pairing rounds (a newcomer, here or announced by another process,

@@ -2,6 +2,7 @@
 // open public tables (join in one click) and games in play (watch), your own games,
 // and the full form under "Custom table". Rule fields come from the server's list of
 // each game's options (GET /api/games), worded by the game's page module.
+import { roomLine, yourMove } from "./between.js";
 import { api, append, clear, h, seats } from "./dom.js";
 import { games as myGames } from "./history.js";
 import { playPeople } from "./pool.js";
@@ -248,13 +249,17 @@ export async function showLobby(app) {
   const words = {};
   await Promise.all(games.map(async (g) => { words[g.name] = (await gameModule(g.name)).words || {}; }));
   const open = h("div", { class: "open-slot" });
+  const waiting = h("div", { class: "your-move-slot" });
+  const counts = h("div", { class: "room-slot" });
   const details = h("details", { class: "panel custom" },
     h("summary", { "data-action": "custom", text: "Custom table: more players, people by invite link, rules, timer" }),
     customForm(games, words));
   append(clear(app), [
     h("section", { class: "intro" },
       h("h1", { text: "Fanti and Fan Tan, at one table" }),
-      h("p", { text: "Play against the computer in one click, invite friends with a link, or join a table below. Every deal is sealed before play and shown afterwards, so anyone can check it was fair." })),
+      h("p", { text: "Play against the computer in one click, invite friends with a link, or join a table below. Every deal is sealed before play and shown afterwards, so anyone can check it was fair." }),
+      counts),
+    waiting,
     h("section", { class: "quick-row", "aria-label": "Quick play" }, games.map((g) => quickPlay(g, words[g.name] || {}))),
     open, history(), details,
     h("p", { class: "muted" }, "Leaderboards: ", games.map((g, i) => [i ? ", " : "",
@@ -263,6 +268,8 @@ export async function showLobby(app) {
       h("a", { href: "/replay", text: "Replay a record file" }))]);
   // Quick play goes straight to a table: have its modules in the cache before the click.
   setTimeout(() => { import("./table.js").catch(() => {}); }, 0);
+  yourMove().then((el) => { if (el) waiting.append(el); });
+  roomLine().then((el) => { if (el) counts.append(el); });
   try {
     open.append(openTables(await api("/api/open-tables"), modules));
   } catch { /* an older server without the list: nothing to show */ }

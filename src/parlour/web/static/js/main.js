@@ -3,6 +3,7 @@
 // /leaderboard/GAME and a player's profile at /u/NAME.
 import { prefs } from "./dom.js";
 import { showLobby } from "./lobby.js";
+import { enabled as notifying, supported as canNotify, turnOff, turnOn } from "./notify.js";
 
 function setupTools() {
   const four = document.getElementById("four-colour");
@@ -16,6 +17,16 @@ function setupTools() {
   four.addEventListener("click", () => { prefs.set("four-colour", !prefs.get("four-colour", false)); apply(); });
   sound.addEventListener("click", () => { prefs.set("sound", !prefs.get("sound", true)); apply(); });
   apply();
+  // "Tell me when it is my turn": the browser's permission is asked here, on this click only.
+  const bell = document.getElementById("notify");
+  if (!canNotify()) { bell.hidden = true; return; }
+  const show = () => bell.setAttribute("aria-pressed", String(notifying()));
+  bell.addEventListener("click", async () => {
+    if (notifying()) turnOff();
+    else if (await turnOn() === "denied") bell.title = "This browser blocks notifications from parlour: allow them in its site settings";
+    show();
+  });
+  show();
 }
 
 setupTools();

@@ -9,6 +9,7 @@ import { Conn } from "./conn.js";
 import { Mirror } from "./delta.js";
 import { announce, api, clear, h, prefs, seats } from "./dom.js";
 import { remember } from "./history.js";
+import { notify } from "./notify.js";
 import { describe } from "./log.js";
 import { openRulesDialog } from "./rules.js";
 import { roundChart, scoreDetail } from "./score.js";
@@ -37,6 +38,11 @@ export async function showTable(app, id) {
   const watch = sessionStorage.getItem("parlour.watch." + id);
   if (frag.get("invite")) return joinDialog(app, id, frag.get("invite"));
   if (watch) return new TablePage(app, id, { watch }).start();
+  try {  // a seat this player took on another device (their account's): no link needed
+    const j = await api(`/api/tables/${id}/rejoin`, { method: "POST", body: {} });
+    seats.set(id, { token: j.token, seat: j.seat, rejoin: null });
+    return new TablePage(app, id, { token: j.token }).start();
+  } catch { /* not theirs: say how to get a seat */ }
   clear(app).append(h("section", { class: "panel" }, h("h1", { text: "No seat here" }),
     h("p", { text: "Open the invite link you were sent to take a seat, your own rejoin link to get your seat back, or a spectator link to watch." }),
     h("p", {}, h("a", { href: "/", text: "Back to the front page" }))));
@@ -531,6 +537,7 @@ class TablePage {
     const mine = this.myTurn();
     if (mine && !this.wasMyTurn) {
       announce("Your turn.");
+      notify("turn", `It is your turn at ${this.state.table.title}.`, `/t/${this.id}`);
       if (prefs.get("sound", true)) beep();
     }
     this.wasMyTurn = mine;

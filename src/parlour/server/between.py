@@ -1,0 +1,160 @@
+"""Between visits: the games waiting on you ("Your move") and what the front page says
+of the room (players online, games in play).
+
+"You" is the player of the request's cookie (:func:`parlour.server.identity.player_of`)
+and your games are the seats you took (``seat_owners``). Only public facts are listed:
+the game, the other players' names, the round, the time left for the move; never a card.
+The room's numbers come from the database where several processes share it: the
+presence rows (``--cluster``) say who is connected to a table anywhere.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from typing import TYPE_CHECKING, Any
+
+from fastapi import APIRouter, Request
+from sqlalchemy import select
+
+from parlour.server import people
+from parlour.server.api import _errors
+from parlour.server.db import PRESENCE, TABLES
+from parlour.server.errors import ServiceError
+from parlour.server.guard import client_address
+from parlour.server.identity import player_of
+from parlour.server.limits import PerAddress
+
+if TYPE_CHECKING:
+    from parlour.server.live import LiveTable
+    from parlour.server.service import TableService
+
+router = APIRouter()
+
+
+def waiting_on(t: LiveTable, seat: int) -> bool:
+    """Whether the table waits for the person in ``seat`` to move now (no stand-in, no
+    pass the server makes for them)."""
+    r = t.match.current if t.match is not None and t.status == "playing" else None
+    if r is None or r.is_over or r.current_player != seat or seat >= len(t.seats):
+        return False
+    s = t.seats[seat]
+    return (s.kind == "person" and s.token_hash is not None and t.controller(seat) == "person"
+            and not t.forced_pass(r))
+
+
+def entry(t: LiveTable, seat: int, now: float) -> dict[str, Any]:
+    """One game of the list, in public facts."""
+    timed = bool(t.timer and t.deadline)
+    return {"table": t.id, "game": t.game.name, "title": t.game.title, "url": f"/t/{t.id}",
+            "seat": seat, "days": t.days,
+            "others": [s.name for i, s in enumerate(t.seats) if i != seat],
+            "round": t.round_number, "rounds": t.rules.get("rounds"),
+            "since": t.updated,
+            "deadline": t.deadline if timed else None,
+            "left": round(max(0.0, t.deadline - now), 1) if timed and t.deadline else None}
+
+
+def your_move(svc: TableService, player_id: str, now: float | None = None) -> list[dict[str, Any]]:
+    """Every game in play waiting on the player, the most pressing first (the least time
+    left, then the longest wait); at most ``your_move_listed``, looking through the
+    player's ``your_move_scan`` latest seats."""
+    now = time.time() if now is None else now
+    settings = svc.settings
+    mine = people.seats_of(svc.store.engine, player_id)[:settings.your_move_scan]
+    seat_of = {}
+    for row in mine:
+        seat_of.setdefault(row["table_id"], row["seat"])
+    if not seat_of:
+        return []
+    with svc.store.engine.connect() as c:
+        playing = list(c.scalars(select(TABLES.c.id).where(
+            TABLES.c.id.in_(list(seat_of)), TABLES.c.status == "playing")))
+    out = []
+    for tid in playing:
+        try:
+            t = svc.load(tid)
+        except Exception:  # a table that cannot be read is not listed
+            continue
+        if waiting_on(t, seat_of[tid]):
+            out.append(entry(t, seat_of[tid], now))
+    out.sort(key=lambda e: (e["deadline"] is None, e["deadline"] or 0.0, e["since"]))
+    return out[:settings.your_move_listed]
+
+
+class RoomCounts:
+    """Players online and games in play, counted at most every ``room_counts_every``
+    seconds (the front page asks on every visit)."""
+
+    def __init__(self) -> None:
+        self._last: tuple[float, dict[str, int]] | None = None
+
+    def get(self, svc: TableService) -> dict[str, int]:
+        now = time.monotonic()
+        if self._last is not None and now - self._last[0] < svc.settings.room_counts_every:
+            return self._last[1]
+        counts = {"players_online": players_online(svc), "games_in_play": games_in_play(svc)}
+        self._last = (now, counts)
+        return counts
+
+
+def connected_seats(svc: TableService) -> set[tuple[str, int]]:
+    """Person seats connected to a table now: on any process (the presence rows) in
+    cluster mode, in this process's memory otherwise."""
+    if svc.settings.cluster:
+        with svc.store.engine.connect() as c:
+            rows = c.execute(select(PRESENCE.c.table_id, PRESENCE.c.seat).where(
+                PRESENCE.c.until >= time.time(), PRESENCE.c.seat >= 0))
+            return {(r.table_id, r.seat) for r in rows}
+    return {(t.id, c.seat) for t in list(svc.tables.values()) for c in list(t.conns)
+            if c.seat is not None}
+
+
+def players_online(svc: TableService) -> int:
+    """Distinct people connected to a table: one person at two tables counts once (by
+    the player who took the seat; a seat with no known player counts as one)."""
+    seats = connected_seats(svc)
+    if not seats:
+        return 0
+    ids = sorted({tid for tid, _ in seats})
+    owners: dict[tuple[str, int], str] = {}
+    with svc.store.engine.connect() as c:
+        for k in range(0, len(ids), 500):
+            q = select(people.SEAT_OWNERS.c.table_id, people.SEAT_OWNERS.c.seat,
+                       people.SEAT_OWNERS.c.player_id).where(
+                people.SEAT_OWNERS.c.table_id.in_(ids[k:k + 500]))
+            owners.update({(r.table_id, r.seat): r.player_id for r in c.execute(q)})
+    return len({owners.get(s, f"{s[0]}:{s[1]}") for s in seats})
+
+
+def games_in_play(svc: TableService) -> int:
+    """Tables in play, over every process (the database's count)."""
+    return len(svc.store.ids_with_status("playing"))
+
+
+@router.get("/api/your-move", responses=_errors(429), summary="The games in play waiting on "
+            "you (the player of this browser's cookie), the most pressing first")
+def your_move_list(request: Request) -> dict[str, Any]:
+    settings, state = request.app.state.settings, request.app.state
+    limit = getattr(state, "your_move_limit", None)
+    if limit is None:
+        limit = state.your_move_limit = PerAddress(settings.your_move_per_minute / 60.0,
+                                                   settings.your_move_burst)
+    wait = limit.allow(client_address(request.scope, settings))
+    if wait > 0:
+        raise ServiceError(429, "rate_limited", "too many looks at your games from your "
+                           f"address: try again in {math.ceil(wait)} s",
+                           {"Retry-After": str(math.ceil(wait))})
+    player = player_of(request)
+    if player is None:
+        return {"games": []}
+    return {"games": your_move(request.app.state.service, player.id)}
+
+
+@router.get("/api/room", responses=_errors(), summary="Players online and games in play")
+def room(request: Request) -> dict[str, int]:
+    state = request.app.state
+    counts = getattr(state, "room_counts", None)
+    if counts is None:
+        counts = state.room_counts = RoomCounts()
+    return counts.get(state.service)
