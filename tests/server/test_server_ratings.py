@@ -241,7 +241,7 @@ def test_a_rated_game_changes_both_ratings_once_and_rebuild_agrees(make_app):
         assert not rated.record_in(_alchemy_tx(c), e)
     assert stored(store) == before
     report = rated.rebuild(store)
-    assert report.games == 1 and report.differences == []
+    assert report.games == 1 and report.records == 1 and report.differences == []
 
 
 def test_leaving_a_rated_game_counts_as_its_loss(make_app):
@@ -299,7 +299,7 @@ def test_the_rebuild_command(tmp_path):
 
         ok = run()
         assert ok.returncode == 0, ok.stderr
-        assert "replayed 5 rated games; 3 ratings" in ok.stdout
+        assert "replayed 5 rated games; 3 ratings; 0 checked" in ok.stdout
         assert "every stored number matches" in ok.stdout
         with s.engine.begin() as c:
             c.execute(text("UPDATE ratings SET sigma = 1 WHERE player_id = 'b'"))

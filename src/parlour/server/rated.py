@@ -229,6 +229,9 @@ class Rebuilt:
     games: int = 0
     ratings: int = 0
     differences: list[str] = field(default_factory=list)
+    records: int = 0
+    """Rated games whose table (and so its game record) is still kept: their places
+    were checked against the record's final totals."""
 
 
 def rebuild(store: Store, write: bool = False) -> Rebuilt:
@@ -244,8 +247,8 @@ def rebuild(store: Store, write: bool = False) -> Rebuilt:
         games = c.execute(text("SELECT table_id, pool FROM rated_games ORDER BY n")).all()
         changes: dict[str, list[Any]] = {}
         for r in c.execute(text(
-                "SELECT table_id, seat, player_id, place, mu_before, sigma_before, mu, sigma "
-                "FROM rating_changes ORDER BY table_id, seat")):
+                "SELECT table_id, seat, player_id, place, total, gone, mu_before, "
+                "sigma_before, mu, sigma FROM rating_changes ORDER BY table_id, seat")):
             changes.setdefault(r.table_id, []).append(r)
         now: dict[tuple[str, str], list[Any]] = {}  # (player, pool) -> [mu, sigma, games, wins]
         for g in games:
@@ -291,4 +294,36 @@ def rebuild(store: Store, write: bool = False) -> Rebuilt:
                               {"p": k[0], "pool": k[1], "mu": want[0], "s": want[1],
                                "g": want[2], "w": want[3], "u": time.time()})
         out.ratings = len(now)
+        _check_records(c, [g.table_id for g in games], changes, out)
     return out
+
+
+def _check_records(c: Any, ids: list[str], changes: dict[str, list[Any]], out: Rebuilt
+                   ) -> None:
+    """Each stored result against its game's record while the table is kept: the
+    totals are the record's, and the places follow from them (``ratings.places``)."""
+    from sqlalchemy import select
+
+    from parlour.games import get_game
+    from parlour.server.db import TABLES
+
+    for k in range(0, len(ids), 500):
+        q = select(TABLES.c.id, TABLES.c.game, TABLES.c.config, TABLES.c.record).where(
+            TABLES.c.id.in_(ids[k:k + 500]), TABLES.c.status == "over")
+        for t in c.execute(q):
+            if not t.record:
+                continue  # no record kept: nothing to check against
+            rec = t.record
+            seats = changes.get(t.id, [])
+            totals, winners = rec.get("totals"), rec.get("winners")
+            if not isinstance(totals, list) or len(totals) != len(seats):
+                out.differences.append(f"table {t.id}: its record has no final totals "
+                                       f"for {len(seats)} seats")
+                continue
+            lower = get_game(t.game).lower_wins((t.config or {}).get("rules") or {})
+            placed = ratings.places(lower, totals, winners or [], [bool(s.gone) for s in seats])
+            stored = ([s.total for s in seats], [s.place for s in seats])
+            if stored != (totals, placed):
+                out.differences.append(f"table {t.id}: stored totals and places {stored}, "
+                                       f"its record gives {(totals, placed)}")
+            out.records += 1

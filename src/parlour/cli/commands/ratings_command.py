@@ -53,7 +53,8 @@ def rebuild(
     finally:
         store.close()
     typer.echo(f"replayed {report.games} rated game{'s' if report.games != 1 else ''}; "
-               f"{report.ratings} rating{'s' if report.ratings != 1 else ''}")
+               f"{report.ratings} rating{'s' if report.ratings != 1 else ''}; "
+               f"{report.records} checked against the game record still kept")
     if not report.differences:
         typer.echo("every stored number matches the recomputed one")
         return
