@@ -206,3 +206,45 @@ def test_fanti_rounds_cannot_loop():
         res = simulate("fanti", players, {"rounds": 2}, games=30, seed=players)
         assert (res.moves == 48).all()
         assert FANTI.max_round_moves(players) == 48
+
+
+@pytest.mark.parametrize("stakes", ["points", "chips"])
+@pytest.mark.parametrize("exact", [False, True])
+def test_ft11_compiled_search_weighs_a_blocking_pass_as_the_engine_scores_it(stakes, exact):
+    """The compiled search (:func:`search_kernel.evaluate`) carries the table's passes in
+    a row: with 2n - 1 of them, my pass blocks the round there, worth exactly what the
+    engine scores (FT-11); without them it would be weighed as a round going on."""
+    from parlour.bots.models import outcomes
+    from parlour.games.fantan import search as S
+    from parlour.games.fantan import search_kernel as K
+
+    players = 3
+    r = _round(players, stakes=stakes)
+    r.apply(r.legal_moves()[0])
+    while r.streak < block_after(players) - 1 or r.legal_moves() == [PASS]:
+        if r.streak == block_after(players) - 1:  # a seat that must pass would block it
+            r.apply(r.legal_moves()[0])
+        r.apply(PASS)
+    assert not r.is_over and len(r.legal_moves()) > 1
+    me = r.current_player
+    su = S._setup(r.view(me), "full")
+    assert su.streak == block_after(players) - 1
+    worlds = np.array([r.hands], np.uint64)
+    rules = r.rules
+
+    def weigh(streak: int) -> float:
+        out_r, out_w = np.zeros((1, 1)), np.zeros((1, 1))
+        K.evaluate(worlds, np.array([0], np.int64), np.array([PASS], np.int64), players,
+                   su.table, su.playable, me, su.passes, su.dealer,
+                   np.array([7], np.uint64), np.zeros((1, players)), exact, 52, 10**6,
+                   np.zeros(1, np.bool_), S._UNLOCK[rules["ace"] == "high"],
+                   rules["opening"] == "any-seven", False, stakes == "chips", su.pseat,
+                   su.pplay, su.plater, su.af, *S._TABLES, out_r, out_w, streak)
+        return float(out_r[0, 0])
+
+    blocked = r.copy()
+    blocked.apply(PASS)
+    assert blocked.blocked
+    assert weigh(su.streak) == pytest.approx(outcomes(blocked)[me][0], abs=1e-12)
+    if stakes == "points":  # (with chips this deal's reward happens to be the same)
+        assert weigh(0) != pytest.approx(outcomes(blocked)[me][0], abs=1e-12)

@@ -95,7 +95,7 @@ def kernel_values(r, exact, eps=None, solved_out=None):
                np.zeros((1, su.n)) if eps is None else np.array([eps], np.float64),
                exact, 52 if exact else 0, 10**6, solved, _UNLOCK[bool(su.af)],
                rules["opening"] == "any-seven", rules["strict"], rules["stakes"] == "chips",
-               su.pseat, su.pplay, su.plater, su.af, *_TABLES, out_r, out_w)
+               su.pseat, su.pplay, su.plater, su.af, *_TABLES, out_r, out_w, su.streak)
     if solved_out is not None:
         solved_out.append(bool(solved[0]))
         return []
@@ -369,7 +369,7 @@ def test_deep_kernel_chooses_the_second_card_per_information_set(seed, variant, 
                     np.zeros((12, su.n)), min_group, _UNLOCK[bool(su.af)],
                     view.rules["opening"] == "any-seven", view.rules["strict"],
                     view.rules["stakes"] == "chips", su.pseat, su.pplay, su.plater, su.af,
-                    *_TABLES, out_r, out_w)
+                    *_TABLES, out_r, out_w, su.streak)
     want = _reference_info_values(worlds, me, min_group)
     got = [x for pair in zip(out_r, out_w, strict=True) for x in pair]
     assert got == pytest.approx([x for pair in want for x in pair], abs=1e-12)

@@ -117,6 +117,8 @@ class _Setup:
     pseat: np.ndarray
     pplay: np.ndarray
     plater: np.ndarray
+    streak: int = 0
+    """Passes in a row on the table before the decision (FT-11)."""
 
 
 def _setup(view: FanTanView, inference: str) -> _Setup:
@@ -159,7 +161,18 @@ def _setup(view: FanTanView, inference: str) -> _Setup:
         unseen=np.array(cards.cards_of(unseen), np.int64),
         seats=np.array(others, np.int64),
         sizes=np.array([view.hand_counts[s] for s in others], np.int64), voids=voids,
-        passes=np.array(view.passes, np.int64), pseat=pseat, pplay=pplay, plater=plater)
+        passes=np.array(view.passes, np.int64), pseat=pseat, pplay=pplay, plater=plater,
+        streak=_streak(view.history))
+
+
+def _streak(history: Any) -> int:
+    """The passes in a row at the end of a round's history (FT-11)."""
+    k = 0
+    for _seat, move in reversed(history):
+        if move != PASS:
+            break
+        k += 1
+    return k
 
 
 class _Chains:
@@ -240,7 +253,7 @@ class FastFanTan:
                                su.passes, su.dealer, seeds, eps, self.exact,
                                LATE_HAND, NODE_CAP, solved_chunk, unlock, any_seven,
                                strict, chips, su.pseat, su.pplay, su.plater, su.af,
-                               *_TABLES, out_r, out_w)
+                               *_TABLES, out_r, out_w, su.streak)
                     sums += out_r[:take].sum(axis=0)
                     wins += out_w[:take].sum(axis=0)
                     solved[which] = solved_chunk[:take]
@@ -273,7 +286,7 @@ class FastFanTan:
                         su.passes, su.dealer, seeds, eps, MIN_GROUP, _UNLOCK[bool(su.af)],
                         rules["opening"] == "any-seven", bool(rules["strict"]),
                         rules["stakes"] == "chips", su.pseat, su.pplay, su.plater, su.af,
-                        *_TABLES, out_r, out_w)
+                        *_TABLES, out_r, out_w, su.streak)
         clock.spend(nl * len(pool))
         out = [Estimate(m, float(out_w[j]), len(pool), float(out_r[j]))
                for j, m in enumerate(legal)]

@@ -369,15 +369,20 @@ def _first(hands, passes, fines, paid5, world, passes0, f0, p0, n, m, me, table,
 @njit(inline="always", cache=True)
 def _value(hands, passes, fines, paid5, world, passes0, f0, p0, n, m, me, table,
            playable, dealer, seed, eps, score, unlock, any_seven, strict, chips, af, lc,
-           lp, ll, lm):
+           lp, ll, lm, streak0):
     """My ``(reward, win share)`` for move ``m`` in a world: :func:`_first`, then a
-    playout (seed ``seed``, replies ``eps``) to the end of the round."""
+    playout (seed ``seed``, replies ``eps``) to the end of the round. ``streak0``: the
+    passes in a row before ``m`` (FT-11)."""
     tb, pl, w = _first(hands, passes, fines, paid5, world, passes0, f0, p0, n, m, me,
                        table, playable, unlock, any_seven, strict, chips)
     if w < 0:
-        w = _playout(hands, n, tb, pl, me + 1 if me + 1 < n else 0, passes, fines, paid5,
-                     seed, eps, unlock, any_seven, strict, chips, af, lc, lp, ll, lm,
-                     1 if m == PASS else 0)
+        streak, stop = passed(streak0, n) if m == PASS else (0, False)
+        if stop:  # my pass blocks the round (FT-11)
+            w = BLOCKED
+        else:
+            w = _playout(hands, n, tb, pl, me + 1 if me + 1 < n else 0, passes, fines,
+                         paid5, seed, eps, unlock, any_seven, strict, chips, af, lc, lp,
+                         ll, lm, streak)
     return _outcome(hands, n, dealer, w, chips, passes, fines, paid5, me, score)
 
 
@@ -386,9 +391,8 @@ def _playout(hands, n, table, playable, turn, passes, fines, paid5, seed, eps, u
              any_seven, strict, chips, af, lc, lp, ll, lm, streak):
     """Play on to the end (in place): every seat the heuristic, or with probability
     ``eps[seat]`` a uniformly random legal move. Returns the winner, or
-    :data:`~.kernel.BLOCKED` when ``streak`` passes in a row grow to block the round
-    (FT-11; counted from the move weighed: the search does not carry the table's
-    passes before it, so a playout may run a few passes past where the table stops)."""
+    :data:`~.kernel.BLOCKED` when the passes in a row (``streak`` so far) block the
+    round (FT-11)."""
     st = np.empty(1, np.uint64)
     st[0] = seed
     while True:
@@ -417,10 +421,11 @@ def _playout(hands, n, table, playable, turn, passes, fines, paid5, seed, eps, u
 
 @njit(cache=True)
 def _advance(hands, n, table, playable, turn, passes, me, unlock, any_seven, strict,
-             af, lc, lp, ll, lm):
+             af, lc, lp, ll, lm, streak):
     """Play the heuristic for the other seats (and forced moves of ``me``) until the
     round ends or ``me`` has two or more cards to choose from. Returns
-    ``(winner, table, playable, turn)``."""
+    ``(winner, table, playable, turn)``; the winner is -1 while the round goes on, and
+    :data:`~.kernel.BLOCKED` when the passes in a row (``streak`` so far) block it."""
     while True:
         hand = hands[turn]
         legal, _may = legal_options(hand, table, playable, any_seven, strict)
@@ -429,7 +434,11 @@ def _advance(hands, n, table, playable, turn, passes, me, unlock, any_seven, str
         move = policy(hand, legal, af, lc, lp, ll, lm)
         if move == PASS:
             passes[turn] += 1
+            streak, stop = passed(streak, n)
+            if stop:  # FT-11
+                return BLOCKED, table, playable, turn
         else:
+            streak = 0
             table, playable = _play(hands, turn, move, table, playable, unlock)
             if hands[turn] == U0:
                 return turn, table, playable, turn
@@ -438,11 +447,12 @@ def _advance(hands, n, table, playable, turn, passes, me, unlock, any_seven, str
 
 @njit(cache=True)
 def respond(hands0, n, table0, playable0, turn0, passes0, fines, paid5, dealer, me,
-            unlock, any_seven, strict, chips, af, lc, lp, ll, lm, node_cap):
+            unlock, any_seven, strict, chips, af, lc, lp, ll, lm, node_cap, streak0):
     """``me``'s best response to the heuristic from a state (:func:`.solver.solve`
     with ``opponents``): only ``me`` branches, over its playable cards (never a
     withholding pass), the heuristic's card first, ties to the earlier move.
-    Returns ``(reward, win share, ok)``; ``ok`` is false past ``node_cap`` nodes."""
+    Returns ``(reward, win share, ok)``; ``ok`` is false past ``node_cap`` nodes.
+    ``streak0``: the passes in a row before this state (FT-11)."""
     depth_max = 15
     H = np.empty((depth_max, n), np.uint64)
     P = np.empty((depth_max, n), np.int64)
@@ -458,8 +468,8 @@ def respond(hands0, n, table0, playable0, turn0, passes0, fines, paid5, dealer, 
         H[0, s] = hands0[s]
         P[0, s] = passes0[s]
     w, t, pl, _turn = _advance(H[0], n, table0, playable0, turn0, P[0], me, unlock,
-                               any_seven, strict, af, lc, lp, ll, lm)
-    if w >= 0:
+                               any_seven, strict, af, lc, lp, ll, lm, streak0)
+    if w != -1:
         r, sh = _outcome(H[0], n, dealer, w, chips, P[0], fines, paid5, me, score)
         return r, sh, True
     T[0], PL[0] = t, pl
@@ -485,8 +495,8 @@ def respond(hands0, n, table0, playable0, turn0, passes0, fines, paid5, dealer, 
             else:
                 nxt = me + 1 if me + 1 < n else 0
                 w, tb, pl, _turn = _advance(H[d + 1], n, tb, pl, nxt, P[d + 1], me, unlock,
-                                            any_seven, strict, af, lc, lp, ll, lm)
-            if w >= 0:
+                                            any_seven, strict, af, lc, lp, ll, lm, 0)
+            if w != -1:
                 r, sh = _outcome(H[d + 1], n, dealer, w, chips, P[d + 1], fines, paid5, me,
                                  score)
                 if r > best_r[d] + 1e-12:
@@ -526,7 +536,7 @@ def _setup(H, T, PL, opts, nopt, idx, best_r, d, me, af, lc, lp, ll, lm):
 @njit(cache=True)
 def evaluate(worlds, which, moves, n, table, playable, me, passes0, dealer, seeds, eps,
              exact, late_hand, node_cap, solved, unlock, any_seven, strict, chips,
-             pseat, pplay, plater, af, lc, lp, ll, lm, out_r, out_w):
+             pseat, pplay, plater, af, lc, lp, ll, lm, out_r, out_w, streak0):
     """Evaluate every move of ``moves`` in the worlds ``which`` (indices into
     ``worlds``): writes ``out_r[i, j]``, ``out_w[i, j]`` (reward, win share of ``me``).
 
@@ -536,6 +546,7 @@ def evaluate(worlds, which, moves, n, table, playable, me, passes0, dealer, seed
     ``me`` holds at most ``late_hand`` cards and no other seat plays at random there
     (``eps < 1``); ``solved[i]`` tells the caller so. Otherwise each move gets one
     playout with the seed ``seeds[i]`` (the same noise for every move: paired).
+    ``streak0``: the passes in a row on the table before my move (FT-11).
     """
     hands = np.empty(n, np.uint64)
     passes = np.empty(n, np.int64)
@@ -572,9 +583,15 @@ def evaluate(worlds, which, moves, n, table, playable, me, passes0, dealer, seed
                     legal, _mp = legal_options(hands[me], table, playable, any_seven, strict)
                     if legal != U0:
                         withhold(me, legal, hands, n, chips, fines, paid5)
-                    r, sh, ok = respond(hands, n, table, playable, nxt, passes, fines,
-                                        paid5, dealer, me, unlock, any_seven, strict,
-                                        chips, af, lc, lp, ll, lm, node_cap)
+                    streak, stop = passed(streak0, n)
+                    if stop:  # my pass blocks the round (FT-11)
+                        r, sh = _outcome(hands, n, dealer, BLOCKED, chips, passes, fines,
+                                         paid5, me, score)
+                        ok = True
+                    else:
+                        r, sh, ok = respond(hands, n, table, playable, nxt, passes, fines,
+                                            paid5, dealer, me, unlock, any_seven, strict,
+                                            chips, af, lc, lp, ll, lm, node_cap, streak)
                 else:
                     b = bit(m)
                     hands[me] ^= b
@@ -586,7 +603,7 @@ def evaluate(worlds, which, moves, n, table, playable, me, passes0, dealer, seed
                         r, sh, ok = respond(hands, n, table | b, (playable ^ b) | unlock[m],
                                             nxt, passes, fines, paid5, dealer, me, unlock,
                                             any_seven, strict, chips, af, lc, lp, ll, lm,
-                                            node_cap)
+                                            node_cap, 0)
                 if not ok:
                     done = False
                     break
@@ -598,7 +615,7 @@ def evaluate(worlds, which, moves, n, table, playable, me, passes0, dealer, seed
         for j in range(moves.shape[0]):
             r, sh = _value(hands, passes, fines, paid5, worlds[wi], passes0, f0, p0, n,
                            moves[j], me, table, playable, dealer, seeds[i], ew, score,
-                           unlock, any_seven, strict, chips, af, lc, lp, ll, lm)
+                           unlock, any_seven, strict, chips, af, lc, lp, ll, lm, streak0)
             out_r[i, j] = r
             out_w[i, j] = sh
 
@@ -625,7 +642,7 @@ def seeing_choices(worlds, legal, n, table, playable, me, passes0, dealer, unloc
             m &= m - U1
             r, _sh = _value(hands, passes, fines, paid5, worlds[w], passes0, none, none, n,
                             c, me, table, playable, dealer, U0, eps, score, unlock,
-                            any_seven, strict, chips, af, lc, lp, ll, lm)
+                            any_seven, strict, chips, af, lc, lp, ll, lm, 0)
             if r > best_r:
                 best, best_r = c, r
         out[w] = best
@@ -634,7 +651,7 @@ def seeing_choices(worlds, legal, n, table, playable, me, passes0, dealer, unloc
 @njit(cache=True)
 def info_evaluate(worlds, moves, n, table, playable, me, passes0, dealer, seeds, eps,
                   min_group, unlock, any_seven, strict, chips, pseat, pplay, plater, af,
-                  lc, lp, ll, lm, out_r, out_w):
+                  lc, lp, ll, lm, out_r, out_w, streak0):
     """Two of my moves deep, without strategy fusion at the second (``deep:N``).
 
     For each move ``moves[j]`` and world: play it, let the others answer as the
@@ -645,7 +662,8 @@ def info_evaluate(worlds, moves, n, table, playable, me, passes0, dealer, seeds,
     on their mean -- never per world, which would assume I see the hands. A set of
     fewer than ``min_group`` worlds takes the heuristic's card instead (a max over a
     few noisy worlds would flatter the move). Writes each move's mean reward and win
-    share over the worlds to ``out_r[j]``, ``out_w[j]``.
+    share over the worlds to ``out_r[j]``, ``out_w[j]``. ``streak0``: the passes in a
+    row on the table before my move (FT-11).
     """
     nw = worlds.shape[0]
     hands = np.empty(n, np.uint64)
@@ -678,10 +696,15 @@ def info_evaluate(worlds, moves, n, table, playable, me, passes0, dealer, seeds,
                                  p0[wi], n, m, me, table, playable, unlock, any_seven,
                                  strict, chips)
             if win < 0:
-                win, tb, pl, _turn = _advance(hands, n, tb, pl, nxt, passes, me, unlock,
-                                             any_seven, strict, af, lc, lp, ll, lm)
-            over[wi] = win >= 0
-            if win >= 0:
+                streak, stop = passed(streak0, n) if m == PASS else (0, False)
+                if stop:  # my pass blocks the round (FT-11)
+                    win = BLOCKED
+                else:
+                    win, tb, pl, _turn = _advance(hands, n, tb, pl, nxt, passes, me, unlock,
+                                                 any_seven, strict, af, lc, lp, ll, lm,
+                                                 streak)
+            over[wi] = win != -1
+            if win != -1:
                 r, sh = _outcome(hands, n, dealer, win, chips, passes, fines, paid5, me,
                                  score)
                 done_r[wi] = r
@@ -708,7 +731,7 @@ def info_evaluate(worlds, moves, n, table, playable, me, passes0, dealer, seeds,
                 r, sh = _value(hands, passes, fines, paid5, after[wi], pas_after[wi],
                                fin_after[wi], pd_after[wi], n, c, me, tb, pl, dealer,
                                seeds[wi], eps[wi], score, unlock, any_seven, strict, chips,
-                               af, lc, lp, ll, lm)
+                               af, lc, lp, ll, lm, 0)
                 R[wi, c] = r
                 Wn[wi, c] = sh
         # choose the second card once per information set
