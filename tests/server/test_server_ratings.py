@@ -329,9 +329,9 @@ def test_a_forgotten_player_leaves_no_trace_and_rebuild_still_agrees(client):
     assert [r["games"] for r in mine["ratings"]] == [3]
     assert [g["table"] for g in mine["rated_games"]] == ["F0", "F1", "F2"]
     bob = client.get("/api/players/Bob").json()["ratings"]
-    rated.forget(store, "id-Ann")
-    with store.engine.begin() as c:
-        c.execute(text("DELETE FROM players WHERE id = 'id-Ann'"))
+    from parlour.server import people as people_rows
+
+    people_rows.forget(store.engine, "id-Ann", "gone-x")  # the account's deletion
     assert rated.export(store, "id-Ann") == {"ratings": [], "rated_games": []}
     assert [r["name"] for r in client.get("/api/leaderboard/fanti").json()["rows"]] == ["Bob"]
     after = client.get("/api/players/Bob").json()

@@ -26,7 +26,7 @@ from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.exc import IntegrityError
 
-from parlour.server import names, people, standings
+from parlour.server import names, people, rated, standings
 from parlour.server.api import _errors
 from parlour.server.errors import ServiceError
 from parlour.server.guard import client_address, public_base
@@ -335,6 +335,8 @@ def export(request: Request) -> JSONResponse:
             "passkeys": [{"created": x["created"], "sign_count": x["sign_count"]}
                          for x in people.passkeys_of(engine, player.id)],
             "seats": seats, "ratings": ratings_for(request, player),
+            "rated_games": rated.export(request.app.state.service.store,
+                                        player.id)["rated_games"],
             "other": people.rows_of(engine, player.id)}
     return JSONResponse(data, headers={"Content-Disposition":
                                        'attachment; filename="parlour-my-data.json"'})

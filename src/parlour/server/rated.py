@@ -186,21 +186,6 @@ def writer(e: Ending) -> Any:
 # --- a player's data ------------------------------------------------------------------
 
 
-def forget(store: Store, player_id: str) -> str:
-    """A deleted account's ratings lose every tie to it: its rows move to a new random
-    id that names nobody (no ``players`` row, so no leaderboard or profile shows them),
-    while the other players' numbers and ``rebuild`` stay exactly as they were. Returns
-    the neutral id."""
-    import secrets
-
-    neutral = "former-" + secrets.token_hex(8)
-    with store.engine.begin() as c:
-        for table in ("ratings", "rating_changes"):
-            c.execute(text(f"UPDATE {table} SET player_id = :n WHERE player_id = :p"),
-                      {"n": neutral, "p": player_id})
-    return neutral
-
-
 def export(store: Store, player_id: str) -> dict[str, Any]:
     """A player's ratings and rated games, for "export my data" (JSON-ready)."""
     with store.engine.connect() as c:
