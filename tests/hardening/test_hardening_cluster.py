@@ -256,7 +256,8 @@ def test_a_seat_taken_away_on_one_process_is_gone_on_the_other(tmp_path):
                 extra=["--cluster", "--lease", "30"],
                 env={"PARLOUR_INSTANCE": name, "PARLOUR_POLL_EVERY": "0.05",
                      "PARLOUR_POLL_LISTENING": "3600", "PARLOUR_CREATE_BURST": "4",
-                     "PARLOUR_CREATE_PER_MINUTE": "0.5"}).start())
+                     "PARLOUR_CREATE_PER_MINUTE": "0.5",
+                     "PARLOUR_BOT_WORKERS": "0"}).start())  # no bots here: quick to start
         a, b = procs
         store = Store(pg.sqlalchemy_url)
         wait_for(lambda: set(listeners(store)) == {"A", "B"}, "both processes listen")

@@ -231,3 +231,49 @@ def test_two_processes_share_buckets_and_holds_through_the_database(tmp_path):
     mem = Quotas(b"s")  # one process: the same answers, in memory
     assert [mem.take("k", 1 / 60, 3) > 0 for _ in range(4)] == [False, False, False, True]
     store.close()
+
+
+# --- finding 4: a move racing a seat taken away on another process -----------------------
+
+def test_a_move_racing_a_rejoin_on_another_process_is_refused(make_app, tmp_path):
+    """Two processes of a cluster on one database (two apps here). B is made deaf (no
+    polling, no NOTIFY on SQLite) once it has seen the game up to Bo's turn; the rejoin
+    on A then changes the seat in the database only, and the old device's move on B is
+    refused by the write itself (the row changed since B read it), after which B reads
+    the table again and sends the old device away."""
+    shared = dict(db_url=f"sqlite:///{tmp_path}/cluster.sqlite3", cluster=True, lease=30.0)
+    a, b = make_app(instance="A", **shared), make_app(instance="B", **shared)
+    j = create(a, "fanti", 2, ["person", "person"], rules={"rounds": 1})
+    bo = a.post(f"/api/tables/{j['table']}/join",
+                json={"key": j["invite_url"].split("#invite=")[1], "name": "Bo"}).json()
+    host = Seat(a, j["table"], token=j["token"])
+    host.welcome()
+    old = Seat(b, j["table"], token=bo["token"])
+    old.welcome()
+    host.until_state(lambda s: all(x["claimed"] for x in s["table"]["seats"]))
+    host.send({"type": "start"})
+    while True:  # the host plays until it is Bo's turn, as B sees it
+        old.until_state(lambda s: s["table"]["status"] == "playing" and s["commit"])
+        host.until_state(lambda s: s["commit"] and host.seq == old.seq)
+        if old.my_turn():
+            break
+        if host.my_turn():
+            host.send({"type": "move", "seq": host.seq, "move": host.state["view"]["legal"][0]})
+        old.until(lambda m: "delta" in m or "state" in m)
+    svc_b = service(b)
+
+    async def deaf() -> None:
+        return None
+
+    svc_b.coord._poll = deaf  # B hears nothing more of A
+    seq = old.seq
+    back = a.post(f"/api/tables/{j['table']}/rejoin",
+                  json={"key": bo["rejoin_url"].split("#rejoin=")[1]})
+    assert back.status_code == 200
+    old.send({"type": "move", "seq": seq, "move": old.state["view"]["legal"][0]})
+    err = old.until(lambda m: m["type"] == "error" or "event" in m)  # refused, or played
+    assert err["type"] == "error" and err["code"] == "conflict"
+    bye = old.until(lambda m: m["type"] == "bye")
+    assert bye["reconnect"] is False and "another device" in bye["reason"]
+    events = service(a).store.events(j["table"])
+    assert events[-1].seq == seq  # the old device's move was never written
