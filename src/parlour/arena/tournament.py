@@ -14,11 +14,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from parlour import __version__
 from parlour.arena import stats
 from parlour.arena.backends import Progress, run_local, run_ray
 from parlour.arena.jobs import GameResult, Job
 from parlour.arena.lineup import lineup
 from parlour.games import get_game
+
+RESULTS_FORMAT = "parlour-results/1"
+"""The ``format`` of a tournament's summary (``summary.json``, ``--json``): the results
+file that ``benchmarks/leaderboard.py`` reads (docs/arena.md, "Results files")."""
 
 
 @dataclass
@@ -31,10 +36,20 @@ class Tournament:
     deals: int
     seed: int = 0
     rules: dict[str, Any] | None = None
+    deal_set: str | None = None
+    """A published deal set (:mod:`.deals`): fixes ``seed`` and ``deals``, checked
+    against its published hash before any game."""
 
     def __post_init__(self) -> None:
         g = get_game(self.game)
         self.game = g.name
+        self.deal_hash: str | None = None
+        if self.deal_set is not None:
+            from parlour.arena import deals
+
+            found = deals.deal_set(self.deal_set)
+            self.deal_hash = deals.check(found, self.players)
+            self.deal_set, self.seed, self.deals = found.name, found.seed, found.deals
         given = {"rounds": 1, **(self.rules or {})}
         self.rules = g.rules(self.players, given)
         self.bots = lineup(self.bots, self.players)
@@ -151,6 +166,8 @@ class TournamentResult:
                 "ci95": [round(ci[0], 6), round(ci[1], 6)],
             })
         return {
+            "format": RESULTS_FORMAT,
+            "parlour": __version__,
             "game": t.game,
             "players": n,
             "deals": t.deals,
@@ -162,6 +179,8 @@ class TournamentResult:
             "bots": bots,
             "seats": seats,
             "entries": entries,
+            "deal_set": t.deal_set,
+            "deal_sha256": t.deal_hash,
         }
 
     def records(self) -> Sequence[str]:

@@ -46,9 +46,13 @@ def tournament(
         "--bots", "-b", metavar="NAME,...", autocompletion=complete_bots,
         help="Bots, comma-separated; the last one fills the remaining seats "
              "(hard,heuristic at 4 players = hard against 3 heuristic).")] = "heuristic,random",
-    games: Annotated[int, typer.Option(
-        "--games", "-g", "-k", help="Deals; each is played once per seat rotation.")] = 100,
-    seed: Annotated[int, typer.Option("--seed", "-s", help="Seed of the deals and the bots.")] = 0,
+    games: Annotated[int | None, typer.Option(
+        "--games", "-g", "-k", help="Deals; each is played once per seat rotation (default 100).")] = None,
+    seed: Annotated[int | None, typer.Option(
+        "--seed", "-s", help="Seed of the deals and the bots (default 0).")] = None,
+    deals: Annotated[str | None, typer.Option(
+        "--deals", metavar="SET", help="A published deal set, e.g. standard-1000 (fixes the "
+                                       "deals and the seed; checked against its hash).")] = None,
     rule: Annotated[list[str] | None, typer.Option(
         "--rule", "-r", metavar="KEY=VALUE", autocompletion=complete_rule,
         help="A rule option (repeatable); rounds defaults to 1.")] = None,
@@ -71,13 +75,17 @@ def tournament(
     with usage_errors():
         n = resolve_players(resolve_game(game), players)
         check_backend(backend, ray_address)
+        if deals is not None and (games is not None or seed is not None):
+            raise UsageError("--deals fixes the deals and the seed: drop --games and --seed")
+        games = 100 if games is None else games
+        seed = 0 if seed is None else seed
         if games < 1:
             raise UsageError(f"--games must be at least 1, not {games}")
         if workers < 1:
             raise UsageError(f"--workers must be at least 1, not {workers}")
         rules = parse_rules(game, n, rule)
         try:
-            t = Tournament(game, n, bots.split(","), games, seed, rules)
+            t = Tournament(game, n, bots.split(","), games, seed, rules, deals)
         except ValueError as e:
             raise UsageError(str(e)) from None
         if out:
