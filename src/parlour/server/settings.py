@@ -303,7 +303,7 @@ class Settings:
         s = cls()
         env = os.environ
         if "PARLOUR_DB" in env:
-            s.db_url = env["PARLOUR_DB"]
+            s.db_url = db_url_for(env["PARLOUR_DB"])
         if env.get("PARLOUR_ORIGINS"):
             s.allowed_origins = [o.strip() for o in env["PARLOUR_ORIGINS"].split(",") if o.strip()]
         for f in dataclasses.fields(cls):

@@ -78,82 +78,90 @@ def listening_sockets(host: str, port: int, count: int,
 
 @app.command("serve", short_help="Serve the web tables (page, HTTP API, WebSocket).")
 def serve(
-    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(min=1, max=65535, help="Port to listen on.")] = 8000,
-    db: Annotated[str, typer.Option(
+    host: Annotated[str | None, typer.Option(
+        help="Address to listen on (default 127.0.0.1).")] = None,
+    port: Annotated[int | None, typer.Option(
+        min=1, max=65535, help="Port to listen on (default 8000).")] = None,
+    db: Annotated[str | None, typer.Option(
         help="Database: a SQLite file path, or a SQLAlchemy URL such as "
-             "postgresql://user@host/parlour.")] = "parlour.sqlite3",
-    bot_delay: Annotated[float, typer.Option(
-        help="Seconds a bot waits before it moves, so people can follow.")] = 0.6,
-    round_pause: Annotated[float, typer.Option(
-        help="Seconds between the end of a round and the next deal.")] = 3.0,
-    grace: Annotated[float, typer.Option(
-        help="Seconds a disconnected player keeps the seat before a bot stands in.")] = 30.0,
-    idle_hours: Annotated[float, typer.Option(
-        help="Tables without activity for this many hours expire.")] = 6.0,
+             "postgresql://user@host/parlour (default parlour.sqlite3).")] = None,
+    bot_delay: Annotated[float | None, typer.Option(
+        help="Seconds a bot waits before it moves, so people can follow (default 0.6).")] = None,
+    round_pause: Annotated[float | None, typer.Option(
+        help="Seconds between the end of a round and the next deal (default 3).")] = None,
+    grace: Annotated[float | None, typer.Option(
+        help="Seconds a disconnected player keeps the seat before a bot stands in "
+             "(default 30).")] = None,
+    idle_hours: Annotated[float | None, typer.Option(
+        help="Tables without activity for this many hours expire (default 6).")] = None,
     origin: Annotated[list[str] | None, typer.Option(
         help="Another page origin allowed to open WebSockets (repeatable).")] = None,
-    cluster: Annotated[bool, typer.Option(
+    cluster: Annotated[bool | None, typer.Option(
+        "--cluster/--no-cluster",
         help="Share the database with other `parlour serve --cluster` processes: each "
              "table is owned by one process at a time (a lease), and every process "
-             "pushes the others' events to its own clients (see docs/deploy.md).")] = False,
+             "pushes the others' events to its own clients (see docs/deploy.md).",
+        show_default=False)] = None,
     lease: Annotated[float | None, typer.Option(
         help="Cluster: seconds before a silent process's tables are taken over "
-             "(default 10, or PARLOUR_LEASE).")] = None,
-    ws_deflate: Annotated[bool, typer.Option(
-        help="Offer permessage-deflate on WebSockets (less traffic, more CPU).")] = False,
+             "(default 10).")] = None,
+    ws_deflate: Annotated[bool | None, typer.Option(
+        "--ws-deflate/--no-ws-deflate",
+        help="Offer permessage-deflate on WebSockets (less traffic, more CPU).",
+        show_default=False)] = None,
     trusted_proxy: Annotated[list[str] | None, typer.Option(
         help="Address of a reverse proxy whose X-Forwarded-For names the client "
              "(repeatable); per-address limits then apply to that client.")] = None,
     public_url: Annotated[str | None, typer.Option(
         help="The address people use, e.g. https://tables.example: links are built "
              "from it and only its host is answered (DNS rebinding).")] = None,
-    listeners: Annotated[int, typer.Option(
+    listeners: Annotated[int | None, typer.Option(
         min=1, max=64,
         help="Listening sockets on the port (SO_REUSEPORT): new connections accepted "
-             "per turn of the event loop (see docs/deploy.md).")] = 8,
+             "per turn of the event loop (default 8; see docs/deploy.md).")] = None,
     set_: Annotated[list[str] | None, typer.Option(
         "--set", help="Any server setting as NAME=VALUE (repeatable; the limits are "
                       "listed in docs/hardening.md).")] = None,
+    config: Annotated[str | None, typer.Option(
+        help="A TOML file of settings (NAME = VALUE); the environment (PARLOUR_NAME) "
+             "and options win over it. Default: PARLOUR_CONFIG.")] = None,
 ) -> None:
-    """Serve the whole product: open the printed address in a browser."""
-    with usage_errors():
-        if "://" not in db:
-            check_sqlite_file(Path(db))
-        sockets = listening_sockets(host, port, listeners)
-    import uvicorn
+    """Serve the whole product: open the printed address in a browser.
 
-    from parlour.server import Settings, create_app
-    from parlour.server.db import check_database, shown_url
-    from parlour.server.settings import db_url_for
+    Every setting comes from an option, else a PARLOUR_* environment variable, else
+    the --config file, else its default (docs/deploy.md)."""
+    from parlour.server.config import ConfigError, report, resolve
 
-    try:
-        settings = Settings.from_env(db_url=db_url_for(db), bot_delay=bot_delay,
-                                     round_pause=round_pause, grace=grace,
-                                     idle_expiry=idle_hours * 3600,
-                                     allowed_origins=list(origin or []))
-    except ValueError as e:
-        for s in sockets:
-            s.close()
-        raise typer.BadParameter(str(e)) from None
-    if cluster:
-        settings.cluster = True
-    if trusted_proxy:
-        settings.trusted_proxies = list(trusted_proxy)
-    if public_url:
-        if not public_url.startswith(("http://", "https://")):
-            raise typer.BadParameter("--public-url must start with http:// or https://")
-        settings.public_url = public_url.rstrip("/")
+    options: dict[str, object] = {
+        "host": host, "port": port, "db_url": db, "bot_delay": bot_delay,
+        "round_pause": round_pause, "grace": grace,
+        "idle_expiry": None if idle_hours is None else idle_hours * 3600,
+        "allowed_origins": origin, "cluster": cluster, "lease": lease,
+        "ws_deflate": ws_deflate, "trusted_proxies": trusted_proxy,
+        "public_url": public_url, "listeners": listeners}
+    sets: dict[str, str] = {}
     for item in set_ or []:
         name, sep, value = item.partition("=")
         if not sep:
-            raise typer.BadParameter(f"--set takes NAME=VALUE, not {item!r}")
-        try:
-            settings.set(name.strip(), value.strip())
-        except ValueError as e:
-            raise typer.BadParameter(str(e)) from None
-    if lease is not None:
-        settings.lease = lease
+            fail(f"--set takes NAME=VALUE, not {item!r}", 2)
+        sets[name.strip()] = value.strip()
+    try:
+        resolved = resolve(options, os.environ, config, sets)
+    except ConfigError as e:
+        fail(str(e), 2)
+    settings, listen = resolved.settings, resolved.listen
+    host, port = listen.host, listen.port
+    with usage_errors():
+        if "://" not in (resolved.raw_db or "parlour.sqlite3"):
+            check_sqlite_file(Path(resolved.raw_db or "parlour.sqlite3"))
+        sockets = listening_sockets(host, port, listen.listeners)
+    import uvicorn
+
+    from parlour.server import create_app
+    from parlour.server.db import check_database, shown_url
+
+    for line in report(resolved):
+        typer.echo(f"parlour: {line}")
     try:  # a database that cannot be opened is refused now, not in a startup traceback
         check_database(settings.db_url, settings.db_timeout, settings.db_start_wait,
                        waiting=lambda reason: typer.echo(
@@ -183,7 +191,7 @@ def serve(
             await super().shutdown(sockets)
 
     config = uvicorn.Config(application, host=host, port=port, log_level="warning",
-                            ws_max_size=64 * 1024, ws_per_message_deflate=ws_deflate,
+                            ws_max_size=64 * 1024, ws_per_message_deflate=listen.ws_deflate,
                             backlog=BACKLOG, timeout_graceful_shutdown=5,
                             # the client's address is the guard's (--trusted-proxy) alone
                             proxy_headers=False)
