@@ -25,6 +25,7 @@ from parlour.server.api import router
 from parlour.server.between import router as between_router
 from parlour.server.db import Store, unavailable
 from parlour.server.guard import Guard
+from parlour.server.passkeys import router as passkeys_router
 from parlour.server.pools_api import router as pools_router
 from parlour.server.ratings_api import router as ratings_router
 from parlour.server.room import router as room_router
@@ -81,6 +82,7 @@ def create_app(settings: Settings | None = None, *, testing: bool | None = None)
     app.include_router(between_router)
     app.include_router(pools_router)
     app.include_router(accounts_router)
+    app.include_router(passkeys_router)
     app.include_router(ratings_router)
 
     @app.exception_handler(ServiceError)

@@ -266,6 +266,10 @@ class Settings:
     ``signin_name_burst``): guessing one account's password is slow from many
     addresses too. The same words and status whether the name exists or not."""
     signin_name_burst: int = 10
+    passkey_options_per_minute: float = 20.0
+    """Passkey challenges (``/api/passkeys/options``) one address may ask for a minute
+    (bursts of ``passkey_options_burst``); each is kept 5 minutes, used once."""
+    passkey_options_burst: int = 20
     signup_per_minute: float = 1.0
     """New accounts one address may make a minute (bursts of ``signup_burst``)."""
     signup_burst: int = 5
