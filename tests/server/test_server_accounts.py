@@ -298,3 +298,31 @@ def test_a_guest_deletes_their_data_too(client):
     assert g.delete("/api/me", json={}).json()["known"] is False
     assert owners(client, j["table"])[0]["name"] == "Former player"
     assert service(client).load(j["table"]).seats[0].name == "Former player"
+
+
+def test_passkey_steps_refuse_in_words(client):
+    """The two steps of a passkey (the ceremony itself is tested in Chromium with its
+    virtual authenticator: tests/browser/test_browser_accounts.py)."""
+    b = Browser(client)
+    opts = b.post("/api/passkeys/options", json={"purpose": "sign-in"}).json()
+    assert opts["options"]["rpId"] == "testserver" and "allowCredentials" not in str(
+        [k for k, v in opts["options"].items() if v])  # discoverable: no names given
+    fake = {"id": "AAAA", "rawId": "AAAA", "type": "public-key",
+            "response": {"clientDataJSON": "e30", "authenticatorData": "AA", "signature": "AA"}}
+    r = b.post("/api/session/passkey", json={"id": opts["id"], "credential": fake})
+    assert r.status_code == 401 and r.json() == {
+        "error": "wrong_sign_in", "message": "this passkey does not open an account here"}
+    r = b.post("/api/session/passkey", json={"id": opts["id"], "credential": fake})
+    assert r.status_code == 400 and r.json()["error"] == "bad_challenge"  # used once
+    reg = b.post("/api/passkeys/options", json={"purpose": "register", "name": "Pat"}).json()
+    assert reg["options"]["user"]["name"] == "Pat"
+    assert reg["options"]["authenticatorSelection"]["residentKey"] == "required"
+    r = b.post("/api/passkeys", json={"id": reg["id"], "credential": fake})
+    assert r.status_code == 400 and r.json()["error"] == "bad_passkey"
+    assert b.post("/api/passkeys/options", json={"purpose": "register"}).status_code == 400
+    sign_up(Browser(client), "Quinn")
+    r = b.post("/api/passkeys/options", json={"purpose": "register", "name": "quinn"})
+    assert r.status_code == 409 and r.json()["error"] == "name_taken"
+    r = b.post("/api/passkeys/options", json={"purpose": "sign-in"},
+               headers={"origin": "http://evil.example"})
+    assert r.status_code == 403

@@ -19,10 +19,11 @@ from __future__ import annotations
 
 import math
 import time
+from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Request
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import FileResponse, JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.exc import IntegrityError
 
@@ -43,6 +44,7 @@ from parlour.server.limits import PerAddress
 from parlour.server.passwords import Passwords
 
 router = APIRouter(prefix="/api")
+pages = APIRouter()
 
 Password = Annotated[str, Field(max_length=1024)]
 AccountName = Annotated[str, Field(max_length=64)]
@@ -397,3 +399,9 @@ async def rename_seats(svc: Any, seats: list[dict[str, Any]]) -> None:
             svc.writer.save(t, config=t.config_json())
             if t.conns:
                 await svc.hub.broadcast(t, "state")
+
+
+@pages.get("/account", include_in_schema=False)
+def account_page() -> FileResponse:
+    """The account page (the page's own script draws it: js/account.js)."""
+    return FileResponse(Path(__file__).resolve().parent.parent / "web" / "static" / "index.html")

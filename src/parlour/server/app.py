@@ -20,6 +20,7 @@ from starlette.routing import Route
 
 from parlour import __version__
 from parlour.games import KITS
+from parlour.server.accounts import pages as account_pages
 from parlour.server.accounts import router as accounts_router
 from parlour.server.api import router
 from parlour.server.between import router as between_router
@@ -82,6 +83,7 @@ def create_app(settings: Settings | None = None, *, testing: bool | None = None)
     app.include_router(between_router)
     app.include_router(pools_router)
     app.include_router(accounts_router)
+    app.include_router(account_pages)
     app.include_router(passkeys_router)
     app.include_router(ratings_router)
 

@@ -1,6 +1,7 @@
 // The page's router: the front page at /, a table at /t/ID, the rules at /rules/GAME,
 // replays at /replay and /replay/ID, the verifier at /verify, a game's leaderboard at
-// /leaderboard/GAME and a player's profile at /u/NAME.
+// /leaderboard/GAME, a player's profile at /u/NAME and your account at /account.
+import { setupAccount } from "./account.js";
 import { prefs } from "./dom.js";
 import { showLobby } from "./lobby.js";
 import { enabled as notifying, supported as canNotify, turnOff, turnOn } from "./notify.js";
@@ -30,6 +31,7 @@ function setupTools() {
 }
 
 setupTools();
+setupAccount();
 // The installable app's worker: keeps the static files for offline use (never a table's
 // state or an /api answer) and shows notifications (server/webapp.py, notify.js).
 if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch(() => {});
@@ -45,5 +47,6 @@ else if (rules) import("./rules.js").then((m) => m.showRules(app, rules[1]));
 else if (replay) import("./replay.js").then((m) => m.showReplay(app, replay[1] || null));
 else if (board) import("./players.js").then((m) => m.showLeaderboard(app, board[1]));
 else if (profile) import("./players.js").then((m) => m.showProfile(app, decodeURIComponent(profile[1])));
+else if (/^\/account\/?$/.test(path)) import("./account.js").then((m) => m.showAccount(app));
 else if (path.startsWith("/verify")) import("./verify.js").then((m) => m.showVerify(app));
 else showLobby(app);

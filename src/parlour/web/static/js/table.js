@@ -2,6 +2,7 @@
 // follow the game over the WebSocket. The server sends this seat's view only; the page
 // draws it and sends intents (a move names the sequence number it answers). No rule is
 // decided here: legal moves, reasons, fines and itemised scores come from the engine.
+import { seatOfMine, whoAmI } from "./account.js";
 import * as anim from "./anim.js";
 import { backs, cardEl, cardName } from "./cards.js";
 import { chatBox } from "./chat.js";
@@ -38,11 +39,10 @@ export async function showTable(app, id) {
   const watch = sessionStorage.getItem("parlour.watch." + id);
   if (frag.get("invite")) return joinDialog(app, id, frag.get("invite"));
   if (watch) return new TablePage(app, id, { watch }).start();
-  try {  // a seat this player took on another device (their account's): no link needed
-    const j = await api(`/api/tables/${id}/rejoin`, { method: "POST", body: {} });
-    seats.set(id, { token: j.token, seat: j.seat, rejoin: null });
-    return new TablePage(app, id, { token: j.token }).start();
-  } catch { /* not theirs: say how to get a seat */ }
+  if ((await whoAmI()).known) {  // your own seat, taken on another device: no link needed
+    const mine = await seatOfMine(id);
+    if (mine) return new TablePage(app, id, { token: mine.token }).start();
+  }
   clear(app).append(h("section", { class: "panel" }, h("h1", { text: "No seat here" }),
     h("p", { text: "Open the invite link you were sent to take a seat, your own rejoin link to get your seat back, or a spectator link to watch." }),
     h("p", {}, h("a", { href: "/", text: "Back to the front page" }))));

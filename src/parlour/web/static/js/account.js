@@ -1,0 +1,174 @@
+// Who you are: the header's link ("Sign in", or your name) and the account page at
+// /account -- a guest's name, signing in and up with a password or a passkey, signing
+// out (here or everywhere), your games to take back without the link, changing the
+// password, downloading your data and deleting the account. The server keeps the
+// session in an HttpOnly cookie: nothing here ever sees it.
+import { api, clear, h, seats } from "./dom.js";
+
+let current = null;
+
+/** This browser's player (GET /api/me), fetched once a page. */
+export async function whoAmI(fresh = false) {
+  if (!current || fresh) {
+    try { current = await api("/api/me"); } catch { current = { name: "", guest: true, known: false, ratings: {} }; }
+  }
+  return current;
+}
+
+/** The header's link to the account page, with your name when you are signed in. */
+export async function setupAccount() {
+  const tools = document.querySelector(".bar-tools");
+  if (!tools || document.getElementById("who")) return;
+  const link = h("a", { id: "who", class: "tool button", href: "/account", "data-action": "account", text: "Sign in" });
+  tools.prepend(link);
+  const me = await whoAmI();
+  if (!me.guest) link.textContent = me.name;
+  else if (me.name) link.textContent = `${me.name} (guest)`;
+}
+
+const passkeysWork = () => typeof window.PublicKeyCredential === "function"
+  && typeof PublicKeyCredential.parseCreationOptionsFromJSON === "function";
+
+async function passkeySignUp(name) {
+  const o = await api("/api/passkeys/options", { method: "POST", body: { purpose: "register", name: name || null } });
+  const made = await navigator.credentials.create({ publicKey: PublicKeyCredential.parseCreationOptionsFromJSON(o.options) });
+  return api("/api/passkeys", { method: "POST", body: { id: o.id, credential: made.toJSON() } });
+}
+
+async function passkeySignIn() {
+  const o = await api("/api/passkeys/options", { method: "POST", body: { purpose: "sign-in" } });
+  const got = await navigator.credentials.get({ publicKey: PublicKeyCredential.parseRequestOptionsFromJSON(o.options) });
+  return api("/api/session/passkey", { method: "POST", body: { id: o.id, credential: got.toJSON() } });
+}
+
+function field(id, label, attrs = {}) {
+  return h("div", { class: "field" }, h("label", { for: id, text: label }), h("input", { id, ...attrs }));
+}
+
+/** A button that runs ``act`` and shows its error, in words, in ``error``. */
+function action(name, text, error, act, cls = "") {
+  const b = h("button", { type: "button", class: cls, "data-action": name, text });
+  b.addEventListener("click", async () => {
+    b.disabled = true;
+    error.textContent = "";
+    try {
+      await act();
+    } catch (e) {
+      error.textContent = e.name === "NotAllowedError" ? "The passkey was not used: nothing changed." : e.message;
+    } finally {
+      b.disabled = false;
+    }
+  });
+  return b;
+}
+
+function done() { location.assign("/account"); }
+
+function signedOut(app, me) {
+  const error = h("p", { class: "error", role: "alert" });
+  const value = (id) => document.getElementById(id).value;
+  const creds = () => ({ name: value("account-name").trim(), password: value("account-password") });
+  const guest = me.known ? h("section", { class: "panel" },
+    h("h2", { text: "Playing as a guest" }),
+    h("p", { text: "This browser remembers you: your games and rating stay with it. Sign up to keep them on any device." }),
+    field("guest-name", "Your name at the tables", { maxlength: 24, value: me.name || "", autocomplete: "nickname" }),
+    (() => {
+      const err = h("p", { class: "error", role: "alert" });
+      return h("div", {}, action("guest-name", "Save the name", err, async () => {
+        await api("/api/me", { method: "PATCH", body: { name: value("guest-name").trim() } });
+        localStorage.setItem("parlour.name", value("guest-name").trim());
+        done();
+      }), err);
+    })()) : null;
+  const passkeys = passkeysWork() ? h("div", { class: "field inline" },
+    action("passkey-sign-in", "Sign in with a passkey", error, async () => { await passkeySignIn(); done(); }),
+    action("passkey-sign-up", "Sign up with a passkey", error, async () => { await passkeySignUp(value("account-name").trim()); done(); }))
+    : h("p", { class: "help", text: "This browser cannot use passkeys." });
+  return [guest, h("section", { class: "panel" },
+    h("h2", { text: "Sign in or sign up" }),
+    h("p", { text: "An account keeps your name, your games and your rating on every device. You can always play without one." }),
+    field("account-name", "Name", { maxlength: 24, autocomplete: "username", value: me.guest ? "" : me.name }),
+    field("account-password", "Password (at least 8 characters)", { type: "password", maxlength: 256, autocomplete: "current-password" }),
+    h("div", { class: "field inline" },
+      action("sign-in", "Sign in", error, async () => { await api("/api/session", { method: "POST", body: creds() }); done(); }, "primary"),
+      action("sign-up", "Sign up", error, async () => { await api("/api/accounts", { method: "POST", body: creds() }); done(); })),
+    passkeys, error)];
+}
+
+function signedIn(me) {
+  const error = h("p", { class: "error", role: "alert" });
+  const value = (id) => document.getElementById(id).value;
+  const out = async (path) => { await api(path, { method: "DELETE" }); location.assign("/"); };
+  return [h("section", { class: "panel" },
+    h("h2", { text: `Signed in as ${me.name}` }),
+    h("p", { text: me.passkeys ? `You have ${me.passkeys === 1 ? "a passkey" : me.passkeys + " passkeys"}${me.password ? " and a password" : ""}.`
+      : "You sign in with your password." }),
+    h("div", { class: "field inline" },
+      action("sign-out", "Sign out", error, () => out("/api/session")),
+      action("sign-out-everywhere", "Sign out on every device", error, () => out("/api/sessions")),
+      passkeysWork() ? action("add-passkey", "Add a passkey", error, async () => { await passkeySignUp(null); done(); }) : null),
+    error),
+  me.password ? h("section", { class: "panel" },
+    h("h2", { text: "Change the password" }),
+    field("old-password", "Current password", { type: "password", autocomplete: "current-password" }),
+    field("new-password", "New password (at least 8 characters)", { type: "password", autocomplete: "new-password" }),
+    (() => {
+      const err = h("p", { class: "error", role: "alert" });
+      return h("div", {}, action("change-password", "Change the password", err, async () => {
+        await api("/api/me/password", { method: "POST", body: { password: value("old-password"), new_password: value("new-password") } });
+        err.textContent = "The password is changed; your other devices are signed out.";
+      }), err);
+    })()) : null];
+}
+
+function yourData(me) {
+  const err = h("p", { class: "error", role: "alert" });
+  const confirm = me.password
+    ? field("delete-password", "Your password, to delete the account", { type: "password", autocomplete: "current-password" })
+    : me.guest ? null : field("delete-confirm", "Type your name to delete the account", { maxlength: 24 });
+  return h("section", { class: "panel" },
+    h("h2", { text: "Your data" }),
+    h("p", {}, h("a", { href: "/api/me/export", download: "parlour-my-data.json", "data-action": "export", text: "Download everything kept about you" })),
+    h("p", { text: me.guest ? "Forget this browser's guest: your seats keep the name \u201cFormer player\u201d."
+      : "Deleting the account removes your name, passkeys and sessions. Finished games keep your seat as \u201cFormer player\u201d." }),
+    confirm,
+    action("delete-account", me.guest ? "Forget me" : "Delete the account", err, async () => {
+      const body = me.password ? { password: document.getElementById("delete-password").value }
+        : me.guest ? {} : { confirm: document.getElementById("delete-confirm").value };
+      await api("/api/me", { method: "DELETE", body });
+      location.assign("/");
+    }, "warn"), err);
+}
+
+async function yourTables() {
+  let rows = [];
+  try { rows = await api("/api/me/tables"); } catch { rows = []; }
+  if (!rows.length) return null;
+  return h("section", { class: "panel", "data-my-tables": "" },
+    h("h2", { text: "Your tables" }),
+    h("ul", {}, rows.map((r) => h("li", {},
+      h("a", { href: r.url, "data-my-table": r.table, text: `${r.title}: ${r.status === "playing" ? "in play" : "waiting to start"}, as ${r.name}` })))));
+}
+
+/** The account page (/account). */
+export async function showAccount(app) {
+  const me = await whoAmI(true);
+  document.title = "Your account · parlour";
+  const parts = me.guest ? signedOut(app, me) : signedIn(me);
+  clear(app).append(h("div", { class: "account" },
+    h("h1", { text: me.guest ? "You" : me.name }),
+    ...parts, await yourTables(), me.known ? yourData(me) : null,
+    h("p", {}, h("a", { href: "/", text: "Back to the front page" }))));
+}
+
+/** A table page without a token in this browser: the seat of the signed-in player (or
+ *  of this browser's guest), taken back without the link. Returns the seat or null. */
+export async function seatOfMine(id) {
+  try {
+    const j = await api(`/api/tables/${id}/rejoin`, { method: "POST", body: {} });
+    seats.set(id, { token: j.token, seat: j.seat, rejoin: j.rejoin_url || null });
+    return j;
+  } catch {
+    return null;
+  }
+}
