@@ -8,7 +8,7 @@ from collections.abc import Iterator
 import pytest
 from browser_kit import play_until_over, serve_in_thread, start
 
-pytestmark = pytest.mark.timeout(240)
+pytestmark = pytest.mark.timeout(420)
 
 
 @pytest.fixture(scope="module")
@@ -48,7 +48,12 @@ def test_a_rated_fanti_game_between_two_browsers(new_page, rated_url, artifacts)
     anna.wait_for_selector(".seat-list li:nth-child(2) .dot.connected")
     start(anna)
     ben.wait_for_selector(".hand .card")
-    play_until_over([anna, ben])
+    try:
+        play_until_over([anna, ben], limit=180)
+    except AssertionError:
+        anna.screenshot(path=str(artifacts / "rated-stuck-anna.png"), full_page=True)
+        ben.screenshot(path=str(artifacts / "rated-stuck-ben.png"), full_page=True)
+        raise
     ratings = [me(p)["ratings"]["fanti"] for p in (anna, ben)]
     assert [r["games"] for r in ratings] == [1, 1]
     assert all(r["provisional"] for r in ratings)
