@@ -138,10 +138,8 @@ def test_your_move_lists_the_games_waiting_on_you_and_nothing_hidden(make_app):
     assert g["others"] == [["Anna", "Bo"][1 - turn]]
     assert 3 * DAY - 60 < g["left"] <= 3 * DAY
     assert idle.get("/api/your-move").json() == {"games": []}
-    # Public facts only: no card of the round in play is named.
-    t = service(client).load(j["table"])
-    client.oracle(t, None, {"type": "your-move", "games": games})
-    assert client.oracle.leaks == []
+    # Public facts only: every /api/your-move answer passes the hidden-card oracle
+    # (server_kit.HTTP_CHECKED; the fixture fails the test on a leak).
     # After the move the game waits on the other player.
     mover = anna if turn == 0 else bo
     mover.until_state(lambda s: s["view"] and s["view"]["legal"])

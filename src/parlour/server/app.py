@@ -28,6 +28,7 @@ from parlour.server.db import Store, unavailable
 from parlour.server.guard import Guard
 from parlour.server.passkeys import router as passkeys_router
 from parlour.server.pools_api import router as pools_router
+from parlour.server.push import router as push_router
 from parlour.server.ratings_api import router as ratings_router
 from parlour.server.room import router as room_router
 from parlour.server.service import ServiceError, TableService
@@ -81,6 +82,7 @@ def create_app(settings: Settings | None = None, *, testing: bool | None = None)
     app.include_router(room_router)
     app.include_router(webapp_router)
     app.include_router(between_router)
+    app.include_router(push_router)
     app.include_router(pools_router)
     app.include_router(accounts_router)
     app.include_router(account_pages)

@@ -73,6 +73,8 @@ class TableClock:
             p = r.current_player
             if t.controller(p) == "person" and not t.connected(p) and p not in t.grace_tasks:
                 self.svc.coord.turn_of_absent(t, p)  # a seat that never came, or left
+            if t.controller(p) == "person" and not t.connected(p) and not t.forced_pass(r):
+                self.svc.push.turn(t, p)  # a closed browser hears of it (web_push)
 
     def cancel(self, t: LiveTable) -> None:
         """Stop every timer of a table (it expired, or the process is stopping)."""

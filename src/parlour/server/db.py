@@ -435,6 +435,7 @@ class Store:
             moderation_rows,
             people,
             pool_rows,
+            push,
             social_rows,
         )
 

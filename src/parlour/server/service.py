@@ -73,6 +73,9 @@ class TableService:
         self.writer = Writer(self)
         self.intents = Intents(self)
         self.cardroom = CardRoom(self)
+        from parlour.server.push import Pusher  # (its HTTP side imports the service's)
+
+        self.push = Pusher(self)
         self.coord: Coordination = coordination_for(self)
         self.pools = Pools(self)
         self.moderation = Moderation(store.engine)

@@ -215,6 +215,26 @@ class Settings:
     your_move_per_minute: float = 60.0
     """"Your move" lists one address may ask for a minute (bursts of ``your_move_burst``)."""
     your_move_burst: int = 20
+    web_push: bool = False
+    """Send Web Push notifications ("your move") to players whose browser is closed
+    (docs/deploy.md). Off: the page's own notifications only."""
+    vapid_private_key: str = field(default="", repr=False)
+    """The VAPID private key push messages are signed with (32 bytes, base64url). Empty:
+    one is made at first start and kept in the database (``server_secrets``)."""
+    vapid_subject: str = "mailto:operator@localhost"
+    """Who push services may contact about this server's messages (``mailto:`` or an
+    https URL): set it to the operator's address."""
+    push_hosts: list[str] = field(default_factory=lambda: [
+        "fcm.googleapis.com", "updates.push.services.mozilla.com", "push.apple.com",
+        "notify.windows.com"])
+    """Push services whose endpoints are accepted (the host or a subdomain, https only);
+    any other endpoint: 400 ``bad_endpoint``."""
+    push_per_player: int = 5
+    """Browsers kept per player for push (the oldest is dropped)."""
+    push_timeout: float = 10.0
+    """Seconds one push request may take."""
+    push_ttl: int = 86_400
+    """Seconds a push service keeps a message for a browser that is offline."""
     room_counts_every: float = 5.0
     """Seconds the front page's players-online and games-in-play numbers are kept
     before they are counted again."""
