@@ -306,6 +306,40 @@ def test_replay_of_an_uploaded_record(new_page, live_url, tmp_path):
     assert page.errors == []
 
 
+def test_replay_of_a_long_record_steps_back_through_its_deltas(new_page, live_url, tmp_path):
+    """A round of 300 moves (FT-8 passes): the page rebuilds each step from the deltas
+    (kept states every 64 steps), forward to the end and back again, and shows the
+    same hands at a step whichever way it got there."""
+    from parlour.games import get_game
+    from parlour.match import Match, Shuffler
+
+    g = get_game("fantan")
+    m = Match.new(g, 3, g.rules(3, {"strict": False, "rounds": 1}), None, Shuffler(3))
+    for _ in range(300):
+        legal = m.current.legal_moves()
+        passes = [x for x in legal if g.move_to_json(x).get("pass")]
+        m.apply(passes[0] if passes else legal[0])
+    path = tmp_path / "long.json"
+    path.write_text(json.dumps(record.dump(m)))
+    page = new_page()
+    page.goto(live_url + "/replay")
+    page.set_input_files("#replay-file", str(path))
+    page.wait_for_selector("[data-action=next]")
+    for _ in range(3):
+        page.keyboard.press("ArrowRight")
+    hands_at_3 = page.inner_text(".replay-hands")
+    page.click("[data-action=end-of-round]")
+    assert page.get_attribute("[data-step]", "data-step") == "300"
+    for _ in range(70):  # back past a kept state
+        page.keyboard.press("ArrowLeft")
+    assert page.get_attribute("[data-step]", "data-step") == "230"
+    page.click("[data-action=start-of-round]")
+    for _ in range(3):
+        page.keyboard.press("ArrowRight")
+    assert page.inner_text(".replay-hands") == hands_at_3
+    assert page.errors == []
+
+
 CODE = re.compile(r"(?<![0-9A-Za-z])(10|[2-9]|[AJQK])([CDHS])(?![0-9A-Za-z])")
 SKIP = {"links", "id", "commit", "salt", "url", "rematch", "watch", "revealed", "watch_url"}
 

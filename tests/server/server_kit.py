@@ -167,9 +167,9 @@ def spy_jobs(client: TestClient) -> list[tuple[int, str, tuple[Any, ...]]]:
     asked: list[tuple[int, str, tuple[Any, ...]]] = []
     real = svc.pool.run
 
-    async def run(priority: int, name: str, *args: Any) -> Any:
+    async def run(priority: int, name: str, *args: Any, **kw: Any) -> Any:
         asked.append((priority, name, args))
-        return await real(priority, name, *args)
+        return await real(priority, name, *args, **kw)
 
     svc.pool.run = run
     return asked

@@ -8,6 +8,8 @@ import pytest
 from server_kit import Seat, create, service
 
 from parlour import cards, record
+from parlour.games import get_game
+from parlour.server import replay
 from parlour.server.cardroom import clean_text
 
 pytestmark = pytest.mark.timeout(120)
@@ -280,10 +282,24 @@ def test_replays_only_of_finished_games_and_reviews_from_the_seats_view(client):
     (anna,) = finish(client, j, [j["token"]])
     data = client.get(f"/api/tables/{j['table']}/replay").json()
     rd = data["rounds"][0]
-    assert sum(len(h) for h in rd["steps"][0]["hands"]) == 52
+    assert sum(len(h) for h in rd["steps"][0]["state"]["hands"]) == 52
     assert rd["steps"][-1]["event"]["kind"] == "move" and rd["detail"]["seats"]
     rec = client.get(f"/api/tables/{j['table']}/record").json()
     assert client.post("/api/replay", json=rec).json()["rounds"][0]["steps"] == rd["steps"]
+    # Every step, its deltas applied, is the engine's public view with every hand.
+    played = record.load(rec).rounds[0]
+    r = get_game("fantan").new_round(played.rules, played.players, played.dealer, played.deck)
+    seen = replay.states(data)[0]
+    assert len(seen) == len(played.history) + 1
+    for k, state in enumerate(seen):
+        if k:
+            r.apply(played.history[k - 1][1])
+        view = r.view(0).to_json()
+        view.update(hand=[], legal=[], seat=None)
+        if not r.is_over:
+            view["moves"] = []  # the steps' events are the moves (linear size)
+        assert state == {"view": view, "current": r.current_player,
+                         "hands": [cards.codes(r.hand(s)) for s in range(3)]}
     bad = client.post("/api/replay", json={"format": "nope"})
     assert bad.status_code == 400 and "not a valid game record" in bad.json()["message"]
     rv = client.post("/api/review", json={"table": j["table"], "round": 1, "seat": 0}).json()

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any
+from typing import Any
 
-from fastapi import APIRouter, Body, Request
+from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel
 
@@ -32,6 +32,7 @@ def _errors(*codes: int) -> dict[int | str, dict[str, Any]]:
              404: "There is no such table", 409: "The table is not in a state that allows this",
              410: "The table has expired",
              413: "The request body is larger than the server's limit",
+             422: "The request body does not have the documented shape",
              429: "Too many requests from this address: wait for Retry-After seconds",
              503: "The database is busy or unreachable: nothing changed, try again"}
     return {c: {"model": ErrorBody, "description": words[c]} for c in (*codes, 413, 503)}
@@ -109,6 +110,10 @@ async def table_record(request: Request, table_id: str) -> Response:
                              f'attachment; filename="parlour-{table_id}.json"'})
 
 
-@router.post("/verify", responses=_errors(400), summary="Check every deal commitment of a record, per round")
-async def verify_record(request: Request, data: Annotated[Any, Body()]) -> JSONResponse:
-    return JSONResponse(await _service(request).verify(data))
+@router.post("/verify", responses=_errors(400, 429), summary="Check every deal commitment of a record, per round",
+             openapi_extra={"requestBody": {"required": True, "content": {"application/json": {
+                 "schema": {"description": "a parlour-record/1 (any JSON gets a report)"}}}}})
+async def verify_record(request: Request) -> JSONResponse:
+    """The body is read here and parsed and checked in a worker, never on the loop."""
+    addr = client_address(request.scope, request.app.state.settings)
+    return JSONResponse(await _service(request).verify(await request.body(), addr))

@@ -22,7 +22,6 @@ table chat, and the list of public tables.
 
 from __future__ import annotations
 
-import asyncio
 import math
 import secrets
 import time
@@ -80,8 +79,6 @@ class CardRoom:
 
     def __init__(self, svc: TableService) -> None:
         self.svc = svc
-        self.review_slots = asyncio.Semaphore(svc.settings.review_concurrency)
-        """Reviews (the replay page) computed at once; more wait their turn."""
 
     # --- rejoin and re-open ----------------------------------------------------------
 

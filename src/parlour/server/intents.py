@@ -30,7 +30,7 @@ from parlour.server.protocol import (
     ReleaseMsg,
     TestOptions,
 )
-from parlour.server.thinking import ASKED, WorkFailed
+from parlour.server.thinking import ASKED, OverBudget, QueueFull, WorkFailed
 from parlour.server.tokens import hash_token, new_key, new_table_id, new_token
 
 if TYPE_CHECKING:
@@ -490,8 +490,17 @@ class Intents:
             view = t.match.current.view(conn.seat)  # type: ignore[union-attr]
             earlier = t.earlier_views(conn.seat)
         try:
-            ranked = await svc.pool.run(ASKED, "rank", t.game.name, view, "hard", 0, earlier)
-        except (TimeoutError, WorkFailed) as e:  # a failing hint must not take the table down
+            s = svc.settings
+            ranked = await svc.pool.run(ASKED, "rank", t.game.name, view, "hard", 0, earlier,
+                                        addr=conn.addr, cpu=s.bot_move_seconds,
+                                        memory=s.work_memory_mb << 20 or None,
+                                        seconds=s.bot_move_seconds)
+        except QueueFull as e:  # this address's share, or everyone's, is waiting
+            if t.hints_used.get(used):  # not answered: not counted
+                t.hints_used[used] -= 1
+            await svc.hub.error(conn, "busy", f"no hint this time: {e.message}")
+            return
+        except (TimeoutError, WorkFailed, OverBudget) as e:  # must not take the table down
             log.warning("hint failed at table %s: %s", t.id, e)
             await svc.hub.error(conn, "unavailable", "no hint this time: the server is busy")
             return

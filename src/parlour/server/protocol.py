@@ -118,6 +118,17 @@ ClientMessage = Annotated[
 _client = TypeAdapter(ClientMessage)
 
 
+class ReviewBody(BaseModel):
+    """Review one seat's moves in one round: of a finished table, or of a record."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    table: Annotated[str, Field(max_length=32)] | None = None
+    record: dict[str, Any] | None = None
+    round: Annotated[int, Field(ge=1, le=10_000)]
+    seat: Annotated[int, Field(ge=0, le=7)]
+
+
 class BadMessage(ValueError):
     """A client message that is not valid JSON or not one of the protocol's messages."""
 

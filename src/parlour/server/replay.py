@@ -5,7 +5,10 @@ uploads) by the engine itself: every round is dealt again from its recorded deck
 every move applied, and each step carries every hand (the game is over: its decks are
 revealed, so nothing here is hidden any more; FT-10 and FA-7 hold while a game is in
 play), the public view, the event and, at a round's end, the itemised score
-(``Round.score_detail()``).
+(``Round.score_detail()``). Steps after a deal are deltas of the one before, so a
+replay grows with the record's moves, under a size cap (``replay_max_bytes``); it is
+built and encoded in a worker process (:mod:`parlour.server.work`), never on the
+server's event loop.
 
 A review goes through one seat's moves in one round and asks the hints API
 (:func:`parlour.bots.hints.hints`) for the value of every legal move from that seat's
@@ -17,7 +20,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from parlour import cards, record
+import orjson
+
+from parlour import cards, delta, record
 from parlour.game import Round
 from parlour.match import Match
 
@@ -39,31 +44,114 @@ def load(data: Any) -> Match:
         raise ReplayError(f"this is not a game record: {e}") from None
 
 
-def _step(r: Round, event: dict[str, Any] | None) -> dict[str, Any]:
-    view = r.view(0).to_json()
+class TooLarge(ReplayError):
+    """A replay whose answer would pass the size cap."""
+
+
+def parse(body: bytes | Any) -> Any:
+    """A request body (bytes) as JSON, or ``body`` itself when already parsed."""
+    if not isinstance(body, bytes | bytearray):
+        return body
+    try:
+        return orjson.loads(body)
+    except orjson.JSONDecodeError as e:
+        raise ReplayError(f"this is not a game record: the file is not JSON ({e})") from None
+
+
+def _public(r: Round) -> dict[str, Any]:
+    """The public view of a round in play, without its list of moves so far.
+
+    A replay's steps carry each move as their event, so a view that repeated the
+    round's moves would make the replay grow with the square of its length (a round of
+    thousands of passes under ``strict: false``). While the round is in play a view is
+    built from the round's state, which its history only lists; so the view is taken
+    with the history set aside, in time independent of the moves before it. Once the
+    round is over the whole view is taken (its score may read the history)."""
+    if r.is_over:
+        view = r.view(0).to_json()
+    else:
+        moves, r.history = r.history, []
+        try:
+            view = r.view(0).to_json()
+        finally:
+            r.history = moves
     view["hand"], view["legal"], view["seat"] = [], [], None
-    return {"event": event, "view": view,
-            "hands": [cards.codes(r.hand(s)) for s in range(r.players)],
+    return view
+
+
+def _state(r: Round) -> dict[str, Any]:
+    return {"view": _public(r), "hands": [cards.codes(r.hand(s)) for s in range(r.players)],
             "current": r.current_player}
 
 
-def frames(match: Match) -> dict[str, Any]:
-    """Every round of ``match``, step by step, with every hand shown."""
+class _Out:
+    """Encoded pieces of the answer, counted against the size cap as they are made."""
+
+    def __init__(self, limit: int, moves: int) -> None:
+        self.limit = limit
+        self.moves = moves
+        self.size = 0
+
+    def add(self, value: Any) -> bytes:
+        data = orjson.dumps(value)
+        self.size += len(data) + 1
+        if self.limit and self.size > self.limit:
+            raise TooLarge(f"the replay of this record would be larger than the server's "
+                           f"limit of {self.limit:,} bytes (it holds {self.moves:,} moves)")
+        return data
+
+
+def _join(head: bytes, key: bytes, items: list[bytes]) -> bytes:
+    """``head`` (an encoded object) with ``key`` set to the list of encoded ``items``."""
+    inner = b",".join(items)
+    return head[:-1] + (b"," if len(head) > 2 else b"") + b'"' + key + b'":[' + inner + b"]}"
+
+
+def frames(match: Match, max_bytes: int = 0) -> bytes:
+    """Every round of ``match``, step by step, with every hand shown, as JSON bytes.
+
+    Each round starts with the deal, whose step holds the whole ``state`` (the public
+    view, every hand, the seat to move); every later step holds its move as ``event``
+    and the change of that state as a ``delta`` (:mod:`parlour.delta`), so the answer
+    grows with the number of moves, not with its square. Over ``max_bytes`` (0: no
+    cap), :class:`TooLarge` is raised as soon as the answer passes it."""
     game = match.game
-    out = []
+    out = _Out(max_bytes, sum(len(p.history) for p in match.rounds))
+    rounds = []
     for k, played in enumerate(match.rounds):
         r = game.new_round(match.rules, match.players, played.dealer, played.deck)
-        steps = [_step(r, {"kind": "deal", "round": k + 1, "dealer": played.dealer})]
+        state = _state(r)
+        steps = [out.add({"event": {"kind": "deal", "round": k + 1, "dealer": played.dealer},
+                          "state": state})]
         for seat, move in played.history:
             r.apply(move)
-            steps.append(_step(r, {"kind": "move", "round": k + 1, "seat": seat,
-                                   "move": game.move_to_json(move)}))
-        out.append({"round": k + 1, "dealer": played.dealer, "steps": steps,
-                    "score": r.score(), "detail": r.score_detail() if r.is_over else None})
-    return {"game": game.name, "title": game.title, "rules": match.rules,
-            "seats": list(match.seats), "rounds": out,
-            "totals": match.totals, "winners": match.winners if match.is_over else None,
-            "scores": match.scores(), "bots": (match.meta or {}).get("bots", {})}
+            new = _state(r)
+            steps.append(out.add({"event": {"kind": "move", "round": k + 1, "seat": seat,
+                                            "move": game.move_to_json(move)},
+                                  "delta": delta.diff(state, new)}))
+            state = new
+        head = out.add({"round": k + 1, "dealer": played.dealer, "score": r.score(),
+                        "detail": r.score_detail() if r.is_over else None})
+        rounds.append(_join(head, b"steps", steps))
+    head = out.add({"game": game.name, "title": game.title, "rules": match.rules,
+                    "seats": list(match.seats), "totals": match.totals,
+                    "winners": match.winners if match.is_over else None,
+                    "scores": match.scores(), "bots": (match.meta or {}).get("bots", {})})
+    return _join(head, b"rounds", rounds)
+
+
+def states(answer: dict[str, Any]) -> list[list[dict[str, Any]]]:
+    """Every step's whole state of a decoded replay, round by round (the deltas
+    applied): what the replay page shows, for tests and tools."""
+    out = []
+    for rd in answer["rounds"]:
+        state = delta.copy(rd["steps"][0]["state"])
+        seen = [delta.copy(state)]
+        for step in rd["steps"][1:]:
+            delta.apply(state, step["delta"])
+            seen.append(delta.copy(state))
+        out.append(seen)
+    return out
 
 
 def review(match: Match, round_number: int, seat: int, level: str = "medium",

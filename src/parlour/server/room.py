@@ -8,21 +8,21 @@ decks are revealed) or for records a person brings.
 
 from __future__ import annotations
 
-import asyncio
+import contextlib
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Any
 
-from fastapi import APIRouter, Body, Request
-from fastapi.responses import FileResponse, JSONResponse, Response
-from pydantic import BaseModel, ConfigDict, Field
+import orjson
+from fastapi import APIRouter, Request
+from fastapi.responses import FileResponse, Response
+from pydantic import BaseModel, ConfigDict
 
 from parlour.games import KITS
-from parlour.server import replay
 from parlour.server.api import _absolute, _errors
 from parlour.server.errors import ServiceError
 from parlour.server.guard import client_address
 from parlour.server.identity import Player, ensure_player, player_of
-from parlour.server.protocol import Joined, Name, Secret
+from parlour.server.protocol import Joined, Name, ReviewBody, Secret
 from parlour.server.service import TableService
 
 STATIC = Path(__file__).resolve().parent.parent / "web" / "static"
@@ -61,17 +61,6 @@ class Rejoin(BaseModel):
 
     key: Secret | None = None
     """The rejoin link's key; none: the seat of the player whose cookie this is."""
-
-
-class ReviewBody(BaseModel):
-    """Review one seat's moves in one round: of a finished table, or of a record."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    table: Annotated[str, Field(max_length=32)] | None = None
-    record: dict[str, Any] | None = None
-    round: Annotated[int, Field(ge=1, le=10_000)]
-    seat: Annotated[int, Field(ge=0, le=7)]
 
 
 class Sit(BaseModel):
@@ -124,39 +113,52 @@ def _finished_record(service: TableService, table_id: str) -> dict[str, Any]:
         raise
 
 
-@router.get("/api/tables/{table_id}/replay", responses=_errors(404, 409), summary="A finished table, step by step, every hand shown")
-async def table_replay(request: Request, table_id: str) -> JSONResponse:
-    data = _finished_record(_service(request), table_id)
-    return JSONResponse(await asyncio.to_thread(_frames, data))
+RECORD_BODY = {"requestBody": {"required": True, "content": {"application/json": {
+    "schema": {"type": "object", "description": "a parlour-record/1"}}}}}
+REVIEW_BODY = {"requestBody": {"required": True, "content": {"application/json": {
+    "schema": ReviewBody.model_json_schema(ref_template="#/components/schemas/{model}")}}}}
+SMALL_BODY = 4096
+"""A review body this small is read here to find the table it names; a larger one (a
+record) is read only by its worker."""
 
 
-@router.post("/api/replay", responses=_errors(400), summary="A record file, step by step, every hand shown")
-async def record_replay(data: Annotated[Any, Body()]) -> JSONResponse:
-    return JSONResponse(await asyncio.to_thread(_frames, data))
+def _json(data: bytes) -> Response:
+    return Response(data, media_type="application/json")
 
 
-def _frames(data: Any) -> dict[str, Any]:
-    try:
-        return replay.frames(replay.load(data))
-    except replay.ReplayError as e:
-        raise ServiceError(400, "bad_record", str(e)) from None
+@router.get("/api/tables/{table_id}/replay", responses=_errors(404, 409, 429),
+            summary="A finished table, step by step, every hand shown")
+async def table_replay(request: Request, table_id: str) -> Response:
+    svc = _service(request)
+    data = _finished_record(svc, table_id)
+    addr = client_address(request.scope, svc.settings)
+    return _json(await svc.asked(addr, "replay", "this game could not be replayed", data,
+                                 svc.settings.replay_max_bytes))
 
 
-@router.post("/api/review", responses=_errors(400, 404, 409), summary="One seat's moves in one round, valued by the hints engine")
-async def review(request: Request, body: ReviewBody) -> JSONResponse:
-    service = _service(request)
-    if (body.table is None) == (body.record is None):
-        raise ServiceError(400, "bad_request", "name a finished table or send a record, not both")
-    data = _finished_record(service, body.table) if body.table is not None else body.record
-    limit = service.settings.review_moves
+@router.post("/api/replay", responses=_errors(400, 429), openapi_extra=RECORD_BODY,
+             summary="A record file, step by step, every hand shown")
+async def record_replay(request: Request) -> Response:
+    """The record is read and replayed in a worker (see docs/protocol.md, "Replays")."""
+    svc = _service(request)
+    addr = client_address(request.scope, svc.settings)
+    body = await request.body()
+    return _json(await svc.asked(addr, "replay", "this record could not be replayed", body,
+                                 svc.settings.replay_max_bytes))
 
-    def work() -> list[dict[str, Any]]:
-        try:
-            return replay.review(replay.load(data), body.round, body.seat, max_moves=limit)
-        except replay.ReplayError as e:
-            raise ServiceError(400, "bad_request", str(e)) from None
 
-    async with service.cardroom.review_slots:
-        moves = await asyncio.to_thread(work)
-    return JSONResponse({"round": body.round, "seat": body.seat, "moves": moves,
-                         "drop": replay.DROP})
+@router.post("/api/review", responses=_errors(400, 404, 409, 422, 429), openapi_extra=REVIEW_BODY,
+             summary="One seat's moves in one round, valued by the hints engine")
+async def review(request: Request) -> Response:
+    svc = _service(request)
+    addr = client_address(request.scope, svc.settings)
+    body = await request.body()
+    table_record = None
+    if len(body) <= SMALL_BODY:  # small: it may name a finished table
+        with contextlib.suppress(ValueError):
+            asked = orjson.loads(body)
+            table = asked.get("table") if isinstance(asked, dict) else None
+            if isinstance(table, str) and len(table) <= 32 and "record" not in asked:
+                table_record = _finished_record(svc, table[:32])
+    return _json(await svc.asked(addr, "review", "this round could not be reviewed", body,
+                                 table_record, svc.settings.review_moves))

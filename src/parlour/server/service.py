@@ -35,7 +35,7 @@ from parlour.server.pools import Pools
 from parlour.server.protocol import CreateTable, Hello, Joined
 from parlour.server.quotas import Quotas
 from parlour.server.settings import Settings
-from parlour.server.thinking import ASKED, ThinkPool, WorkFailed
+from parlour.server.thinking import ASKED, OverBudget, QueueFull, ThinkPool, WorkFailed, WorkRefused
 from parlour.server.tokens import KeyRing, hash_token, new_server_secret
 from parlour.server.writes import Writer
 
@@ -79,7 +79,8 @@ class TableService:
         self.coord: Coordination = coordination_for(self)
         self.pools = Pools(self)
         self.moderation = Moderation(store.engine)
-        self.pool = ThinkPool(settings.bot_workers, settings.bot_move_seconds)
+        self.pool = ThinkPool(settings.bot_workers, settings.bot_move_seconds,
+                              settings.work_queue, settings.work_per_address)
         self.limits = Quotas(self.keys.subkey("quotas"), store if settings.cluster else None)
         """Per-address limits, shared by every process of a cluster (server/quotas.py)."""
         self.sockets = Sockets(settings)
@@ -183,13 +184,34 @@ class TableService:
         await self.pacer.admit()
         return await self.intents.join(table_id, key, name, addr, who)
 
-    async def verify(self, data: Any) -> dict[str, Any]:
+    async def verify(self, body: bytes, addr: str) -> dict[str, Any]:
         """Check an uploaded record in a worker (it may be large: never on the loop)."""
+        return await self.asked(addr, "verify", "the record could not be checked", body)
+
+    async def asked(self, addr: str, job: str, what: str, *args: Any,
+                    cpu: float | None = None) -> Any:
+        """Run work a client chose the cost of (a replay, a review, a record check) in the
+        worker pool under its budgets, and turn every way it can fail into a refusal in
+        the API's error shape (docs/hardening.md, "Limits")."""
+        s = self.settings
+        cpu = s.work_cpu_seconds if cpu is None else cpu
         try:
-            return await self.pool.run(ASKED, "verify", data)
+            return await self.pool.run(ASKED, job, *args, addr=addr, cpu=cpu or None,
+                                       memory=s.work_memory_mb << 20 or None,
+                                       seconds=max(s.work_wall_seconds, cpu or 0))
+        except QueueFull as e:
+            raise ServiceError(e.status, "rate_limited" if e.status == 429 else "busy",
+                               e.message, {"Retry-After": str(e.retry_after)}) from None
+        except WorkRefused as e:
+            raise ServiceError(e.status, e.code, e.message) from None
+        except OverBudget as e:
+            limit = (f"{cpu:g} s of computing" if e.kind == "cpu"
+                     else f"{s.work_memory_mb} MB of memory")
+            raise ServiceError(413, "too_large", f"{what}: it needs more than the server's "
+                               f"limit of {limit}") from None
         except (TimeoutError, WorkFailed):
-            raise ServiceError(503, "busy", "the record could not be checked now: try again",
-                               {"Retry-After": "5"}) from None
+            raise ServiceError(503, "busy", f"{what} now: the server is busy, please try "
+                               "again", {"Retry-After": "5"}) from None
 
     def public_info(self, table_id: str) -> dict[str, Any]:
         """What anyone with the table id may know before joining (no secrets)."""

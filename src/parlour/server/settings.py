@@ -204,8 +204,27 @@ class Settings:
     """Public tables listed on the front page at most."""
     review_moves: int = 60
     """Moves one review request values at most (one seat, one round)."""
-    review_concurrency: int = 2
-    """Reviews computed at the same time; further requests wait their turn."""
+
+    # --- work a client chooses the cost of (server/thinking.py, ASKED) ----------------
+    work_cpu_seconds: float = 10.0
+    """CPU time one replay, review or record check may take in its worker (hints:
+    ``bot_move_seconds``); over it the job is stopped and the client told (413)."""
+    work_wall_seconds: float = 60.0
+    """Wall time one replay, review or record check may take (a job stuck in compiled
+    code, out of reach of the CPU-time signal, or starved by a busy machine): its worker
+    is then killed and replaced, and the client told to try again (503)."""
+    work_memory_mb: int = 512
+    """Memory one replay, review, record check or hint may add to its worker; over it the
+    job fails, the client is told (413) and the worker is replaced."""
+    work_queue: int = 16
+    """Replays, reviews, record checks and hints waiting for a worker, over all
+    clients; one more is refused at once (503, ``Retry-After``)."""
+    work_per_address: int = 2
+    """Replays, reviews, record checks and hints one address may have waiting or being
+    worked on; one more is refused at once (429, ``Retry-After``)."""
+    replay_max_bytes: int = 8_000_000
+    """Largest replay answer (every step a delta of the one before, so about 60-150
+    bytes a move); a record whose replay would be larger is refused (413)."""
 
     # --- between visits (server/between.py, server/push.py) ---------------------------
     your_move_listed: int = 50

@@ -1,7 +1,9 @@
 """The CPU-heavy work of the server, as plain functions a worker process can run.
 
 Each takes and returns only picklable values: a bot's move for a view, the ranked
-hints for a view, the check of an uploaded record.
+hints for a view, the check of an uploaded record, a replay or a review (request bodies
+arrive as the bytes the client sent, parsed here; answers leave encoded, so neither
+costs the server's event loop more than moving bytes).
 """
 
 from __future__ import annotations
@@ -47,11 +49,72 @@ def rank(game: str, view: Any, level: str, seed: int,
     return [(m, float(v)) for m, v in hints(game, view, level, seed, earlier)]
 
 
-def verify(data: Any) -> dict[str, Any]:
+class Refused(Exception):
+    """A request the work itself refuses (a record that does not check, a review of a
+    round that is not there): an HTTP status, a short code and words for people."""
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status, self.code, self.message = status, code, message
+
+
+def verify(body: Any) -> dict[str, Any]:
     """An uploaded record's commitments and consistency (:mod:`parlour.server.verify`)."""
+    import orjson
+
     from parlour.server.verify import verify as check
 
-    return check(data).to_json()
+    if isinstance(body, bytes | bytearray):
+        try:
+            body = orjson.loads(body)
+        except orjson.JSONDecodeError:
+            raise Refused(400, "bad_request", "the request body is not JSON the server can "
+                          "read (malformed, or nested too deeply)") from None
+    return check(body).to_json()
+
+
+def replay(body: Any, max_bytes: int) -> bytes:
+    """A record's replay, encoded (:func:`parlour.server.replay.frames`): ``body`` is
+    the record as sent (bytes) or a finished table's record."""
+    from parlour.server import replay as rp
+
+    try:
+        return rp.frames(rp.load(rp.parse(body)), max_bytes)
+    except rp.TooLarge as e:
+        raise Refused(413, "too_large", str(e)) from None
+    except rp.ReplayError as e:
+        raise Refused(400, "bad_record", str(e)) from None
+
+
+def review(body: bytes, table_record: Any, max_moves: int) -> bytes:
+    """A review (:func:`parlour.server.replay.review`), encoded. ``body`` is the request
+    as sent; ``table_record`` the record of the finished table it names, if any."""
+    import orjson
+    from pydantic import ValidationError
+
+    from parlour.server import replay as rp
+    from parlour.server.protocol import ReviewBody
+
+    try:
+        asked = ReviewBody.model_validate(orjson.loads(body))
+    except orjson.JSONDecodeError:
+        raise Refused(400, "bad_request", "the request body is not JSON the server can "
+                      "read (malformed, or nested too deeply)") from None
+    except ValidationError as e:
+        first = e.errors()[0]
+        where = ".".join(str(x) for x in first.get("loc", ()))
+        raise Refused(422, "invalid", f"{where}: {first['msg']}" if where
+                      else first["msg"]) from None
+    if (asked.table is None) == (asked.record is None) or (asked.table is None) != (
+            table_record is None):
+        raise Refused(400, "bad_request", "name a finished table or send a record, not both")
+    try:
+        match = rp.load(asked.record if table_record is None else table_record)
+        moves = rp.review(match, asked.round, asked.seat, max_moves=max_moves)
+    except rp.ReplayError as e:
+        raise Refused(400, "bad_request", str(e)) from None
+    return orjson.dumps({"round": asked.round, "seat": asked.seat, "moves": moves,
+                         "drop": rp.DROP})
 
 
 def warm() -> None:
@@ -63,4 +126,5 @@ def warm() -> None:
     warm_search()
 
 
-JOBS = {"choose": choose, "rank": rank, "verify": verify, "warm": warm}
+JOBS = {"choose": choose, "rank": rank, "verify": verify, "replay": replay,
+        "review": review, "warm": warm}

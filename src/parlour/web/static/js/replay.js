@@ -2,7 +2,11 @@
 // step by step forward and back, jump to a round, every hand shown, and a review of a
 // chosen seat's moves valued by the hints engine (moves where the value dropped are
 // marked, as chess sites mark inaccuracies). Keys: ←/→ step, Home/End round start/end.
+// Each round comes as its deal's whole state and then one delta a move (delta.js), so a
+// long record is sent in its own size; a step's state is rebuilt from the nearest kept
+// one (every CHECKPOINT steps) by applying the deltas after it.
 import { cardEl, cardName, sortHand } from "./cards.js";
+import { applyDelta } from "./delta.js";
 import { api, clear, h } from "./dom.js";
 import { readRecordFile } from "./verify.js";
 import { scoreDetail } from "./score.js";
@@ -43,6 +47,32 @@ function uploadPage(app) {
     h("div", { class: "field" }, h("label", { for: "replay-file", text: "A record file" }), file), error, note), out);
 }
 
+const CHECKPOINT = 64;
+
+/** The states of one round's steps, rebuilt from its deltas on demand. */
+class Steps {
+  constructor(rd) {
+    this.rd = rd;
+    this.kept = new Map([[0, structuredClone(rd.steps[0].state)]]);
+    this.at = 0;
+    this.state = structuredClone(rd.steps[0].state);
+  }
+
+  get(step) {
+    if (step < this.at) {  // back: from the nearest kept state at or before it
+      const from = Math.floor(step / CHECKPOINT) * CHECKPOINT;
+      this.state = structuredClone(this.kept.get(from));
+      this.at = from;
+    }
+    while (this.at < step) {
+      this.at += 1;
+      applyDelta(this.state, structuredClone(this.rd.steps[this.at].delta));
+      if (this.at % CHECKPOINT === 0 && !this.kept.has(this.at)) this.kept.set(this.at, structuredClone(this.state));
+    }
+    return { ...this.state, event: this.rd.steps[step].event };
+  }
+}
+
 class Replay {
   constructor(root, data, source) {
     this.root = root;
@@ -53,6 +83,7 @@ class Replay {
     this.reviews = {};
     this.reviewSeat = 0;
     this.busy = false;
+    this.steps = data.rounds.map((rd) => new Steps(rd));
   }
 
   async start() {
@@ -109,7 +140,7 @@ class Replay {
     const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.action : null;
     const d = this.data;
     const rd = this.rd;
-    const st = rd.steps[this.step];
+    const st = this.steps[this.round].get(this.step);
     const game = d.game;
     const names = this.names();
     const ctx = { state: { view: st.view, table: { game, rules: d.rules }, you: null, reasons: {} }, ui: {} };

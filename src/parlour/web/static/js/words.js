@@ -54,6 +54,7 @@ export function errorWords(code, message, state) {
     case "rate_limited": case "too_fast": return "Slow down a little: too many messages at once.";
     case "chat_limit": case "chat_off": case "chat_too_long": case "muted": return message;
     case "no_hints": case "hint_limit": return "No more hints this round.";
+    case "busy": return "No hint this time: the server is busy. Ask again in a moment.";
     case "server_error": return "Something went wrong on the server: nothing was changed. Please try again.";
     default: return plainReason(game, message || "That did not work.");
   }
