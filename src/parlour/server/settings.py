@@ -223,8 +223,8 @@ class Settings:
     """Replays, reviews, record checks and hints one address may have waiting or being
     worked on; one more is refused at once (429, ``Retry-After``)."""
     replay_max_bytes: int = 8_000_000
-    """Largest replay answer (every step a delta of the one before, so about 60-150
-    bytes a move); a record whose replay would be larger is refused (413)."""
+    """Largest replay answer (every step a delta of the one before: about 230 bytes a
+    move at 8 seats); a record whose replay would be larger is refused (413)."""
 
     # --- between visits (server/between.py, server/push.py) ---------------------------
     your_move_listed: int = 50
