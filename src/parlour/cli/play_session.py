@@ -40,8 +40,9 @@ class PlaySession:
     def __init__(self, match: Match, human: int, bots: Sequence[Any], shuffler: Shuffler,
                  console: Console, read: Callable[[str], str],
                  hints: HintsFn | None = None, hint_seed: int = 0,
-                 pace: float = 0.0) -> None:
+                 pace: float = 0.0, on_change: Callable[[], object] | None = None) -> None:
         self.match = match
+        self.on_change = on_change  # called after every deal and move (the autosave)
         self.game = match.game.name
         self.human = human
         self.bots = bots
@@ -61,6 +62,7 @@ class PlaySession:
         while not m.is_over:
             if m.needs_deal:
                 m.deal(self.shuffler.deck())
+                self._changed()
             r = m.rounds[-1]
             self._round_start(len(m.rounds), r)
             while not r.is_over:
@@ -68,9 +70,14 @@ class PlaySession:
                 before = r.view(seat)
                 move = self._human_move(r) if seat == self.human else self._bot_move(r, seat)
                 r.apply(move)
+                self._changed()
                 self._after_move(before, move, r)
             self._round_end(r)
         self._game_end()
+
+    def _changed(self) -> None:
+        if self.on_change is not None:
+            self.on_change()
 
     def _round_start(self, number: int, r: Any) -> None:
         """The round's heading; when a computer player moves first (or the round is

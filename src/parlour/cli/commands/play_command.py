@@ -12,6 +12,7 @@ import typer
 from parlour import record
 from parlour.bots import make_bot
 from parlour.cli.app import app
+from parlour.cli.autosave import AutoSaver, fallback_path, write_atomic
 from parlour.cli.common import (
     UsageError,
     check_bot,
@@ -130,8 +131,25 @@ def _shuffler_after(match: Match, seed: int | None) -> Shuffler:
     return shuffler
 
 
-def _save(path: Path, match: Match) -> None:
-    path.write_text(record.dumps(match) + "\n", encoding="utf-8")
+def _dump(match: Match) -> str:
+    return record.dumps(match) + "\n"
+
+
+def _final_save(path: Path, match: Match) -> Path:
+    """Save the record at the end, to ``path`` or, when its folder takes no file (even
+    re-created), beside it in the current or temporary folder; where it went."""
+    try:
+        write_atomic(path, _dump(match))
+        return path
+    except OSError as e:
+        other = fallback_path(path)
+        try:
+            write_atomic(other, _dump(match))
+        except OSError:
+            fail(f"could not save the record to {path} nor {other}: {e.strerror or e}", 1)
+        stderr().print(f"[yellow]note:[/] could not save to {path} ({e.strerror or e}); "
+                       f"saved to {other} instead", soft_wrap=True)
+        return other
 
 
 def _progress(match: Match) -> str:
@@ -241,9 +259,13 @@ def play_command(
         out.print(f"Resuming {resume}: {_progress(match)}.", soft_wrap=True)
     if pace is None:
         pace = 0.6 if out.is_terminal else 0.0
+    # saved now and after every deal and move, so a closed terminal loses nothing
+    autosave = AutoSaver(path, lambda: _dump(match),
+                         lambda msg: stderr().print(f"[yellow]note:[/] {msg}", soft_wrap=True))
+    autosave()
     session = PlaySession(match, seat, agents, shuffler, out, out.input,
                           _load_hints() if hints else None, derive_seed(base, "hints"),
-                          pace=pace)
+                          pace=pace, on_change=autosave)
     code = 0
     try:
         session.run()
@@ -251,10 +273,7 @@ def play_command(
         code = INTERRUPTED
     except (EOFError, QuitGame):
         code = 0
-    try:
-        _save(path, match)
-    except OSError as e:
-        fail(f"could not save the record to {path}: {e}", 1)
+    path = _final_save(path, match)
     if match.is_over:
         out.print(f"Record saved to {path}", soft_wrap=True)
     else:
