@@ -12,7 +12,7 @@ from pathlib import Path
 from fastapi import FastAPI, HTTPException, Request
 from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -20,16 +20,19 @@ from starlette.routing import Route
 
 from parlour import __version__
 from parlour.games import KITS
+from parlour.server import metrics
 from parlour.server.accounts import pages as account_pages
 from parlour.server.accounts import router as accounts_router
 from parlour.server.api import router
 from parlour.server.between import router as between_router
 from parlour.server.db import Store, unavailable
 from parlour.server.guard import Guard
+from parlour.server.logs import AccessLog
 from parlour.server.passkeys import router as passkeys_router
 from parlour.server.pools_api import router as pools_router
 from parlour.server.push import router as push_router
 from parlour.server.ratings_api import router as ratings_router
+from parlour.server.readiness import Readiness
 from parlour.server.room import router as room_router
 from parlour.server.service import ServiceError, TableService
 from parlour.server.settings import Settings
@@ -79,6 +82,8 @@ def create_app(settings: Settings | None = None, *, testing: bool | None = None)
     app.state.settings = settings
     app.include_router(router)
     app.add_middleware(Guard, settings=settings)
+    if settings.access_log:
+        app.add_middleware(AccessLog)
     app.include_router(room_router)
     app.include_router(webapp_router)
     app.include_router(between_router)
@@ -91,6 +96,8 @@ def create_app(settings: Settings | None = None, *, testing: bool | None = None)
 
     @app.exception_handler(ServiceError)
     async def _service_error(_request: Request, exc: ServiceError) -> JSONResponse:
+        if exc.status in (413, 429, 503):
+            metrics.refused(exc.code)
         return JSONResponse({"error": exc.code, "message": exc.message}, status_code=exc.status,
                             headers=exc.headers)
 
@@ -175,5 +182,24 @@ def create_app(settings: Settings | None = None, *, testing: bool | None = None)
         service = getattr(request.app.state, "service", None)
         ready = service is not None and service.pool.ready
         return {"status": "ok", "bots": "ready" if ready else "starting"}
+
+    readiness = Readiness(settings)
+
+    @app.get("/readyz", include_in_schema=False)
+    async def ready(request: Request) -> JSONResponse:
+        """200 when the database answers and the bot workers are ready; else 503 in
+        the error shape, with the reason (a load balancer's readiness check)."""
+        problem = await readiness.check(getattr(request.app.state, "service", None))
+        if problem is None:
+            return JSONResponse({"status": "ready", "database": "ok", "bots": "ready"})
+        return JSONResponse({"error": "not_ready", "message": problem}, status_code=503,
+                            headers={"Retry-After": "1"})
+
+    if settings.metrics:
+        @app.get("/metrics", include_in_schema=False)
+        def metrics_page(request: Request) -> Response:
+            """Prometheus text exposition of this process (no card, name or secret)."""
+            body, kind = metrics.scrape(getattr(request.app.state, "service", None))
+            return Response(body, media_type=kind)
 
     return app

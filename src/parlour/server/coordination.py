@@ -343,6 +343,7 @@ class Leases:
         svc = self.svc
         held = svc.store.renew(self.instance, time.time() + svc.settings.lease)
         for tid in self.owned - held:  # taken over while this process was away
+            log.warning("table lease lost", extra={"table": tid, "instance": self.instance})
             t = svc.tables.get(tid)
             if t is not None and t.timer_task is not None:
                 t.timer_task.cancel()
@@ -363,10 +364,10 @@ class Leases:
                 else:
                     await self._refresh(t)
             except Exception:
-                log.exception("table %s cannot be taken over", tid)
+                log.exception("table cannot be taken over", extra={"table": tid})
                 continue
             self.owned.add(tid)
-            log.info("table %s: taken over by %s", tid, self.instance)
+            log.info("table taken over", extra={"table": tid, "instance": self.instance})
             async with t.lock:
                 svc.clock.arm(t, t.resumed_action(svc.settings))
 

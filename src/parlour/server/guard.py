@@ -29,6 +29,7 @@ from urllib.parse import urlsplit
 
 from starlette.exceptions import HTTPException
 
+from parlour.server import metrics
 from parlour.server.limits import origin_allowed
 from parlour.server.settings import Settings
 
@@ -199,6 +200,7 @@ class Guard:
                                   self.settings.allowed_origins, self.settings.public_url)
 
     async def _reply(self, send: Send, status: int, code: str, message: str) -> None:
+        metrics.refused(code)
         body = _error_body(code, message)
         headers = [(b"content-type", b"application/json"),
                    (b"content-length", str(len(body)).encode()),

@@ -17,6 +17,7 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
+from parlour.server import metrics
 from parlour.server.limits import RateLimiter
 from parlour.server.live import LiveTable
 from parlour.server.settings import Settings
@@ -203,6 +204,7 @@ class Hub:
         await conn.write(payload, text)
 
     async def error(self, conn: Connection, code: str, message: str) -> None:
+        metrics.refused(code)
         await self.send(conn.table, conn, "error", code=code, message=message)
 
     async def broadcast(self, t: LiveTable, kind: str, *, exclude: Connection | None = None,

@@ -17,7 +17,7 @@ from parlour import cards
 from parlour.bots import bot_names
 from parlour.games import get_game
 from parlour.options import OptionError
-from parlour.server import names, people
+from parlour.server import metrics, names, people
 from parlour.server.db import TableRow
 from parlour.server.errors import ServiceError
 from parlour.server.hub import Connection
@@ -407,6 +407,10 @@ class Intents:
         return event
 
     async def move(self, conn: Connection, msg: MoveMsg) -> None:
+        with metrics.timed(metrics.MOVE_SECONDS):
+            await self._move(conn, msg)
+
+    async def _move(self, conn: Connection, msg: MoveMsg) -> None:
         svc = self.svc
         t = conn.table
         assert t is not None

@@ -89,6 +89,15 @@ class Settings:
     times a move, about 5% of the server's CPU. A pass over 10,000 objects is well
     under a millisecond."""
 
+    # --- observability (server/metrics.py, server/logs.py, server/readiness.py) -----
+    metrics: bool = True
+    """Serve Prometheus metrics at ``/metrics`` (numbers and fixed words only: no card,
+    name, table id or secret). Off: 404; or keep ``/metrics`` off the proxy."""
+    access_log: bool = True
+    """One JSON ``request`` log line per HTTP request and WebSocket upgrade."""
+    ready_every: float = 1.0
+    """Seconds a ``/readyz`` answer is kept (the database is asked at most this often)."""
+
     # --- who is asking ---------------------------------------------------------------
     trusted_proxies: list[str] = field(default_factory=list)
     """Addresses of reverse proxies whose ``X-Forwarded-For`` names the client."""

@@ -48,6 +48,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+from parlour.server import metrics
+
 log = logging.getLogger("parlour.server")
 
 PEOPLE, ASKED, BOTS_ONLY = 0, 1, 2
@@ -280,9 +282,14 @@ class ThinkPool:
             self._turns = {a: t for a, t in self._turns.items() if t > self._turn}
         return turn
 
-    async def run(self, priority: int, name: str, *args: Any, addr: str | None = None,
-                  cpu: float | None = None, memory: int | None = None,
-                  seconds: float | None = None) -> Any:
+    async def run(self, priority: int, name: str, *args: Any, **budget: Any) -> Any:
+        """:meth:`_run`, timed for ``/metrics`` (``parlour_bot_think_seconds``)."""
+        with metrics.timed(metrics.THINK_SECONDS.labels(name)):
+            return await self._run(priority, name, *args, **budget)
+
+    async def _run(self, priority: int, name: str, *args: Any, addr: str | None = None,
+                   cpu: float | None = None, memory: int | None = None,
+                   seconds: float | None = None) -> Any:
         """Run job ``name`` (see :mod:`parlour.server.work`) and return its result.
 
         ``addr``: the client who asked (an ``ASKED`` job: bounded and fair, see the

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from parlour import record
 from parlour.game import Move
+from parlour.server import metrics
 from parlour.server.db import ALSO, PRIOR, Conflict, unavailable
 from parlour.server.errors import RETRY_AFTER, UNAVAILABLE
 from parlour.server.hub import Connection
@@ -76,7 +77,8 @@ class GroupCommit:
         if not batch:
             return
         try:
-            results = self.store.commit_events([item for item, _, _ in batch])
+            with metrics.timed(metrics.COMMIT_SECONDS):
+                results = self.store.commit_events([item for item, _, _ in batch])
         except Exception as e:  # noqa: BLE001 -- nothing was written: every writer hears
             for _, _, fut in batch:
                 if not fut.done():
@@ -211,6 +213,7 @@ class Writer:
     async def commit_move(self, t: LiveTable, seat: int, move: Move, by: str,
                           conn: Connection | None = None) -> None:
         entry = t.apply(seat, move, by)
+        metrics.MOVES.labels(by if by in ("person", "forced") else "bot").inc()
         await self.write(t, {"kind": "move", **entry}, entry, conn)
 
     async def start(self, t: LiveTable, conn: Connection | None = None) -> None:

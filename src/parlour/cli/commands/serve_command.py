@@ -176,6 +176,9 @@ def serve(
     typer.echo(f"parlour: open http://{shown}:{port}/  (database: {shown_url(settings.db_url)})")
     if settings.testing:
         typer.echo("parlour: TESTING mode: test-only table options are accepted")
+    from parlour.server.logs import setup as setup_logs
+
+    setup_logs()  # JSON lines on standard error (docs/deploy.md)
     application = create_app(settings)
 
     class Server(uvicorn.Server):
@@ -194,5 +197,8 @@ def serve(
                             ws_max_size=64 * 1024, ws_per_message_deflate=listen.ws_deflate,
                             backlog=BACKLOG, timeout_graceful_shutdown=5,
                             # the client's address is the guard's (--trusted-proxy) alone
-                            proxy_headers=False)
+                            proxy_headers=False,
+                            # uvicorn's own lines go through the JSON logs; the access
+                            # log is parlour's (server/logs.py: routes, no query strings)
+                            log_config=None, access_log=False)
     Server(config).run(sockets=sockets)
