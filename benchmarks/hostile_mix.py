@@ -12,7 +12,15 @@ default limits, then runs for ``--duration`` seconds:
   - ``--bot-tables``: attempts at Fanti tables of 4 ``expert`` bots at the largest
     allowed rounds, each one that is accepted watched (so it runs);
   - hint floods: every honest seat asks for a hint on each of its turns;
-  - ``--spectators``: spectators joining and leaving the honest tables.
+  - ``--spectators``: spectators joining and leaving the honest tables;
+  - ``--bombs``: the replay bomb (issue #31): records of 90, 180 and 966 KB that are
+    mostly passes under ``strict: false`` (as long as FT-11 allows: 8 seats, a card only
+    after a whole circle of passes), each POSTed to /api/replay every ``--bomb-every``
+    seconds;
+  - ``--reviewers``: the review flood: clients reviewing a round of the 966 KB record
+    back to back, each from an address of its own;
+  - ``--pass-forever``: Fan Tan tables of 3 people (``strict: false``) held from two
+    addresses whose seats pass whenever they may, as fast as answered.
 
 The mix starts once ``/healthz`` says the bot workers are ready (a running server,
 not one starting). It reports: honest games finished, honest move round trip p50/p99, honest bot replies
@@ -55,12 +63,44 @@ def tree_rss(pid: int) -> int:
     return total
 
 
+BOMB_KB = (90, 180, 966)
+
+
+def bomb_record(kilobytes: int, seed: int = 1) -> bytes:
+    """A Fan Tan record of about ``kilobytes`` KB, mostly passes under ``strict: false``
+    (FT-8), as long as FT-11 lets a round go: 8 seats, a card played only after a whole
+    circle of passes (about 28 bytes a move)."""
+    from parlour import record
+    from parlour.games import get_game
+    from parlour.match import Match, Shuffler
+
+    g = get_game("fantan")
+    deal = Shuffler(seed)
+    m = Match.new(g, 8, g.rules(8, {"strict": False, "rounds": 100}), None, deal)
+    streak = 0
+    for _ in range(int(kilobytes * 1000 / 28.2)):
+        if m.needs_deal:
+            m.deal(deal.deck())
+            streak = 0
+        if m.is_over:
+            break
+        legal = m.current.legal_moves()
+        passes = [x for x in legal if g.move_to_json(x).get("pass")]
+        cards = [x for x in legal if not g.move_to_json(x).get("pass")]
+        pick = passes[0] if passes and (streak < 8 or not cards) else cards[0]
+        streak = streak + 1 if passes and pick == passes[0] else 0
+        m.apply(pick)
+    return json.dumps(record.dump(m)).encode()
+
+
 class Mix:
     def __init__(self, base: str, deadline: float) -> None:
         self.base = base
         self.deadline = deadline
         self.got: dict[str, Counter] = {k: Counter() for k in (
-            "bodies", "creates", "idle", "bot_tables", "spectators", "health")}
+            "bodies", "creates", "idle", "bot_tables", "spectators", "health",
+            "replays", "reviews", "pass_forever")}
+        self.replay_ms: list[float] = []
         self.health_ms: list[float] = []
         self.rss: list[int] = []
         self.rng = random.Random(13)
@@ -145,6 +185,104 @@ class Mix:
                                 0.1, self.deadline - time.monotonic()))
                 except Exception:  # noqa: BLE001
                     pass
+
+    async def replay_bomb(self, label: str, body: bytes, every: float) -> None:
+        async with httpx.AsyncClient(timeout=300) as http:
+            while self.live():
+                t0 = time.monotonic()
+                try:
+                    r = await http.post(self.base + "/api/replay", content=body, headers={
+                        "content-type": "application/json", "X-Forwarded-For": self.addr(5)})
+                    self.got["replays"][f"{label} {r.status_code}"] += 1
+                    self.got["replays"][f"{label} bytes max"] = max(
+                        self.got["replays"][f"{label} bytes max"], len(r.content))
+                    self.replay_ms.append((time.monotonic() - t0) * 1000)
+                except httpx.HTTPError as e:
+                    self.got["replays"][f"{label} {type(e).__name__}"] += 1
+                await asyncio.sleep(max(0.0, every - (time.monotonic() - t0)))
+
+    async def reviewer(self, body: bytes) -> None:
+        async with httpx.AsyncClient(timeout=300) as http:
+            while self.live():
+                try:
+                    r = await http.post(self.base + "/api/review", content=body, headers={
+                        "content-type": "application/json", "X-Forwarded-For": self.addr(6)})
+                    self.got["reviews"][r.status_code] += 1
+                    if r.status_code in (429, 503):
+                        await asyncio.sleep(float(r.headers.get("retry-after", 1)))
+                except httpx.HTTPError as e:
+                    self.got["reviews"][type(e).__name__] += 1
+                    await asyncio.sleep(0.5)
+
+    async def pass_forever(self) -> None:
+        """Three seats from two addresses that pass whenever they may (strict: false)."""
+        from websockets.asyncio.client import connect
+
+        got = self.got["pass_forever"]
+        first, second = self.addr(7), self.addr(7)
+        async with httpx.AsyncClient(timeout=30) as http:
+            while self.live():
+                r = await http.post(self.base + "/api/tables", headers={
+                    "X-Forwarded-For": first}, json={
+                    "game": "fantan", "players": 3, "name": "Pia",
+                    "rules": {"strict": False, "rounds": 100},
+                    "seats": [{"kind": "person"}] * 3})
+                got[f"create {r.status_code}"] += 1
+                if r.status_code != 201:
+                    await asyncio.sleep(2.0)
+                    continue
+                j = r.json()
+                key = j["invite_url"].split("#invite=")[1]
+                tokens = [j["token"]]
+                for name, addr in (("Quin", first), ("Rex", second)):
+                    jr = await http.post(f"{self.base}/api/tables/{j['table']}/join", headers={
+                        "X-Forwarded-For": addr}, json={"key": key, "name": name})
+                    got[f"join {jr.status_code}"] += 1
+                    if jr.status_code == 200:
+                        tokens.append(jr.json()["token"])
+                if len(tokens) < 3:
+                    await asyncio.sleep(2.0)
+                    continue
+                addrs = [first, first, second]
+                await asyncio.gather(*(self._passer(connect, j["table"], t, addrs[i], i == 0)
+                                       for i, t in enumerate(tokens)),
+                                     return_exceptions=True)
+
+    async def _passer(self, connect: Any, table: str, token: str, addr: str,
+                      host: bool) -> None:
+        got = self.got["pass_forever"]
+        async with connect(ws_url(self.base), additional_headers={
+                "X-Forwarded-For": addr}) as ws:
+            await ws.send(json.dumps({"type": "hello", "table": table, "token": token}))
+            mirror = Mirror(copies=False)
+            started = False
+            while self.live():
+                msg = json.loads(await asyncio.wait_for(ws.recv(), timeout=max(
+                    0.1, self.deadline - time.monotonic())))
+                if msg["type"] == "error":
+                    got[f"error {msg['code']}"] += 1
+                if not mirror.take(msg):
+                    await ws.send(json.dumps({"type": "sync"}))
+                    continue
+                s = mirror.state
+                if not s or ("state" not in msg and "delta" not in msg):
+                    continue
+                if s["table"]["status"] in ("over", "expired"):
+                    got[f"game {s['table']['status']}"] += 1
+                    return
+                if host and not started and s["table"]["status"] == "waiting" and all(
+                        x.get("claimed") for x in s["table"]["seats"]):
+                    started = True
+                    await ws.send(json.dumps({"type": "start"}))
+                v = s.get("view")
+                if (v and s.get("commit") and v["current_player"] == s["you"]
+                        and not (s.get("pass") or {}).get("auto")):
+                    legal = v["legal"]
+                    move = next((m for m in legal if m.get("pass")), legal[0] if legal else None)
+                    if move is not None:
+                        got["moves sent"] += 1
+                        await ws.send(json.dumps({"type": "move", "seq": msg["seq"],
+                                                  "move": move}))
 
     async def spectator(self) -> None:
         from websockets.asyncio.client import connect
@@ -251,6 +389,17 @@ async def attack(a: argparse.Namespace, base: str) -> dict[str, Any]:
     tasks += [asyncio.create_task(mix.creator(a.creator_addresses)) for _ in range(a.creators)]
     tasks += [asyncio.create_task(mix.idle_socket()) for _ in range(a.idle)]
     tasks += [asyncio.create_task(mix.bot_table(a.max_rounds)) for _ in range(a.bot_tables)]
+    bombs = {f"{kb} KB": (a.bomb_dir / f"{kb}.json").read_bytes() for kb in BOMB_KB} if (
+        a.bomb_dir) else {}
+    if a.bombs:
+        tasks += [asyncio.create_task(mix.replay_bomb(f"{label} ({len(body) // 1000} KB sent)",
+                                                      body, a.bomb_every))
+                  for label, body in bombs.items() for _ in range(a.bombs)]
+    if a.reviewers:
+        big = json.loads(bombs["966 KB"])
+        review = json.dumps({"record": big, "round": 1, "seat": 3}).encode()
+        tasks += [asyncio.create_task(mix.reviewer(review)) for _ in range(a.reviewers)]
+    tasks += [asyncio.create_task(mix.pass_forever()) for _ in range(a.pass_forever)]
     await asyncio.sleep(a.duration)
     mix.deadline = 0.0
     for t in tasks:
@@ -260,14 +409,15 @@ async def attack(a: argparse.Namespace, base: str) -> dict[str, Any]:
 
 
 async def main_async(a: argparse.Namespace, server: ServerProcess) -> dict[str, Any]:
+    attack_file = Path(tempfile.mkdtemp(prefix="parlour-mix-")) / "attack.json"
     deadline = time.monotonic() + a.duration
     mix = Mix(server.base, deadline)
     strangers = [asyncio.create_task(mix.health(server.pid))]
     probe_file = server.workdir / "healthz.jsonl"
     prober = probe(server.base + "/healthz", a.duration, probe_file)
-    attack_file = Path(tempfile.mkdtemp(prefix="parlour-mix-")) / "attack.json"
     attacker = subprocess.Popen([sys.executable, __file__, *sys.argv[1:], "--attack-only",
-                                 server.base, "--json", str(attack_file)])
+                                 server.base, "--json", str(attack_file),
+                                 *(["--bomb-dir", str(a.bomb_dir)] if a.bomb_dir else [])])
     await asyncio.sleep(3.0)  # the strangers are at it before the honest tables arrive
 
     def seen(runs: list[Any], _stats: Any) -> None:
@@ -325,6 +475,11 @@ def main() -> int:
     p.add_argument("--idle", type=bench_args.nonnegative, default=1100)
     p.add_argument("--bot-tables", type=bench_args.nonnegative, default=30)
     p.add_argument("--max-rounds", type=bench_args.positive, default=100)
+    p.add_argument("--bombs", type=bench_args.nonnegative, default=1,
+                   help="replay bombs of each size (90, 180, 966 KB) at once")
+    p.add_argument("--bomb-every", type=float, default=5.0)
+    p.add_argument("--reviewers", type=bench_args.nonnegative, default=20)
+    p.add_argument("--pass-forever", type=bench_args.nonnegative, default=1)
     p.add_argument("--bot-delay", type=float, default=0.6)
     p.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
                    help="a server setting (parlour serve --set), repeatable")
@@ -334,14 +489,19 @@ def main() -> int:
                         "does not say when the bots are ready)")
     p.add_argument("--server-log", type=Path, help="keep a copy of the server's log here")
     p.add_argument("--attack-only", metavar="URL", help=argparse.SUPPRESS)
+    p.add_argument("--bomb-dir", type=Path, help=argparse.SUPPRESS)
     a = p.parse_args()
     if a.attack_only:
         got = asyncio.run(attack(a, a.attack_only))
         a.json.write_text(json.dumps(got))
         return 0
+    if a.bombs or a.reviewers:  # built before anything starts (seconds of CPU)
+        a.bomb_dir = Path(tempfile.mkdtemp(prefix="parlour-bombs-"))
+        for kb in BOMB_KB:
+            (a.bomb_dir / f"{kb}.json").write_bytes(bomb_record(kb))
     extra = [x for item in a.set for x in ("--set", item)]
     server = ServerProcess(bot_delay=a.bot_delay, round_pause=1.0, extra=extra,
-                           env={"PARLOUR_TESTING": "0"}).start()
+                           env={"PARLOUR_TESTING": "0"}).start(timeout=300)
     try:
         until = time.monotonic() + 120  # the mix measures a running server: bots warm
         while (httpx.get(server.base + "/healthz").json().get("bots", "ready") != "ready"
