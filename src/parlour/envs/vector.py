@@ -194,11 +194,12 @@ class ParlourVectorEnv(VectorEnv):
     def _final_info(self, ended: np.ndarray, seat: np.ndarray, rewards: np.ndarray,
                     actor: np.ndarray, bad: np.ndarray | None) -> dict[str, Any]:
         """The last step's info of every env whose game ended, in Gymnasium's layout
-        (``SyncVectorEnv``'s ``final_info``: each key batched, ``_key`` its mask)."""
-        out: dict[str, Any] = {
-            "seat": np.where(ended, seat, 0), "_seat": ended,
-            "rewards": np.where(ended[:, None], rewards, 0.0), "_rewards": ended,
-            "actor": np.where(ended, actor, 0), "_actor": ended}
+        (``SyncVectorEnv``'s ``final_info``: each key batched, ``_key`` its mask; the
+        entries outside the mask are not zeroed, as nothing may read them)."""
+        # the step's own fresh arrays, not copies: entries outside ``_key`` belong to
+        # games still running (Gymnasium zeroes them; they are to be ignored either way)
+        out: dict[str, Any] = {"seat": seat, "_seat": ended, "rewards": rewards,
+                               "_rewards": ended, "actor": actor, "_actor": ended}
         if bad is not None:
             flags = np.zeros(self.num_envs, np.bool_)
             flags[bad] = True
