@@ -76,6 +76,14 @@ def test_metrics_count_tables_moves_commits_and_hold_no_ids(client):
         assert table_id not in r.text
 
 
+def test_metrics_time_the_garbage_collectors_pauses(client):
+    import gc
+
+    gc.collect()
+    s = _samples(client.get("/metrics").text)
+    assert s['parlour_gc_pause_seconds_count{generation="2"}'] >= 1
+
+
 def test_a_refusal_at_a_limit_is_counted_by_its_code(make_app):
     client = make_app(max_body_bytes=100)
 

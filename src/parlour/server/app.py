@@ -196,6 +196,8 @@ def create_app(settings: Settings | None = None, *, testing: bool | None = None)
                             headers={"Retry-After": "1"})
 
     if settings.metrics:
+        metrics.watch_gc()
+
         @app.get("/metrics", include_in_schema=False)
         def metrics_page(request: Request) -> Response:
             """Prometheus text exposition of this process (no card, name or secret)."""

@@ -9,6 +9,7 @@ numbers; a cluster is summed by Prometheus over its processes (docs/deploy.md).
 
 from __future__ import annotations
 
+import gc
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -43,6 +44,9 @@ COMMIT_SECONDS = Histogram("parlour_db_commit_seconds", "Time of one database co
 REFUSALS = Counter("parlour_refusals", "Requests refused at a limit, by the error code",
                    ["limit"], registry=REGISTRY)
 
+GC_SECONDS = Histogram("parlour_gc_pause_seconds", "Pauses of Python's garbage collector, "
+                       "by generation", ["generation"], buckets=FAST, registry=REGISTRY)
+
 LIMIT_CODES = frozenset({"rate_limited", "too_large", "busy", "unavailable", "full",
                          "capacity"})
 
@@ -60,6 +64,24 @@ def timed(histogram: Any) -> Iterator[None]:
         yield
     finally:
         histogram.observe(time.perf_counter() - start)
+
+
+_gc_started = [0.0]
+
+
+def _gc_callback(phase: str, info: dict[str, Any]) -> None:
+    if phase == "start":
+        _gc_started[0] = time.perf_counter()
+    elif _gc_started[0]:
+        GC_SECONDS.labels(str(info.get("generation", "?"))).observe(
+            time.perf_counter() - _gc_started[0])
+        _gc_started[0] = 0.0
+
+
+def watch_gc() -> None:
+    """Time every collection of this process (once; a callback costs microseconds)."""
+    if _gc_callback not in gc.callbacks:
+        gc.callbacks.append(_gc_callback)
 
 
 def scrape(service: Any) -> tuple[bytes, str]:
