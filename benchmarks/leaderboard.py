@@ -7,7 +7,7 @@ For each game at its usual table size (Fan Tan 4, Fanti 2), each bot plays one s
 against the reference opponent (``--against``, default ``heuristic``) in the others, as
 ``parlour tournament GAME --deals SET --bots BOT,heuristic`` does: every deal once per
 seat rotation, one round a game. Each run's results file (``parlour-results/1``, the
-tournament's ``summary.json``) is kept in ``benchmarks/results/leaderboard/`` and the
+tournament's ``summary.json``) is kept as ``benchmarks/results/leaderboard-*.json`` and the
 table ``benchmarks/leaderboard.md`` is written from those files alone, so it can be
 regenerated, checked and extended bot by bot (``--bots``). Your own agent enters the
 same way: ``--bots mine.npz`` or ``--bots cmd:./mybot`` (docs/arena.md).
@@ -25,7 +25,7 @@ from parlour.bots import bot_names
 from parlour.games import get_game
 
 HERE = Path(__file__).resolve().parent
-RESULTS = HERE / "results" / "leaderboard"
+RESULTS = HERE / "results"
 TABLE = HERE / "leaderboard.md"
 GAMES = ("fantan", "fanti")
 SKIP = {"easy", "medium", "pimc", "ismcts"}
@@ -35,7 +35,7 @@ research engines at an arbitrary budget; the levels and ``learned`` are all list
 
 def _file(game: str, bot: str, deals: str, against: str) -> Path:
     safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in bot)
-    return RESULTS / f"{game}-{deals}-vs-{against}-{safe}.json"
+    return RESULTS / f"leaderboard-{game}-{deals}-vs-{against}-{safe}.json"
 
 
 def run(bots: list[str] | None, deals: str, against: str, workers: int) -> None:
@@ -54,7 +54,7 @@ def run(bots: list[str] | None, deals: str, against: str, workers: int) -> None:
 def table() -> str:
     """The Markdown leaderboard from the results files."""
     rows: dict[tuple[str, str, str], list[dict]] = {}
-    for path in sorted(RESULTS.glob("*.json")):
+    for path in sorted(RESULTS.glob("leaderboard-*.json")):
         s = json.loads(path.read_text())
         if s.get("format") != RESULTS_FORMAT or not s.get("deal_set"):
             continue
@@ -66,7 +66,7 @@ def table() -> str:
            "the bot's seat with its 95% interval clustered by deal; a seat's fair share is "
            "1/players. Regenerate: `python benchmarks/leaderboard.py --deals standard-1000` "
            "(runs the games, then writes this file); `--table-only` rewrites it from "
-           "`benchmarks/results/leaderboard/*.json` (the tournaments' results files).", ""]
+           "`benchmarks/results/leaderboard-*.json` (the tournaments' results files).", ""]
     for (game, deals, against), runs in sorted(rows.items()):
         first = runs[0]
         found = deal_set(deals)
@@ -83,6 +83,11 @@ def table() -> str:
             bot = next(b for b in s["bots"] if b["name"] == e["bot"])
             out.append(f"| `{e['bot']}` | {e['games']} | {e['wins']:g} | {e['win_rate']:.3f} | "
                        f"{e['ci95'][0]:.3f}-{e['ci95'][1]:.3f} | {bot['mean_score']:.2f} |")
+        missing = [b for b in bot_names(game) if b not in SKIP
+                   and b not in {s["entries"][0]["bot"] for s in runs}]
+        if missing:
+            out.append(f"Not run on this set yet: {', '.join(f'`{b}`' for b in missing)} "
+                       f"(`--bots {','.join(missing)}` adds them).")
         out.append("")
     return "\n".join(out)
 
