@@ -153,3 +153,36 @@ def test_the_http_oracle_catches_a_card_in_an_answer_about_people(client):
     caught = [x for x in client.oracle.leaks if card in x]
     assert caught and caught[0].startswith("HTTP /api/me")
     client.oracle.leaks.clear()  # (the fixture asserts no leak at the end)
+
+
+def test_the_cookie_rides_the_websocket_upgrade(client):
+    """``player_of_ws``: the player of the cookie sent with the WebSocket handshake."""
+    from starlette.websockets import WebSocket
+
+    from parlour.server.identity import player_of_ws
+
+    g = Browser(client)
+    g.post("/api/tables", json={"game": "fantan", "players": 3})
+    g.patch("/api/me", json={"name": "Gil"})
+
+    def socket(cookie: str) -> WebSocket:
+        scope = {"type": "websocket", "path": "/ws", "headers": [(b"cookie", cookie.encode())],
+                 "app": client.app}
+        return WebSocket(scope, receive=None, send=None)
+
+    found = player_of_ws(socket(f"{COOKIE}={g.cookies[COOKIE]}"))
+    assert found is not None and found.name == "Gil" and found.guest
+    assert player_of_ws(socket(f"{COOKIE}=not-a-session")) is None
+    assert player_of_ws(socket("")) is None
+
+
+def test_the_sweep_forgets_expired_sessions(client):
+    import time
+
+    g = Browser(client)
+    g.post("/api/tables", json={"game": "fantan", "players": 3})
+    assert g.get("/api/me").json()["known"]
+    client.portal.call(service(client).sweep, time.time() + 401 * 86400)  # the app's loop
+    with service(client).store.engine.connect() as c:
+        assert c.execute(people.SESSIONS.select()).first() is None
+    assert not g.get("/api/me").json()["known"]

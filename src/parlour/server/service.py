@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -169,7 +170,11 @@ class TableService:
         return running
 
     async def sweep(self, now: float | None = None) -> list[str]:
-        """Expire idle tables (see :meth:`TableClock.sweep`)."""
+        """Expire idle tables (see :meth:`TableClock.sweep`); forget expired sessions and
+        passkey challenges."""
+        from parlour.server import people
+
+        people.delete_expired(self.store.engine, time.time() if now is None else now)
         return await self.clock.sweep(now)
 
     # --- HTTP --------------------------------------------------------------------------
