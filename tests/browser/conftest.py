@@ -26,7 +26,12 @@ def live_url(tmp_path_factory) -> Iterator[str]:
     settings = Settings(db_url=f"sqlite:///{db}", bot_delay=0.05, round_pause=0.3,
                         testing=True, rate_per_second=200, rate_burst=200,
                         create_per_minute=6000.0, create_burst=1000, max_seats_per_address=8, public_seats_per_address=8, reclaim_after=0.0,
-                        max_tables_per_class=100_000)
+                        max_tables_per_class=100_000,
+                        # every browser of every test is one address here: the per-address
+                        # account limits have their own tests (tests/server)
+                        signup_per_minute=6000.0, signup_burst=1000, signin_per_minute=6000.0,
+                        signin_burst=1000, me_per_minute=6000.0, me_burst=1000,
+                        guests_per_minute=6000.0, guests_burst=1000)
     yield from serve_in_thread(settings)
 
 

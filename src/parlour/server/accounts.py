@@ -89,6 +89,7 @@ class Gate:
         self.signin_address = PerAddress(s.signin_per_minute / 60.0, s.signin_burst)
         self.signin_name = PerAddress(s.signin_name_per_minute / 60.0, s.signin_name_burst)
         self.signup = PerAddress(s.signup_per_minute / 60.0, s.signup_burst)
+        self.reads = PerAddress(s.me_per_minute / 60.0, s.me_burst)
 
     @staticmethod
     def of(request: Request) -> Gate:
@@ -103,6 +104,13 @@ def _limited(wait: float, what: str) -> ServiceError:
     s = math.ceil(wait)
     return ServiceError(429, "rate_limited", f"too many {what}: try again in {s} s",
                         {"Retry-After": str(s)})
+
+
+def _reads(request: Request) -> None:
+    """The per-address limit on the other account requests (``me_per_minute``)."""
+    wait = Gate.of(request).reads.allow(_addr(request))
+    if wait > 0:
+        raise _limited(wait, "requests from your address")
 
 
 def _engine(request: Request) -> Any:
@@ -163,8 +171,9 @@ def me(request: Request, player: Player | None) -> dict[str, Any]:
     return out
 
 
-@router.get("/me", responses=_errors(), summary="Who this browser is: a guest or an account")
+@router.get("/me", responses=_errors(429), summary="Who this browser is: a guest or an account")
 def get_me(request: Request) -> dict[str, Any]:
+    _reads(request)
     return me(request, player_of(request))
 
 
@@ -227,14 +236,16 @@ async def sign_in(request: Request, response: Response, body: Credentials) -> di
     return me(request, player)
 
 
-@router.delete("/session", responses=_errors(), summary="Sign out (this browser)")
+@router.delete("/session", responses=_errors(429), summary="Sign out (this browser)")
 def sign_out(request: Request, response: Response) -> dict[str, Any]:
+    _reads(request)
     end_session(request, response)
     return me(request, None)
 
 
-@router.delete("/sessions", responses=_errors(401), summary="Sign out everywhere")
+@router.delete("/sessions", responses=_errors(401, 429), summary="Sign out everywhere")
 def sign_out_everywhere(request: Request, response: Response) -> dict[str, Any]:
+    _reads(request)
     player = signed_in(request)
     people.end_sessions(_engine(request), player.id)
     end_session(request, response)
@@ -264,9 +275,10 @@ async def change_password(request: Request, response: Response,
     return me(request, player)
 
 
-@router.patch("/me", responses=_errors(400, 401, 409),
+@router.patch("/me", responses=_errors(400, 401, 409, 429),
               summary="A guest's name (an account's name stays)")
 def rename_guest(request: Request, body: GuestName) -> dict[str, Any]:
+    _reads(request)
     player = player_of(request)
     if player is None:
         raise ServiceError(401, "not_signed_in", "take a seat first: then this browser "
@@ -283,10 +295,11 @@ def rename_guest(request: Request, body: GuestName) -> dict[str, Any]:
     return me(request, updated)
 
 
-@router.get("/me/tables", responses=_errors(), summary="The tables where you hold a seat")
+@router.get("/me/tables", responses=_errors(429), summary="The tables where you hold a seat")
 def my_tables(request: Request) -> list[dict[str, Any]]:
     """Tables waiting or in play where this player holds a seat: the page offers to
     take each back (``POST /api/tables/ID/rejoin`` without a key)."""
+    _reads(request)
     player = player_of(request)
     if player is None:
         return []
@@ -306,8 +319,9 @@ def my_tables(request: Request) -> list[dict[str, Any]]:
     return out
 
 
-@router.get("/me/export", responses=_errors(401), summary="Everything kept about you, as JSON")
+@router.get("/me/export", responses=_errors(401, 429), summary="Everything kept about you, as JSON")
 def export(request: Request) -> JSONResponse:
+    _reads(request)
     player = player_of(request)
     if player is None:
         raise ServiceError(401, "not_signed_in", "this browser has no player to export")

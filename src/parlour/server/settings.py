@@ -314,6 +314,10 @@ class Settings:
     ``signin_name_burst``): guessing one account's password is slow from many
     addresses too. The same words and status whether the name exists or not."""
     signin_name_burst: int = 10
+    me_per_minute: float = 120.0
+    """Other account requests one address may make a minute (``/api/me`` and its
+    parts, signing out), bursts of ``me_burst``; then 429."""
+    me_burst: int = 60
     passkey_options_per_minute: float = 20.0
     """Passkey challenges (``/api/passkeys/options``) one address may ask for a minute
     (bursts of ``passkey_options_burst``); each is kept 5 minutes, used once."""
