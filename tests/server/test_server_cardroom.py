@@ -176,7 +176,8 @@ def test_the_host_who_fills_the_seats_keeps_his_own(client):
 
 
 def test_chat_is_text_with_limits_channels_and_no_record(make_app):
-    client = make_app(chat_burst=3, chat_window=60.0, chat_max_length=20)
+    client = make_app(chat_burst=3, chat_window=60.0, chat_max_length=20,
+                      chat_new_age=0.0)  # (new players: test_server_social.py)
     j = create(client, "fanti", 2, ["person", "person"], rules={"rounds": 1})
     invite = j["invite_url"].split("#invite=")[1]
     ben = client.post(f"/api/tables/{j['table']}/join", json={"key": invite, "name": "Ben"}).json()

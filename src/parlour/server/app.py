@@ -23,6 +23,7 @@ from parlour.games import KITS
 from parlour.server import metrics
 from parlour.server.accounts import pages as account_pages
 from parlour.server.accounts import router as accounts_router
+from parlour.server.admin_api import router as admin_router
 from parlour.server.api import router
 from parlour.server.between import router as between_router
 from parlour.server.db import Store, unavailable
@@ -37,6 +38,7 @@ from parlour.server.room import router as room_router
 from parlour.server.service import ServiceError, TableService
 from parlour.server.settings import Settings
 from parlour.server.webapp import router as webapp_router
+from parlour.server.social_api import router as social_router
 from parlour.server.work import warm
 from parlour.server.ws import table_socket
 
@@ -89,6 +91,8 @@ def create_app(settings: Settings | None = None, *, testing: bool | None = None)
     app.include_router(between_router)
     app.include_router(push_router)
     app.include_router(pools_router)
+    app.include_router(social_router)
+    app.include_router(admin_router)
     app.include_router(accounts_router)
     app.include_router(account_pages)
     app.include_router(passkeys_router)

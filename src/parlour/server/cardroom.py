@@ -203,19 +203,29 @@ class CardRoom:
             await svc.hub.error(conn, "chat_too_long",
                                 f"A chat line holds at most {st.chat_max_length} characters.")
             return
-        rate = st.chat_burst / st.chat_window if st.chat_window > 0 else float(st.chat_burst)
+        player, young = svc.social.speaker(conn)
+        refused = svc.moderation.refusal(player, "chat")
+        if refused is not None:  # muted, suspended or banned: told why
+            await svc.hub.error(conn, *refused)
+            return
+        burst = min(st.chat_burst, st.chat_new_burst) if young else st.chat_burst
+        rate = burst / st.chat_window if st.chat_window > 0 else float(burst)
         channel = "table" if conn.seat is not None else "watchers"
-        keys = [f"chat:{t.id}:{channel}:{svc.limits.address_key(conn.addr)}"]
+        kind = "chatnew" if young else "chat"  # a new player's own, smaller buckets
+        keys = [f"{kind}:{t.id}:{channel}:{svc.limits.address_key(conn.addr)}"]
         if conn.seat is not None:
-            keys.insert(0, f"chat:{t.id}:seat:{conn.seat}")
-        if any(svc.limits.take(k, rate, st.chat_burst) > 0 for k in keys):
+            keys.insert(0, f"{kind}:{t.id}:seat:{conn.seat}")
+        if any(svc.limits.take(k, rate, burst) > 0 for k in keys):
             await svc.hub.error(conn, "chat_limit",
-                                f"Slow down: at most {st.chat_burst} chat lines every "
-                                f"{st.chat_window:g} seconds.")
+                                f"Slow down: at most {burst} chat lines every "
+                                f"{st.chat_window:g} seconds"
+                                + (" while your name is new here." if young else "."))
             return
         name = t.seats[conn.seat].name if conn.seat is not None else "Spectator"
         line = {"id": 0, "seat": conn.seat, "name": name, "text": clean, "channel": channel,
                 "at": round(time.time(), 1)}
+        if player is not None:  # who wrote it, as a tag: the page hides blocked players'
+            line["who"] = svc.social.tag(player)
         if st.cluster:  # every process's clients read it: stored and announced
             line["id"] = svc.store.add_chat(t.id, {k: v for k, v in line.items() if k != "id"})
         else:

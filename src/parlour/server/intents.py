@@ -200,6 +200,8 @@ class Intents:
                      who: Player | None = None) -> Joined:
         svc = self.svc
         settings = svc.settings
+        if who is not None:  # suspended or banned: told why (server/moderation.py)
+            svc.moderation.refuse(who.id, "play")
         if _too_big(req.rules):
             raise ServiceError(400, "bad_table", "a rule option holds a number too large "
                                "to play with")
@@ -331,6 +333,8 @@ class Intents:
         svc = self.svc
         chosen = _name(name)
         player = who() if who is not None else None
+        if player is not None:
+            svc.moderation.refuse(player.id, "play")
         async with t.lock:
             free = next((i for i, s in enumerate(t.seats) if s.kind == "person"
                          and s.token_hash is None and (t.status == "waiting" or s.open)), None)

@@ -396,7 +396,7 @@ class Pools:
                         if not e["player_id"].startswith("ticket:"):
                             c.execute(insert(owners).values(
                                 table_id=tid, seat=seat, player_id=e["player_id"],
-                                name=config["seats"][seat]["name"]))
+                                name=config["seats"][seat]["name"], at=now))
                 svc.store._notify(c, "pool:paired")
         except _Taken:  # rolled back: nothing of it was written
             return False

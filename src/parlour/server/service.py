@@ -36,6 +36,7 @@ from parlour.server.pools import Pools
 from parlour.server.protocol import CreateTable, Hello, Joined
 from parlour.server.quotas import Quotas
 from parlour.server.settings import Settings
+from parlour.server.social import Social
 from parlour.server.thinking import ASKED, OverBudget, QueueFull, ThinkPool, WorkFailed, WorkRefused
 from parlour.server.tokens import KeyRing, hash_token, new_server_secret
 from parlour.server.writes import Writer
@@ -80,6 +81,7 @@ class TableService:
         self.coord: Coordination = coordination_for(self)
         self.pools = Pools(self)
         self.moderation = Moderation(store.engine)
+        self.social = Social(self)
         self.pool = ThinkPool(settings.bot_workers, settings.bot_move_seconds,
                               settings.work_queue, settings.work_per_address)
         self.limits = Quotas(self.keys.subkey("quotas"), store if settings.cluster else None)

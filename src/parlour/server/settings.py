@@ -353,6 +353,32 @@ class Settings:
     ``standings_burst``); then 429 with Retry-After."""
     standings_burst: int = 30
 
+    # --- friends, blocks, reports, moderation (social.py, moderation.py) -------------
+    max_follows: int = 500
+    """Players one player may follow; then 409."""
+    max_blocks: int = 500
+    """Players one player may block; then 409."""
+    online_window: float = 120.0
+    """A player who asked the server anything this many seconds ago counts as online."""
+    invite_keep: float = 3600.0
+    """Seconds an invitation to a table is shown."""
+    social_per_minute: float = 60.0
+    """Follows, blocks, invitations and reports one address may send a minute (bursts of
+    ``social_burst``); then 429."""
+    social_burst: int = 30
+    operator_secret: str = field(default="", repr=False)
+    """The secret of the operator's moderation page and API (``/admin``); empty: both
+    are off (404)."""
+    admin_per_minute: float = 30.0
+    """Requests to the moderation API one address may make a minute (a wrong secret
+    included); then 429."""
+    admin_burst: int = 10
+    chat_new_age: float = 86400.0
+    """Players whose identity is younger than this many seconds chat under the
+    stricter limit ``chat_new_burst``."""
+    chat_new_burst: int = 2
+    """Chat lines a new player may send within ``chat_window`` seconds."""
+
     @classmethod
     def from_env(cls, **overrides: object) -> Settings:
         """Defaults, then ``PARLOUR_*`` environment variables, then ``overrides``."""

@@ -1,0 +1,188 @@
+"""The HTTP side of people among people: friends (follow, online, invite), blocks and
+reports (server/social.py, server/moderation.py)."""
+
+from __future__ import annotations
+
+import math
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Request, Response
+from pydantic import BaseModel, ConfigDict, Field
+
+from parlour.server import moderation
+from parlour.server.api import _errors
+from parlour.server.errors import ServiceError
+from parlour.server.guard import client_address, public_base
+from parlour.server.identity import Player, ensure_player, player_of
+from parlour.server.limits import PerAddress
+from parlour.server.protocol import Secret
+from parlour.server.service import TableService
+from parlour.server.social import Social
+from parlour.server.tokens import hash_token
+
+router = APIRouter(prefix="/api")
+
+Tag = Annotated[str, Field(min_length=1, max_length=32)]
+TableId = Annotated[str, Field(min_length=1, max_length=32)]
+
+
+class Someone(BaseModel):
+    """A player: an account's ``name``, the person at ``seat`` of ``table``, or a
+    ``tag`` from your lists."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: Annotated[str, Field(max_length=24)] | None = None
+    table: TableId | None = None
+    seat: Annotated[int, Field(ge=0, le=7)] | None = None
+    tag: Tag | None = None
+
+
+class Report(Someone):
+    reason: Annotated[str, Field(min_length=1, max_length=500)]
+
+
+class Invite(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    table: TableId
+    token: Secret
+    """Your seat's token at that table (only a seated player invites)."""
+    tag: Tag
+
+
+class Decline(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    id: Annotated[int, Field(ge=0)]
+
+
+def _service(request: Request) -> TableService:
+    return request.app.state.service
+
+
+def _social(request: Request) -> Social:
+    return _service(request).social
+
+
+def _limited(request: Request) -> None:
+    """Every change here is limited per address (``social_per_minute``)."""
+    svc = _service(request)
+    limit = getattr(svc, "social_limit", None)
+    if limit is None:
+        st = svc.settings
+        limit = svc.social_limit = PerAddress(st.social_per_minute / 60.0, st.social_burst)
+    wait = limit.allow(client_address(request.scope, svc.settings))
+    if wait > 0:
+        secs = math.ceil(wait)
+        raise ServiceError(429, "rate_limited", f"too many requests from your address: try "
+                           f"again in {secs} s", {"Retry-After": str(secs)})
+
+
+def _me(request: Request, response: Response) -> Player:
+    _limited(request)
+    me = ensure_player(request, response)
+    _social(request).touch(me.id)
+    return me
+
+
+def _who(request: Request, me: Player, body: Someone) -> tuple[str, str]:
+    return _social(request).find(me.id, body.name, body.table, body.seat, body.tag)
+
+
+@router.get("/friends", responses=_errors(),
+            summary="The players you follow (online or not) and your invitations to tables")
+async def friends(request: Request) -> dict[str, Any]:
+    me = player_of(request)
+    if me is None:
+        return {"following": [], "invites": []}
+    social = _social(request)
+    social.touch(me.id)
+    base = public_base(request.app.state.settings, request.scope)
+    invites = social.invites(me.id)
+    for i in invites:
+        i["url"] = base + i["url"]
+    return {"following": social.following(me.id), "invites": invites}
+
+
+@router.post("/follows", status_code=201, responses=_errors(400, 404, 409, 429),
+             summary="Follow a player: see when they are online, invite them to your table")
+async def follow(request: Request, response: Response, body: Someone) -> dict[str, Any]:
+    me = _me(request, response)
+    pid, name = _who(request, me, body)
+    _social(request).follow(me.id, pid)
+    return {"name": name, "tag": _social(request).tag(pid)}
+
+
+@router.post("/follows/remove", responses=_errors(400, 404, 429), summary="Stop following a player")
+async def unfollow(request: Request, response: Response, body: Someone) -> dict[str, Any]:
+    me = _me(request, response)
+    pid, name = _who(request, me, body)
+    _social(request).unfollow(me.id, pid)
+    return {"name": name, "tag": _social(request).tag(pid)}
+
+
+@router.get("/blocks", responses=_errors(), summary="The players you blocked (their tags hide their chat)")
+async def blocks(request: Request) -> list[dict[str, Any]]:
+    me = player_of(request)
+    return [] if me is None else _social(request).blocked(me.id)
+
+
+@router.post("/blocks", status_code=201, responses=_errors(400, 404, 409, 429),
+             summary="Block a player: never paired with you, their chat hidden from you")
+async def block(request: Request, response: Response, body: Someone) -> dict[str, Any]:
+    me = _me(request, response)
+    pid, name = _who(request, me, body)
+    _social(request).block(me.id, pid)
+    return {"name": name, "tag": _social(request).tag(pid)}
+
+
+@router.post("/blocks/remove", responses=_errors(400, 404, 429), summary="Unblock a player")
+async def unblock(request: Request, response: Response, body: Someone) -> dict[str, Any]:
+    me = _me(request, response)
+    pid, name = _who(request, me, body)
+    _social(request).unblock(me.id, pid)
+    return {"name": name, "tag": _social(request).tag(pid)}
+
+
+@router.post("/invites", status_code=201, responses=_errors(400, 403, 404, 409, 429),
+             summary="Invite a player you follow to the table where you hold a seat")
+async def invite(request: Request, response: Response, body: Invite) -> dict[str, Any]:
+    me = _me(request, response)
+    svc = _service(request)
+    svc.moderation.refuse(me.id, "play")
+    t = svc.load(body.table)
+    seat = t.seat_of_token_hash(hash_token(body.token))
+    if seat is None:
+        raise ServiceError(403, "unauthorised", "this token does not hold a seat at this table")
+    if t.status not in ("waiting", "playing") or not any(
+            s.kind == "person" and s.token_hash is None and (t.status == "waiting" or s.open)
+            for s in t.seats):
+        raise ServiceError(409, "full", "no seat at this table is free to invite someone to")
+    pid, name = _social(request).find(me.id, tag=body.tag)
+    _social(request).invite(me.id, t.seats[seat].name, pid, t.id)
+    return {"invited": name}
+
+
+@router.post("/invites/decline", responses=_errors(400, 429), summary="Turn an invitation down")
+async def decline(request: Request, response: Response, body: Decline) -> dict[str, Any]:
+    me = _me(request, response)
+    _social(request).decline(me.id, body.id)
+    return {"declined": body.id}
+
+
+@router.post("/reports", status_code=201, responses=_errors(400, 404, 429),
+             summary="Report a player to the room's operator (from a table: its chat and record go with it)")
+async def report(request: Request, response: Response, body: Report) -> dict[str, Any]:
+    me = _me(request, response)
+    svc = _service(request)
+    pid, name = _who(request, me, body)
+    if pid == me.id:
+        raise ServiceError(400, "bad_request", "you cannot report yourself")
+    chat: list[Any] = []
+    if body.table is not None:
+        t = svc.tables.get(body.table)
+        chat = [dict(line) for line in (t.chat if t is not None else [])]
+    rid = moderation.report(svc.store.engine, me.id, pid, name, body.reason.strip(),
+                            body.table, chat)
+    return {"report": rid, "message": "Thank you: the room's operator will read it."}
