@@ -148,8 +148,11 @@ def check(url: str, tickets: list[str]) -> dict[str, Any]:
     per_table = Counter(r.table_id for r in mine if r.table_id)
     seats = Counter((r.table_id, r.seat) for r in mine if r.table_id)
     players = Counter(r.player_id for r in mine if r.table_id)
-    gaps = [abs(a.rating - b.rating) for t in per_table
-            for a, b in [[r for r in mine if r.table_id == t]] if per_table[t] == 2]
+    at: dict[str, list[float]] = {}
+    for r in mine:
+        if r.table_id:
+            at.setdefault(r.table_id, []).append(r.rating)
+    gaps = sorted(abs(x[0] - x[1]) for x in at.values() if len(x) == 2)
     return {"entries": len(mine),
             "paired": sum(1 for r in mine if r.status == "paired"),
             "left_waiting": sum(1 for r in mine if r.status == "waiting"),
@@ -158,7 +161,7 @@ def check(url: str, tickets: list[str]) -> dict[str, Any]:
             "seats_shared": sum(1 for n in seats.values() if n > 1),
             "players_at_two_tables": sum(1 for n in players.values() if n > 1),
             "tables_playing": sum(1 for t in per_table if statuses.get(t) == "playing"),
-            "rating_gap_median": percentile(sorted(gaps), 50) if gaps else None,
+            "rating_gap_median": percentile(gaps, 50) if gaps else None,
             "rating_gap_max": max(gaps) if gaps else None}
 
 
@@ -224,6 +227,8 @@ def main(argv: list[str] | None = None) -> int:
                                                 args.spread, args.seed)
                 waits, tickets, outs = await timed(bases, clients, args.duration,
                                                    limit=args.duration + 120)
+                print(f"waits: {len(waits)} paired, median {percentile(sorted(waits), 50)}, "
+                      f"p99 {percentile(sorted(waits), 99)}", flush=True)
                 checked = await asyncio.to_thread(check, pg.sqlalchemy_url, tickets)
             finally:
                 await asyncio.gather(*(c.aclose() for c in clients))

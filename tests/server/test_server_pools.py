@@ -101,7 +101,7 @@ def test_a_four_player_pool_waits_for_four(make_app):
 
 
 def test_fill_with_computers_after_the_wait_and_not_before(make_app):
-    client = make_app(pool_wait=0.2, pool_every=0.05, pool_fill_after=0.6)
+    client = make_app(pool_wait=0.2, pool_every=0.05, pool_fill_after=3.0)
     a = enter(client, name="Solo")
     r = client.post("/api/pool/fill", json={"ticket": a["ticket"]})
     assert r.status_code == 409 and r.json()["error"] == "too_soon" and "Retry-After" in r.headers
@@ -129,12 +129,19 @@ def test_leaving_and_entering_again_and_one_entry_per_person(make_app):
 
 
 def test_an_entry_nobody_asks_about_leaves_the_pool(make_app):
-    client = make_app(pool_wait=0.2, pool_every=0.05, pool_stale=0.3)
+    client = make_app(pool_wait=0.2, pool_every=0.05, pool_stale=1.0)
     a = enter(client)
-    time.sleep(0.6)  # its page is closed: it stops asking
+    engine = service(client).store.engine
+    deadline = time.monotonic() + 20
+    while True:  # its page is closed: it stops asking, and the pool lets it go
+        with engine.connect() as c:
+            if c.execute(POOL.select().where(POOL.c.status == "gone")).first() is not None:
+                break
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
     b = enter(client)
-    out = ask(client, b["ticket"])
-    assert out["status"] == "waiting" and ask(client, a["ticket"])["status"] == "gone"
+    assert ask(client, b["ticket"], wait=False)["status"] == "waiting"
+    assert ask(client, a["ticket"], wait=False)["status"] == "gone"
 
 
 def test_entering_is_limited_per_address(make_app):
