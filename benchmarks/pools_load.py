@@ -211,7 +211,7 @@ def main(argv: list[str] | None = None) -> int:
                 env={"PARLOUR_INSTANCE": name, "PARLOUR_POOL_TIMER": "0",
                      "PARLOUR_MAX_OPEN_TABLES": str(args.players),
                      "PARLOUR_GUESTS_BURST": str(args.players)}))
-        servers = [p.start(timeout=120) for p in procs]
+        servers = [p.start(timeout=600) for p in procs]  # a busy shared machine starts slowly
         bases = [s.base for s in servers]
 
         async def run() -> dict[str, Any]:

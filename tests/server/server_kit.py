@@ -348,3 +348,34 @@ class Browser:
 
     def delete(self, url: str, **kw: Any) -> Any:
         return self.request("DELETE", url, **kw)
+
+
+class Person:
+    """Another browser on the same test server: a lasting identity (its cookie) of its
+    own, while every request and socket goes through the one client (its event loop)."""
+
+    def __init__(self, client: TestClient) -> None:
+        self.client = client
+        self.cookie: str | None = None
+
+    def request(self, method: str, path: str, **kw: Any) -> Any:
+        headers = dict(kw.pop("headers", None) or {})
+        if self.cookie:
+            headers["cookie"] = self.cookie
+        self.client.cookies.clear()
+        r = self.client.request(method, path, headers=headers, **kw)
+        for name in ("parlour_id", "__Host-parlour_id"):
+            if r.cookies.get(name):
+                self.cookie = f"{name}={r.cookies.get(name)}"
+        self.client.cookies.clear()
+        return r
+
+    def get(self, path: str, **kw: Any) -> Any:
+        return self.request("GET", path, **kw)
+
+    def post(self, path: str, **kw: Any) -> Any:
+        return self.request("POST", path, **kw)
+
+    def seat(self, table: str, token: str | None = None, watch: str | None = None) -> Seat:
+        return Seat(self.client, table, token, watch,
+                    headers={"cookie": self.cookie} if self.cookie else None)

@@ -4,15 +4,13 @@ from __future__ import annotations
 
 import time
 
-from server_kit import Seat, hidden_cards, mentioned, service
-from starlette.testclient import TestClient
+from server_kit import Person, Seat, hidden_cards, mentioned, service
 
 from parlour.server.pool_rows import POOL
 
 
 def person(client):
-    """Another browser on the same server: a cookie jar of its own (another guest)."""
-    return TestClient(client.app)
+    return Person(client)
 
 
 def enter(client, game="fanti", players=2, name="", who=None):

@@ -4,15 +4,13 @@ from __future__ import annotations
 
 import time
 
-from server_kit import Seat, create, hidden_cards, mentioned, service
-from starlette.testclient import TestClient
+from server_kit import Person, create, hidden_cards, mentioned, service
 
 from parlour.server import moderation
 
 
 def person(client):
-    """Another browser: a cookie jar (a guest) of its own."""
-    return TestClient(client.app)
+    return Person(client)
 
 
 def shared_table(client, host, guest, names=("Ann", "Ben")):
@@ -104,7 +102,7 @@ def test_chat_lines_carry_a_tag_the_blocker_hides_and_new_players_chat_less(make
     client = make_app(chat_burst=5, chat_new_burst=2, chat_window=60.0)
     ann, ben = person(client), person(client)
     j, b = shared_table(client, ann, ben)
-    sa, sb = Seat(ann, j["table"], j["token"]), Seat(ben, j["table"], b["token"])
+    sa, sb = ann.seat(j["table"], j["token"]), ben.seat(j["table"], b["token"])
     sa.welcome()
     sb.welcome()
     blocked = ann.post("/api/blocks", json={"table": j["table"], "seat": 1}).json()
@@ -122,7 +120,7 @@ def test_a_banned_player_is_refused_everywhere_with_the_reason(make_app):
     client = make_app()
     ann, ben = person(client), person(client)
     j, b = shared_table(client, ann, ben)
-    sb = Seat(ben, j["table"], b["token"])
+    sb = ben.seat(j["table"], b["token"])
     sb.welcome()
     pid = service(client).social.find("", table=j["table"], seat=1)[0]
     moderation.act(service(client).store.engine, "test", "ban", pid, "abuse in chat")
@@ -153,7 +151,7 @@ def test_report_from_a_table_and_the_operator_page(make_app):
     client = make_app(operator_secret="s3cret", admin_per_minute=60.0, admin_burst=20)
     ann, ben = person(client), person(client)
     j, b = shared_table(client, ann, ben)
-    sb = Seat(ben, j["table"], b["token"])
+    sb = ben.seat(j["table"], b["token"])
     sb.welcome()
     sb.send({"type": "chat", "text": "rude words"})
     sb.until(lambda m: m["type"] == "chat")

@@ -37,8 +37,8 @@ from parlour.server.readiness import Readiness
 from parlour.server.room import router as room_router
 from parlour.server.service import ServiceError, TableService
 from parlour.server.settings import Settings
-from parlour.server.webapp import router as webapp_router
 from parlour.server.social_api import router as social_router
+from parlour.server.webapp import router as webapp_router
 from parlour.server.work import warm
 from parlour.server.ws import table_socket
 

@@ -21,7 +21,8 @@ export const muted = {
 /** The chat box for the side bar. `page` gives state, send() and the draft text. */
 export function chatBox(page) {
   const s = page.state;
-  const lines = (s.chat || []).filter((l) => !muted.has(l.name));
+  // Muted names (this browser) and blocked players (their tag, at every table) are hidden.
+  const lines = (s.chat || []).filter((l) => !muted.has(l.name) && !(l.who && page.blockedTags && page.blockedTags.has(l.who)));
   const mutedCount = (s.chat || []).length - lines.length;
   const list = h("ol", { class: "chat-lines", "aria-label": "Chat messages", "aria-live": "polite" },
     lines.map((l) => h("li", { class: `chat-line${l.channel === "watchers" ? " watchers" : ""}`, "data-chat-line": String(l.id) },

@@ -5,6 +5,7 @@
 import { roomLine, yourMove } from "./between.js";
 import { api, append, clear, h, seats } from "./dom.js";
 import { games as myGames } from "./history.js";
+import { friendsPanel } from "./people.js";
 import { playPeople } from "./pool.js";
 import { levelName, levelsFor } from "./words.js";
 
@@ -251,6 +252,7 @@ export async function showLobby(app) {
   const open = h("div", { class: "open-slot" });
   const waiting = h("div", { class: "your-move-slot" });
   const counts = h("div", { class: "room-slot" });
+  const friends = h("div", { class: "friends-slot" });
   const details = h("details", { class: "panel custom" },
     h("summary", { "data-action": "custom", text: "Custom table: more players, people by invite link, rules, timer" }),
     customForm(games, words));
@@ -261,7 +263,7 @@ export async function showLobby(app) {
       counts),
     waiting,
     h("section", { class: "quick-row", "aria-label": "Quick play" }, games.map((g) => quickPlay(g, words[g.name] || {}))),
-    open, history(), details,
+    friends, open, history(), details,
     h("p", { class: "muted" }, "Leaderboards: ", games.map((g, i) => [i ? ", " : "",
       h("a", { href: `/leaderboard/${g.name}`, "data-leaderboard": g.name, text: g.title })]), " · ",
       h("a", { href: "/verify", text: "Check a game record" }), " · ",
@@ -270,6 +272,7 @@ export async function showLobby(app) {
   setTimeout(() => { import("./table.js").catch(() => {}); }, 0);
   yourMove().then((el) => { if (el) waiting.append(el); });
   roomLine().then((el) => { if (el) counts.append(el); });
+  friendsPanel().then((p) => { if (p) friends.append(p); });
   try {
     open.append(openTables(await api("/api/open-tables"), modules));
   } catch { /* an older server without the list: nothing to show */ }

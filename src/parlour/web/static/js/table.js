@@ -6,6 +6,7 @@ import { seatOfMine, whoAmI } from "./account.js";
 import * as anim from "./anim.js";
 import { backs, cardEl, cardName } from "./cards.js";
 import { chatBox } from "./chat.js";
+import { peopleBox } from "./people.js";
 import { Conn } from "./conn.js";
 import { Mirror } from "./delta.js";
 import { announce, api, clear, h, prefs, seats } from "./dom.js";
@@ -518,6 +519,7 @@ class TablePage {
     const aside = h("aside", { class: "side" },
       h("section", { class: "box" }, h("h2", { text: "Score sheet" }), scoreSheet(s)),
       chatBox(this),
+      peopleBox(this),
       h("section", { class: "box" }, h("h2", { text: "Log" }), log),
       h("section", { class: "box links" }, h("h2", { text: "Links" }),
         s.you !== null && saved && saved.rejoin ? h("div", {},

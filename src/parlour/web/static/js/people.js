@@ -1,0 +1,73 @@
+// People at a table and your friends: follow, block or report the person in a seat;
+// invite a player you follow to a free seat here; and, on the front page, who of the
+// players you follow is online and the tables they invited you to. Blocked players'
+// chat lines (tagged by the server) are hidden at every table.
+import { api, h, seats } from "./dom.js";
+
+/** Your follows and blocks, read once per page (then page.render() again). */
+function load(page) {
+  if (page.social !== undefined) return page.social;
+  page.social = null;
+  Promise.all([api("/api/friends"), api("/api/blocks")]).then(([friends, blocks]) => {
+    page.social = { following: friends.following, blocked: blocks };
+    page.blockedTags = new Set(blocks.map((b) => b.tag));
+    page.render();
+  }).catch(() => { page.social = { following: [], blocked: [] }; });
+  return null;
+}
+
+async function act(page, path, body, note) {
+  try {
+    const out = await api(path, { method: "POST", body });
+    note.textContent = out.message || "Done.";
+    page.social = undefined;  // read again
+    load(page);
+  } catch (e) { note.textContent = e.message; }
+}
+
+/** The side-bar box of a table page. */
+export function peopleBox(page) {
+  const s = page.state;
+  const social = load(page);
+  const t = s.table;
+  const note = h("p", { class: "muted", role: "status" });
+  const others = t.seats.map((x, i) => [x, i]).filter(([x, i]) => x.kind === "person" && x.claimed && i !== s.you);
+  const rows = others.map(([x, i]) => {
+    const reason = h("input", { type: "text", maxlength: 500, "aria-label": `Why you report ${x.name}`, placeholder: "What happened?" });
+    const report = h("details", { class: "report" }, h("summary", { "data-action": "report", "data-seat": i, text: "Report" }),
+      reason, h("button", { type: "button", "data-action": "report-send", onclick: () => {
+        if (reason.value.trim()) act(page, "/api/reports", { table: page.id, seat: i, reason: reason.value.trim() }, note);
+      } }, "Send to the operator"));
+    return h("li", { "data-person": i },
+      h("span", { class: "seat-name", text: x.name }),
+      h("button", { type: "button", "data-action": "follow", "data-seat": i, onclick: () => act(page, "/api/follows", { table: page.id, seat: i }, note) }, "Follow"),
+      h("button", { type: "button", "data-action": "block", "data-seat": i, onclick: () => act(page, "/api/blocks", { table: page.id, seat: i }, note) }, "Block"),
+      report);
+  });
+  const mine = seats.get(page.id);
+  const free = t.seats.some((x) => x.kind === "person" && !x.claimed);
+  let invite = null;
+  if (s.you !== null && mine && free && social && social.following.length) {
+    const sel = h("select", { "aria-label": "A player you follow", "data-invite-select": "" },
+      social.following.map((f) => h("option", { value: f.tag, text: `${f.name}${f.online ? " (online)" : ""}` })));
+    invite = h("div", { class: "invite-friend" }, sel,
+      h("button", { type: "button", "data-action": "invite-friend", onclick: () => act(page, "/api/invites", { table: page.id, token: mine.token, tag: sel.value }, note) }, "Invite"));
+  }
+  if (!rows.length && !invite) return null;
+  return h("section", { class: "box people" }, h("h2", { text: "People" }),
+    rows.length ? h("ul", { class: "people-list" }, rows) : null, invite, note);
+}
+
+/** The front page's friends panel: who you follow (online first) and invitations. */
+export async function friendsPanel() {
+  let data;
+  try { data = await api("/api/friends"); } catch { return null; }
+  if (!data.following.length && !data.invites.length) return null;
+  return h("section", { class: "panel friends", "aria-labelledby": "friends-title" },
+    h("h2", { id: "friends-title", text: "Friends" }),
+    data.invites.length ? h("ul", { class: "invites" }, data.invites.map((i) => h("li", { "data-invite": i.table },
+      `${i.from} invites you to ${i.title}: `, h("a", { class: "button primary", href: i.url, text: "Take the seat" })))) : null,
+    data.following.length ? h("ul", { class: "following" }, data.following.map((f) => h("li", { "data-friend": f.tag },
+      h("span", { class: `dot ${f.online ? "connected" : "disconnected"}`, role: "img", "aria-label": f.online ? "online" : "not online" }),
+      ` ${f.name}${f.online ? " (online)" : ""}`))) : null);
+}
