@@ -277,3 +277,8 @@ def test_a_move_racing_a_rejoin_on_another_process_is_refused(make_app, tmp_path
     assert bye["reconnect"] is False and "another device" in bye["reason"]
     events = service(a).store.events(j["table"])
     assert events[-1].seq == seq  # the old device's move was never written
+    # B, still deaf, is handed a token A gave a moment ago: it reads the table again.
+    again = a.post(f"/api/tables/{j['table']}/rejoin",
+                   json={"key": back.json()["rejoin_url"].split("#rejoin=")[1]})
+    newest = Seat(b, j["table"], token=again.json()["token"])
+    assert newest.welcome()["type"] == "welcome"

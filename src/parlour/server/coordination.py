@@ -50,6 +50,9 @@ class Coordination(Protocol):
     def seat_revoked(self, t: LiveTable, seat: int) -> None:
         """The connections of a seat here were sent away (the seat is no longer theirs)."""
 
+    async def reread(self, t: LiveTable) -> None:
+        """Read the table again now, if other processes may have changed it."""
+
     def watcher_connected(self, t: LiveTable) -> None:
         """A spectator said hello here (after joining ``t.conns``)."""
 
@@ -103,6 +106,9 @@ class SingleProcess:
             self.svc.clock.start_grace(t, seat)
 
     def seat_revoked(self, t: LiveTable, seat: int) -> None:
+        pass
+
+    async def reread(self, t: LiveTable) -> None:
         pass
 
     def watcher_connected(self, t: LiveTable) -> None:
@@ -171,6 +177,9 @@ class Leases:
 
     def seat_revoked(self, t: LiveTable, seat: int) -> None:
         self.seat_disconnected(t, seat)  # its presence row goes: connected nowhere here
+
+    async def reread(self, t: LiveTable) -> None:
+        await self._refresh(t)
 
     def watcher_connected(self, t: LiveTable) -> None:
         if sum(1 for c in t.conns if c.seat is None) == 1:  # the first one here

@@ -317,6 +317,11 @@ class TableService:
         seat: int | None = None
         if msg.token is not None:
             seat = t.seat_of_token_hash(hash_token(msg.token))
+            if seat is None and self.settings.cluster:
+                # Another process may have just given the seat this token (a rejoin
+                # there, not heard of here yet): read the table again before refusing.
+                await self.coord.reread(t)
+                seat = t.seat_of_token_hash(hash_token(msg.token))
             if seat is None:
                 await self.hub.error(conn, "unauthorised",
                                      "this token does not hold a seat at this table")
