@@ -6,6 +6,7 @@ share (the two-process tests: tests/hardening/test_hardening_cluster.py)."""
 
 from __future__ import annotations
 
+import asyncio
 import time
 
 from server_kit import Seat, create, service
@@ -265,7 +266,8 @@ def test_a_move_racing_a_rejoin_on_another_process_is_refused(make_app, tmp_path
     async def deaf() -> None:
         return None
 
-    svc_b.coord._poll = deaf  # B hears nothing more of A
+    svc_b.coord._poll = deaf  # B hears nothing more of A ...
+    b.portal.call(asyncio.sleep, 0)  # ... once a look begun before this is over
     seq = old.seq
     back = a.post(f"/api/tables/{j['table']}/rejoin",
                   json={"key": bo["rejoin_url"].split("#rejoin=")[1]})
