@@ -8,6 +8,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -44,12 +45,16 @@ class Server:
         cmd = [sys.executable, "-c", "from parlour.cli import main; main()", "serve",
                "--port", str(self.port), "--db", str(self.db), "--bot-delay",
                str(self.bot_delay), "--round-pause", "0", "--grace", "30"]
+        # the server's log lines (JSON, one per request) go to a file: an unread pipe
+        # would fill up and stop the server
+        self.log = tempfile.TemporaryFile()  # noqa: SIM115 -- kept open while the server runs
         self.proc = subprocess.Popen(cmd, env=env, cwd=ROOT, stdout=subprocess.DEVNULL,
-                                     stderr=subprocess.PIPE)
+                                     stderr=self.log)
         deadline = time.time() + 30
         while time.time() < deadline:
             if self.proc.poll() is not None:
-                raise RuntimeError(self.proc.stderr.read().decode())
+                self.log.seek(0)
+                raise RuntimeError(self.log.read().decode())
             try:
                 if httpx.get(self.base + "/healthz", timeout=1).status_code == 200:
                     return self
