@@ -91,7 +91,7 @@ def test_a_waiting_table_nobody_sits_at_expires_in_minutes(make_app):
 # --- finding 6: chat limits per seat and address; channels kept apart ---------------------
 
 def test_reconnecting_spectators_do_not_get_around_the_chat_limit(make_app):
-    client = make_app(chat_burst=3, chat_window=60.0, **TRUST)
+    client = make_app(chat_burst=3, chat_new_burst=3, chat_window=60.0, **TRUST)
     j = create(client, "fanti", 2, ["person", "person"])
     key = j["watch_url"].split("#watch=")[1]
     said = 0
