@@ -41,6 +41,8 @@ from parlour.games import get_game
 from parlour.present import BadInput, presenter
 
 Output = Callable[[str], None]
+INTERRUPTED = 130
+"""Exit status after Ctrl-C (128 + SIGINT)."""
 
 
 @dataclass
@@ -51,6 +53,7 @@ class Link:
     table: str
     invite: str | None = None
     watch: str | None = None
+    rejoin: str | None = None
 
     @property
     def ws_url(self) -> str:
@@ -59,7 +62,8 @@ class Link:
 
 
 def parse_link(url: str) -> Link:
-    """``http://host:8000/t/ID#invite=KEY`` (or ``#watch=KEY``; a query works too)."""
+    """``http://host:8000/t/ID#invite=KEY`` (or ``#watch=KEY``, or a personal
+    ``#rejoin=KEY``; a query works too)."""
     parts = urlsplit(url.strip())
     if parts.scheme not in ("http", "https") or not parts.netloc:
         raise ValueError(f"not a table link: {url!r} (expected http://HOST/t/ID#invite=KEY)")
@@ -67,9 +71,10 @@ def parse_link(url: str) -> Link:
     if len(segs) != 2 or segs[0] != "t":
         raise ValueError(f"not a table link: {url!r} (expected a path /t/ID)")
     keys = {k: v[0] for k, v in parse_qs(parts.fragment or parts.query).items()}
-    link = Link(f"{parts.scheme}://{parts.netloc}", segs[1], keys.get("invite"), keys.get("watch"))
-    if not link.invite and not link.watch:
-        raise ValueError("the link has no #invite= or #watch= key")
+    link = Link(f"{parts.scheme}://{parts.netloc}", segs[1], keys.get("invite"),
+                keys.get("watch"), keys.get("rejoin"))
+    if not link.invite and not link.watch and not link.rejoin:
+        raise ValueError("the link has no #invite=, #watch= or #rejoin= key")
     return link
 
 
@@ -79,11 +84,15 @@ def _reason(e: BaseException) -> str:
 
 
 def join(link: Link, name: str) -> dict[str, Any]:
-    """Take a seat (or a spectator pass) over HTTP; raises RuntimeError with the reason."""
-    key = link.invite or link.watch
+    """Take a seat (or a spectator pass) over HTTP, or with a rejoin link take one's
+    own seat back; raises RuntimeError with the reason."""
     try:
-        r = httpx.post(f"{link.base}/api/tables/{link.table}/join",
-                       json={"key": key, "name": name}, timeout=10)
+        if link.rejoin:  # used once: the answer brings the seat's next rejoin link
+            r = httpx.post(f"{link.base}/api/tables/{link.table}/rejoin",
+                           json={"key": link.rejoin}, timeout=10)
+        else:
+            r = httpx.post(f"{link.base}/api/tables/{link.table}/join",
+                           json={"key": link.invite or link.watch, "name": name}, timeout=10)
     except httpx.TransportError as e:  # nothing listens, no such host, no answer
         raise RuntimeError(f"no parlour server answers at {link.base} ({_reason(e)})") from None
     if r.status_code != 200:
@@ -220,6 +229,8 @@ class RemoteTable:
         self.pending = False  # a line has been asked for and not yet received
         self.waiting_shown = False
         self.done = False
+        self.reconnected = False  # the next full state follows a dropped connection
+        self.rounds_shown: int | None = None  # the last round whose result was shown
 
     # --- threads ---------------------------------------------------------------------
 
@@ -267,6 +278,7 @@ class RemoteTable:
                     self.out(f"parlour: the server cannot be reached ({_reason(e)})")
                     self.done = True
                     return 1
+            self.reconnected = True
             delay = min(5.0, 0.1 * 2 ** max(failures, 1))
             self.out(f"Connection lost; reconnecting in {delay:.1f} s...")
             time.sleep(delay)
@@ -321,12 +333,48 @@ class RemoteTable:
             event = msg.get("event")
             if event and (text := event_words(event, self.state)):
                 self.out(text)
-            if event and event.get("kind") == "round_end":
-                detail = round_detail(self.state, event)
-                if detail is not None:
-                    self.out(render_text(render.round_result(
-                        self.state["table"]["game"], detail, _names(self.state)), self.colour))
+            self._round_results()
+            if self.reconnected and "state" in msg:
+                self.reconnected = False
+                self._redraw()
         return self._status()
+
+    def _round_results(self) -> None:
+        """Each round that ended since the last state, item by item (with where the last
+        table cards went, in the result's notes). The server's message carries the move
+        that ended the round; the round's end is in the log it holds."""
+        assert self.state is not None
+        ended = [e for e in self.state.get("log") or [] if e.get("kind") == "round_end"]
+        if self.rounds_shown is None:  # joining: rounds already over are not news
+            self.rounds_shown = max((e.get("round", 0) for e in ended), default=0)
+            return
+        for e in ended:
+            if e.get("round", 0) <= self.rounds_shown:
+                continue
+            self.rounds_shown = e["round"]
+            detail = round_detail(self.state, e)
+            if detail is not None:
+                self.out(render_text(render.round_result(
+                    self.state["table"]["game"], detail, _names(self.state)), self.colour))
+            else:
+                self.out(f"Round {e['round']} is over.")
+
+    def _redraw(self) -> None:
+        """After a reconnection: the table as it stands now and whose turn it is (a move
+        sent on the lost connection may never have arrived, so the turn is asked again)."""
+        s = self.state
+        assert s is not None
+        self.shown = self.answered = -1
+        self.out("Reconnected.")
+        if s["table"]["status"] != "playing" or s.get("view") is None:
+            return
+        if not self._my_turn():
+            self.out(table_text(s, self.colour))
+            turn = s["view"].get("current_player")
+            if isinstance(turn, int):
+                self.out(f"It is {_names(s)[turn]}'s turn.")
+        else:
+            self.out("It is your turn.")
 
     def _status(self) -> int | None:
         state = self.state
@@ -464,10 +512,27 @@ def play_remote(url: str, *, hints: bool = False, name: str | None = None,
     except (ValueError, RuntimeError, httpx.HTTPError) as e:
         out(f"parlour: {e}")
         return 1
+    rejoin = joined.get("rejoin_url") or None  # absolute, or a path on this server
+    if rejoin and not rejoin.startswith(("http://", "https://")):
+        rejoin = f"{link.base}{rejoin}"
     if joined["role"] == "seat":
         auth = {"token": joined["token"]}
-        out(f"You sit in seat {joined['seat']} at {link.base}/t/{link.table}")
+        back = "You are back in" if link.rejoin else "You sit in"
+        out(f"{back} seat {joined['seat']} at {link.base}/t/{link.table}")
+        if rejoin:
+            out(f"Your rejoin link (it takes this seat back after Ctrl-C or from another "
+                f"device; it works once and the next one is shown then): {rejoin}")
     else:
         auth = {"watch": joined["watch"]}
         out(f"Watching {link.base}/t/{link.table}")
-    return RemoteTable(link, auth, input_fn, out, hints, colour, retries).run(connect)
+    table = RemoteTable(link, auth, input_fn, out, hints, colour, retries)
+    try:
+        code = table.run(connect)
+    except KeyboardInterrupt:
+        table.done = True
+        code = INTERRUPTED
+    status = (table.state or {}).get("table", {}).get("status")
+    if rejoin and status not in ("over", "expired"):
+        out(f"Your seat is kept (the computer plays for you meanwhile); take it back with: "
+            f"parlour play --connect '{rejoin}'")
+    return code

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import secrets
+import sys
 import time
 from pathlib import Path
 from typing import Annotated, Any
@@ -65,8 +67,15 @@ def _play_remote(url: str, hints: bool, pace: float | None) -> int:
         from parlour.netclient import play_remote
     except ImportError:
         fail("--connect is not available in this build yet (parlour.netclient is missing)", 1)
-    return play_remote(url, hints=hints) if pace is None else play_remote(url, hints=hints,
+    code = play_remote(url, hints=hints) if pace is None else play_remote(url, hints=hints,
                                                                           pace=pace)
+    if code == INTERRUPTED:
+        # Ctrl-C left the line reader waiting in input(), holding stdin's lock: a normal
+        # interpreter exit would abort on it, so leave at once (everything is said).
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(INTERRUPTED)
+    return code
 
 
 def rules_text(rules: dict[str, Any]) -> str:
