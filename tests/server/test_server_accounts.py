@@ -326,3 +326,27 @@ def test_passkey_steps_refuse_in_words(client):
     r = b.post("/api/passkeys/options", json={"purpose": "sign-in"},
                headers={"origin": "http://evil.example"})
     assert r.status_code == 403
+
+
+def test_a_banned_account_cannot_sign_in_and_is_told_why(client):
+    """A ban from the moderation tools (parlour admin, /admin) stops sign-in too (#32
+    item 7), while unbanning lets the player back in."""
+    from parlour.server import moderation
+
+    anna = Browser(client)
+    sign_up(anna, "Anna")
+    me = anna.get("/api/me").json()
+    engine = service(client).store.engine
+    with engine.connect() as c:
+        player_id = c.execute(people.PLAYERS.select().where(
+            people.PLAYERS.c.name_key.is_not(None))).mappings().first()["id"]
+    moderation.act(engine, "test", "ban", player_id, "cheating with a second seat")
+    other = Browser(client)
+    r = other.post("/api/session", json={"name": "Anna", "password": PW})
+    assert r.status_code == 403, r.text
+    assert r.json()["error"] == "banned"
+    assert "cheating with a second seat" in r.json()["message"]
+    moderation.act(engine, "test", "unban", player_id, "appeal heard")
+    r = other.post("/api/session", json={"name": "Anna", "password": PW})
+    assert r.status_code == 200, r.text
+    assert me["name"] == "Anna" and me["guest"] is False
