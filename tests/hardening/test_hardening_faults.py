@@ -75,6 +75,18 @@ async def play_with(server, tables, *, speed=QUICK, duration=150, seed=1, fault=
     return runs, stats, records, extra
 
 
+def _playing(server) -> bool:
+    """Whether the server has a table in play (its /metrics count)."""
+    import httpx
+
+    try:
+        text = httpx.get(server.base + "/metrics", timeout=2).text
+    except httpx.HTTPError:
+        return False
+    return any(line.startswith('parlour_tables{state="playing"}') and float(line.split()[-1]) > 0
+               for line in text.splitlines())
+
+
 @pytest.mark.timeout(240)
 def test_sigkill_at_random_moments_loses_nothing(tmp_path):
     """50 concurrent games; the server is SIGKILLed three times at random moments and
@@ -85,6 +97,12 @@ def test_sigkill_at_random_moments_loses_nothing(tmp_path):
     kills = []
 
     async def killer(server, _box):
+        # The first kill waits for games in play: on a busy machine the 50 tables can
+        # take longer to be made than the first random delay, and a kill before any
+        # seat has connected would test nothing (no seat would have to come back).
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not await asyncio.to_thread(_playing, server):
+            await asyncio.sleep(0.2)
         for _ in range(3):
             await asyncio.sleep(rng.uniform(1.0, 3.0))
             await asyncio.to_thread(server.kill)

@@ -216,7 +216,7 @@ def test_a_bomb_runs_in_a_worker_under_its_budgets_while_the_room_plays_on(make_
     worker, /healthz and a move on a live table answer (before the bomb does); the bomb
     stops at its CPU budget with a 413 in words, and the worker serves on. A job over its
     memory budget is stopped too, its worker replaced."""
-    client = make_app(bot_workers=1, work_cpu_seconds=1.0, review_moves=100_000,
+    client = make_app(bot_workers=1, work_cpu_seconds=0.3, review_moves=100_000,
                       replay_max_bytes=0, **PROXY)
     wait_ready(client)
     pool = service(client).pool
@@ -261,12 +261,13 @@ def test_a_bomb_runs_in_a_worker_under_its_budgets_while_the_room_plays_on(make_
     assert events == ["bomb running", "healthz", "move", "bomb answered"]
     r = answer["r"]
     assert r.status_code == 413 and r.json()["error"] == "too_large"
-    assert "1 s of computing" in r.json()["message"]
+    assert "0.3 s of computing" in r.json()["message"]
     assert pool.stats["over"] == 1 and pool.pids() == worker_pid  # stopped, not replaced
     ok = client.post("/api/verify", json=passes_record(10), headers=from_addr("6.6.6.6"))
     assert ok.status_code == 200 and ok.json()["ok"] is False  # served on (no commitments)
 
     service(client).settings.work_memory_mb = 8  # a replay needs more than that
+    service(client).settings.work_cpu_seconds = 10.0  # (and the memory runs out first)
     big = client.post("/api/replay", json=passes_record(20000), headers=from_addr("7.7.7.7"))
     assert big.status_code == 413 and "8 MB of memory" in big.json()["message"]
     assert pool.stats["over"] == 2 and pool.pids() != worker_pid  # replaced

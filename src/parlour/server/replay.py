@@ -55,7 +55,10 @@ def parse(body: bytes | Any) -> Any:
     try:
         return orjson.loads(body)
     except orjson.JSONDecodeError as e:
-        raise ReplayError(f"this is not a game record: the file is not JSON ({e})") from None
+        if "depth" in str(e):  # orjson's own limit, in the words record.parse_json uses
+            raise ReplayError("this is not a game record: it is nested too deeply (arrays "
+                              "or objects inside each other thousands of times)") from None
+        raise ReplayError("this is not a game record: the file is not JSON") from None
 
 
 def _public(r: Round) -> dict[str, Any]:

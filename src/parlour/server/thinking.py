@@ -131,9 +131,13 @@ def _run_budgeted(job: str, args: tuple, cpu: float | None, memory: int | None) 
                 size = int(f.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
             _set_soft(resource.RLIMIT_AS, size + memory)
         if cpu:
+            # The budget to the millisecond: a profiling timer counts this process's CPU
+            # time and raises SIGPROF at the budget. RLIMIT_CPU (whole seconds, one more)
+            # stays behind it for code that holds the interpreter in native work.
             used = resource.getrusage(resource.RUSAGE_SELF)
-            _set_soft(resource.RLIMIT_CPU, math.ceil(used.ru_utime + used.ru_stime + cpu))
+            _set_soft(resource.RLIMIT_CPU, math.ceil(used.ru_utime + used.ru_stime + cpu) + 1)
             _budgeted = True
+            signal.setitimer(signal.ITIMER_PROF, cpu)
         return ("ok", JOBS[job](*args))
     except _CpuOver:
         return ("over", "cpu")
@@ -144,6 +148,7 @@ def _run_budgeted(job: str, args: tuple, cpu: float | None, memory: int | None) 
     except Exception as e:  # reported to the server, which decides
         return ("err", f"{type(e).__name__}: {e}")
     finally:
+        signal.setitimer(signal.ITIMER_PROF, 0)
         _budgeted = False
         with contextlib.suppress(ValueError, OSError):
             _set_soft(resource.RLIMIT_CPU, None)
@@ -158,6 +163,7 @@ def _worker_main(conn: Any) -> None:
     """A worker process: run jobs from the pipe until it closes."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the server stops its workers itself
     signal.signal(signal.SIGXCPU, _on_sigxcpu)  # a job over its CPU-time budget
+    signal.signal(signal.SIGPROF, _on_sigxcpu)  # ... measured by the profiling timer
     faulthandler.enable()  # a worker that crashes says where, on the server's stderr
     # One math-library thread: a bot's numpy work is small matrices (the learned
     # player model), where extra threads only spin and take the cores the tables need.

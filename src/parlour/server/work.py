@@ -124,6 +124,19 @@ def warm() -> None:
 
     bot_names()
     warm_search()
+    # A hint's search needs kernels a bot's move does not: compile (or load) them here,
+    # outside any job's CPU budget. A hint stopped by its budget in the middle of a
+    # first compile never answered (the terminal client then waited for good).
+    import contextlib
+
+    from parlour.bots.hints import hints
+    from parlour.bots.models import practice_view
+    from parlour.games import KITS, get_game
+
+    for name in KITS:
+        game = get_game(name)
+        with contextlib.suppress(Exception):  # a game without a search: nothing to load
+            hints(game.name, practice_view(game, game.usual_players, 3), "hard")
 
 
 JOBS = {"choose": choose, "rank": rank, "verify": verify, "replay": replay,
