@@ -26,7 +26,7 @@ if [ ! -f "$stamp" ]; then
   touch "$stamp"
 fi
 
-# Compile the search kernels into numba's on-disk cache now, so that no one's first
+# Compile the search and hint kernels into numba's on-disk cache now, so that no one's first
 # `hard` move (1 s at most) waits for a compile of several seconds.
-.venv/bin/python -c "from parlour.bots.registry import warm; warm()" \
+.venv/bin/python -c "from parlour.server.work import warm; warm()" \
   || echo "setup: could not pre-compile the search kernels (they compile on first use)"
