@@ -9,6 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 from browser_kit import TURN, serve_in_thread, take_turn
+from playwright.sync_api import Error as PlaywrightError
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
 DAY = 86_400
@@ -76,12 +77,18 @@ def test_a_correspondence_game_left_and_taken_up_days_later(new_page, server, cl
     row = mover.wait_for_selector(f"[data-your-move-table='{table}']")
     assert "4 h left" in row.inner_text()
     assert mover.get_attribute("[data-in-play]", "data-in-play") == "1"
-    row.query_selector("[data-action=your-move]").click()
+    # (a locator, not the row's handle: the list may re-render while it is read)
+    mover.click(f"[data-your-move-table='{table}'] [data-action=your-move]")
     mover.wait_for_url(f"**/t/{table}")
     mover.wait_for_selector(TURN)
     log = mover.inner_text(".log")
     assert "computer" not in log.lower()  # nobody stood in while they were away
-    while not take_turn(mover):  # (the page may re-render under the first try)
+    while True:  # (the page may re-render under the first try: a card taken away)
+        try:
+            if take_turn(mover):
+                break
+        except PlaywrightError:
+            pass
         mover.wait_for_timeout(50)
     mover.wait_for_selector(f"{TURN}", state="detached")
     # Now the game waits on the other player, who finds it the same way.
