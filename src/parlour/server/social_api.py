@@ -105,21 +105,24 @@ async def friends(request: Request) -> dict[str, Any]:
     return {"following": social.following(me.id), "invites": invites}
 
 
+def _between(request: Request, response: Response, body: Someone, act: str) -> dict[str, Any]:
+    """Follow, unfollow, block or unblock the player ``body`` names; who it was, in words."""
+    me = _me(request, response)
+    pid, name = _who(request, me, body)
+    social = _social(request)
+    getattr(social, act)(me.id, pid)
+    return {"name": name, "tag": social.tag(pid)}
+
+
 @router.post("/follows", status_code=201, responses=_errors(400, 404, 409, 429),
              summary="Follow a player: see when they are online, invite them to your table")
 async def follow(request: Request, response: Response, body: Someone) -> dict[str, Any]:
-    me = _me(request, response)
-    pid, name = _who(request, me, body)
-    _social(request).follow(me.id, pid)
-    return {"name": name, "tag": _social(request).tag(pid)}
+    return _between(request, response, body, "follow")
 
 
 @router.post("/follows/remove", responses=_errors(400, 404, 429), summary="Stop following a player")
 async def unfollow(request: Request, response: Response, body: Someone) -> dict[str, Any]:
-    me = _me(request, response)
-    pid, name = _who(request, me, body)
-    _social(request).unfollow(me.id, pid)
-    return {"name": name, "tag": _social(request).tag(pid)}
+    return _between(request, response, body, "unfollow")
 
 
 @router.get("/blocks", responses=_errors(), summary="The players you blocked (their tags hide their chat)")
@@ -131,18 +134,12 @@ async def blocks(request: Request) -> list[dict[str, Any]]:
 @router.post("/blocks", status_code=201, responses=_errors(400, 404, 409, 429),
              summary="Block a player: never paired with you, their chat hidden from you")
 async def block(request: Request, response: Response, body: Someone) -> dict[str, Any]:
-    me = _me(request, response)
-    pid, name = _who(request, me, body)
-    _social(request).block(me.id, pid)
-    return {"name": name, "tag": _social(request).tag(pid)}
+    return _between(request, response, body, "block")
 
 
 @router.post("/blocks/remove", responses=_errors(400, 404, 429), summary="Unblock a player")
 async def unblock(request: Request, response: Response, body: Someone) -> dict[str, Any]:
-    me = _me(request, response)
-    pid, name = _who(request, me, body)
-    _social(request).unblock(me.id, pid)
-    return {"name": name, "tag": _social(request).tag(pid)}
+    return _between(request, response, body, "unblock")
 
 
 @router.post("/invites", status_code=201, responses=_errors(400, 403, 404, 409, 429),
