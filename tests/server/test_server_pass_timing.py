@@ -14,6 +14,7 @@ from types import SimpleNamespace
 
 import pytest
 
+from async_kit import run_async
 from parlour.game import PASS
 from parlour.server import clock as clock_mod
 from parlour.server.clock import TableClock
@@ -78,7 +79,7 @@ def arrivals(monkeypatch, bot: str, thinks: list[float], move=PASS, strict=False
             now[0] += 1.0
         return offsets
 
-    return asyncio.run(run())
+    return run_async(run())
 
 
 @pytest.mark.parametrize("bot", ["expert", "hard", "pimc:500", "medium"])
