@@ -79,6 +79,25 @@ def test_a_pass_heavy_replay_grows_linearly_and_stays_under_the_cap(client):
     assert last["view"]["passes"] == list(r.view(0).passes)
 
 
+def test_a_large_answer_is_streamed_in_pieces_a_slow_reader_takes_one_at_a_time():
+    """A replay of several MB goes out as a stream of 64 KiB pieces (with its length
+    announced), not as one write the server must buffer for a slow reader."""
+    from parlour.server.room import STREAM_CHUNK, _json
+
+    data = bytes(range(256)) * (3 * STREAM_CHUNK // 256 + 7)
+    response = _json(data)
+    assert response.headers["content-length"] == str(len(data))
+
+    async def pieces() -> list[bytes]:
+        return [p async for p in response.body_iterator]
+
+    got = run_async(pieces())
+    assert len(got) == 4 and all(len(p) <= STREAM_CHUNK for p in got)
+    assert b"".join(got) == data
+    small = _json(b'{"ok": true}')
+    assert small.body == b'{"ok": true}'
+
+
 def test_a_replay_over_the_size_cap_is_refused_in_words(make_app):
     client = make_app(replay_max_bytes=50_000)
     r = client.post("/api/replay", json=passes_record(2000))

@@ -9,12 +9,13 @@ decks are revealed) or for records a person brings.
 from __future__ import annotations
 
 import contextlib
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import orjson
 from fastapi import APIRouter, Request
-from fastapi.responses import FileResponse, Response
+from fastapi.responses import FileResponse, Response, StreamingResponse
 from pydantic import BaseModel, ConfigDict
 
 from parlour.games import KITS
@@ -122,8 +123,22 @@ SMALL_BODY = 4096
 record) is read only by its worker."""
 
 
+STREAM_CHUNK = 64 * 1024
+"""Answers larger than this (replays) go out in pieces of this size, each written only
+when the client has taken the one before, so a slow reader holds no second copy."""
+
+
 def _json(data: bytes) -> Response:
-    return Response(data, media_type="application/json")
+    if len(data) <= STREAM_CHUNK:
+        return Response(data, media_type="application/json")
+    view = memoryview(data)
+
+    async def pieces() -> AsyncIterator[bytes]:
+        for at in range(0, len(view), STREAM_CHUNK):
+            yield bytes(view[at:at + STREAM_CHUNK])
+
+    return StreamingResponse(pieces(), media_type="application/json",
+                             headers={"Content-Length": str(len(data))})
 
 
 @router.get("/api/tables/{table_id}/replay", responses=_errors(404, 409, 429),
