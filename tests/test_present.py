@@ -64,3 +64,36 @@ def test_a_view_rebuilt_from_its_json_is_the_same_view(name, seed):
         rebuilt = presenter(name).view_from_json(view.to_json())
         # a game without a presenter is shown from its JSON fields (None: no rebuild)
         assert rebuilt == view if own else rebuilt is None
+
+
+def _pass_view(stakes: str, withholding: bool):
+    """A Fan Tan seat view on its turn with a pass legal (and a card too, when
+    ``withholding``)."""
+    from parlour.game import PASS
+    from parlour.games.fantan.rules import FanTanView
+
+    legal = (25, PASS) if withholding else (PASS,)
+    return FanTanView(seat=0, players=3, dealer=2, rules={"stakes": stakes, "ace": "low"},
+                      hand=0, table=0, hand_counts=(17, 17, 17), passes=(0, 0, 0),
+                      history=(), current_player=0, legal=legal, score=None, winner=-1)
+
+
+@pytest.mark.parametrize(("stakes", "withholding", "words"), [
+    ("points", False, "Pass: costs 1 penalty point (FT-7)"),
+    ("points", True, "Pass: costs 1 penalty point (FT-7); you hold a playable card, so it is "
+                     "fined 3 penalty points at the end of the round (FT-8)"),
+    ("chips", False, "Pass: costs 1 chip into the pot (FT-7)"),
+    ("chips", True, "Pass: costs 1 chip into the pot (FT-7); you hold a playable card, so it "
+                    "is fined 3 chips into the pot, and 5 chips to each holder of the 6 and 8 "
+                    "for a withheld 7 at the end of the round (FT-8)"),
+])
+def test_the_pass_button_words_come_from_the_game_presenter(stakes, withholding, words):
+    """FT-5, FT-7, FT-8: the web table's pass sentence is the Fan Tan presenter's (the
+    server asks it, :func:`parlour.server.views.pass_info`)."""
+    assert presenter("fantan").pass_offer(_pass_view(stakes, withholding)) == words
+
+
+def test_a_game_without_pass_words_offers_a_plain_pass():
+    """The base presenter words a pass from its ``pass_note`` (nothing here: "Pass")."""
+    plain = Presenter(get_kit("fanti").game)
+    assert plain.pass_offer(_pass_view("points", False)) == "Pass"

@@ -15,7 +15,8 @@ What a game overrides, as it needs:
   (what may follow the card), :meth:`card_words` (the game's own marks),
   :meth:`help_line`;
 * drawing: :meth:`hand_text`, :meth:`move_text`, :meth:`option_text`,
-  :meth:`move_notes`, :meth:`table`, :meth:`pass_note`, :meth:`score_caption`
+  :meth:`move_notes`, :meth:`table`, :meth:`pass_note`, :meth:`pass_offer`,
+  :meth:`score_caption`
   (a round's result is drawn generically from ``Round.score_detail()``, by
   :func:`parlour.render.round_result`);
 * the remote client: :meth:`view_from_json` (a server view back into the game's view
@@ -120,6 +121,13 @@ class Presenter:
     def pass_note(self, view: Any) -> str:
         """What a pass costs now, shown beside it in the menu ("" when nothing)."""
         return ""
+
+    def pass_offer(self, view: Any) -> str:
+        """What a pass costs now, as the sentence beside the web table's Pass button
+        (``view`` is the seat's, on its turn, with a pass among its legal moves).
+        The server asks this; it never words a game's pass itself."""
+        note = self.pass_note(view)
+        return f"Pass: {note}" if note else "Pass"
 
     # --- reading typed moves -------------------------------------------------------
 

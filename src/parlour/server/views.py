@@ -15,6 +15,7 @@ from typing import Any
 from parlour import cards
 from parlour.delta import diff
 from parlour.game import PASS, Round
+from parlour.present import presenter
 from parlour.server.live import LiveTable
 
 Audience = int | None
@@ -96,10 +97,6 @@ def public_view(r: Round) -> dict[str, Any]:
     return v
 
 
-def seat_view(r: Round, seat: int) -> dict[str, Any]:
-    return r.view(seat).to_json()
-
-
 def reasons(r: Round, seat: int) -> dict[str, str]:
     """Why each card in the seat's hand cannot be played now (the engine's words)."""
     if r.is_over or r.current_player != seat:
@@ -112,24 +109,17 @@ def reasons(r: Round, seat: int) -> dict[str, str]:
     return out
 
 
-def pass_info(t: LiveTable, r: Round, seat: int) -> dict[str, Any] | None:
-    """Whether the seat may pass now, what it costs (FT-5, FT-7, FT-8), and whether the
-    server passes for it by itself (``auto``: only a pass fits and ``strict`` is on)."""
-    if r.is_over or r.current_player != seat:
+def pass_info(t: LiveTable, r: Round, view: Any) -> dict[str, Any] | None:
+    """Whether the seat of ``view`` may pass now, what it costs in the game's own words
+    (its presenter's ``pass_offer``), and whether the server passes for it by itself
+    (``auto``: only a pass fits and the rules make passes public)."""
+    if r.is_over or r.current_player != view.seat:
         return None
     legal = r.legal_moves()
     if PASS not in legal:
         return None
-    withholding = len(legal) > 1
-    auto = t.forced_pass(r)
-    chips = t.rules.get("stakes") == "chips"
-    cost = "1 chip into the pot" if chips else "1 penalty point"
-    text = f"Pass: costs {cost} (FT-7)"
-    if withholding:
-        fine = ("3 chips into the pot, and 5 chips to each holder of the 6 and 8 "
-                "for a withheld 7" if chips else "3 penalty points")
-        text += f"; you hold a playable card, so it is fined {fine} at the end of the round (FT-8)"
-    return {"withholding": withholding, "auto": auto, "text": text}
+    return {"withholding": len(legal) > 1, "auto": t.forced_pass(r),
+            "text": presenter(t.game).pass_offer(view)}
 
 
 def log_entry(t: LiveTable, audience: Audience, e: dict[str, Any]) -> dict[str, Any]:
@@ -287,7 +277,11 @@ def snapshot(t: LiveTable, audience: Audience, cache: dict[Any, Any] | None = No
         "links": links(t, audience),
     }
     if last is not None:
-        state["view"] = public_view(last) if audience is None else seat_view(last, audience)
+        if audience is None:
+            state["view"] = public_view(last)
+        else:
+            own = last.view(audience)
+            state["view"] = own.to_json()
         pot = getattr(last, "pot", None)  # a game played for chips has a pot (FT-7)
         if callable(pot) and t.rules.get("stakes") == "chips":
             state["pot"] = 0 if last.is_over else pot()
@@ -295,7 +289,7 @@ def snapshot(t: LiveTable, audience: Audience, cache: dict[Any, Any] | None = No
         state["commit"] = m.commits[-1].commit if m.commits[-1] else None
         if audience is not None:
             state["reasons"] = reasons(cur, audience)
-            state["pass"] = pass_info(t, cur, audience)
+            state["pass"] = pass_info(t, cur, own if cur is last else cur.view(audience))
         state["deadline"] = deadline(t)
     return state
 

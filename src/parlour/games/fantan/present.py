@@ -78,6 +78,18 @@ class FanTanPresenter(Presenter):
             note += "; withholding a 7 also pays 5 chips to each holder of its 6 and 8"
         return note
 
+    def pass_offer(self, view: Any) -> str:
+        """The web table's words for a pass now (FT-5, FT-7, FT-8)."""
+        chips = view.rules["stakes"] == "chips"
+        cost = "1 chip into the pot" if chips else "1 penalty point"
+        text = f"Pass: costs {cost} (FT-7)"
+        if any(m != PASS for m in view.legal):  # withholding a playable card (FT-8)
+            fine = ("3 chips into the pot, and 5 chips to each holder of the 6 and 8 "
+                    "for a withheld 7" if chips else "3 penalty points")
+            text += (f"; you hold a playable card, so it is fined {fine} at the end of "
+                     "the round (FT-8)")
+        return text
+
     def score_caption(self, rules: dict[str, Any]) -> str:
         if rules.get("stakes") == "chips":
             return "net chips: highest total wins"
