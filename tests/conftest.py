@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import os
 import random
 import sys
 from pathlib import Path
 
 import pytest
+
+# A key missing even in English raises in tests (parlour.i18n.translate.strict);
+# subprocesses inherit it.
+os.environ.setdefault("PARLOUR_I18N_STRICT", "1")
 
 # Helper modules that tests in several folders import by name.
 sys.path.insert(0, str(Path(__file__).parent / "bots"))
