@@ -80,15 +80,36 @@ class Confirm(BaseModel):
     """Accounts without a password (passkeys only) type their name to confirm."""
 
 
+class Shared:
+    """A token bucket per key kept in the service's quotas (``server/quotas.py``): in
+    ``--cluster`` the database, so every process counts against one budget. Keys (an
+    address, a casefolded name) are stored only as an HMAC under the server secret."""
+
+    def __init__(self, quotas: Any, what: str, rate: float, burst: int) -> None:
+        self.quotas, self.what, self.rate, self.burst = quotas, what, rate, burst
+
+    def allow(self, key: str) -> float:
+        """0.0 if ``key`` may go ahead now (a token is taken), else the seconds to wait."""
+        return self.quotas.take(f"{self.what}:{self.quotas.address_key(key)}",
+                                self.rate, self.burst)
+
+
 class Gate:
-    """The limits and the password hasher of one app (made on first use)."""
+    """The limits and the password hasher of one app (made on first use). The sign-in,
+    sign-up and passkey limits are shared by every process of a cluster."""
 
     def __init__(self, request: Request) -> None:
         s = request.app.state.settings
+        quotas = request.app.state.service.limits
         self.passwords = Passwords(s)
-        self.signin_address = PerAddress(s.signin_per_minute / 60.0, s.signin_burst)
-        self.signin_name = PerAddress(s.signin_name_per_minute / 60.0, s.signin_name_burst)
-        self.signup = PerAddress(s.signup_per_minute / 60.0, s.signup_burst)
+        self.signin_address = Shared(quotas, "signin-addr", s.signin_per_minute / 60.0,
+                                     s.signin_burst)
+        self.signin_name = Shared(quotas, "signin-name", s.signin_name_per_minute / 60.0,
+                                  s.signin_name_burst)
+        self.signup = Shared(quotas, "signup", s.signup_per_minute / 60.0, s.signup_burst)
+        self.passkey_options = Shared(quotas, "passkey-options",
+                                      s.passkey_options_per_minute / 60.0,
+                                      s.passkey_options_burst)
         self.reads = PerAddress(s.me_per_minute / 60.0, s.me_burst)
 
     @staticmethod

@@ -130,15 +130,7 @@ def _take(request: Request, challenge_id: str, purpose: str) -> dict[str, Any] |
 
 
 def _options_limit(request: Request) -> None:
-    gate = Gate.of(request)
-    limit = getattr(gate, "passkey_options", None)
-    if limit is None:
-        from parlour.server.limits import PerAddress
-
-        s = request.app.state.settings
-        limit = gate.passkey_options = PerAddress(s.passkey_options_per_minute / 60.0,
-                                                  s.passkey_options_burst)
-    wait = limit.allow(_addr(request))
+    wait = Gate.of(request).passkey_options.allow(_addr(request))
     if wait > 0:
         raise _limited(wait, "passkey requests from your address")
 
