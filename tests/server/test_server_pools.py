@@ -158,3 +158,19 @@ def test_one_entry_per_person_the_newest(make_app):
     second = enter(client, who=me)
     assert ask(client, first["ticket"], wait=False)["status"] == "left"
     assert ask(client, second["ticket"], wait=False)["status"] == "waiting"
+
+
+def test_a_pool_name_follows_the_rules_of_a_seat_name(make_app):
+    # The words the room uses for someone ("Computer 2" is the name a filled seat's
+    # computer player gets, "Host", "Spectator") are refused as at a table: 400 and no
+    # entry; a plain name is kept as shown.
+    client = make_app(pool_wait=0.2, pool_every=0.05)
+    for name in ("Computer 2", "host", "Spectator", "  ADMIN  "):
+        r = client.post("/api/pool", json={"game": "fanti", "players": 2, "name": name})
+        assert r.status_code == 400 and r.json()["error"] == "bad_name", (name, r.text)
+        assert "word the card room uses" in r.json()["message"]
+    with service(client).store.engine.connect() as c:
+        assert c.execute(POOL.select()).first() is None
+    enter(client, name="  Ann   Lee ")
+    with service(client).store.engine.connect() as c:
+        assert [r.name for r in c.execute(POOL.select())] == ["Ann Lee"]

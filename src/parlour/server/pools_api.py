@@ -72,7 +72,7 @@ async def pools(request: Request) -> list[dict[str, Any]]:
 async def enter(request: Request, response: Response, body: EnterPool) -> dict[str, Any]:
     svc = _service(request)
     try:
-        chosen = names.clean(body.name)
+        chosen = names.person(body.name)  # a person's own name: the rules of a seat
     except names.BadName as e:
         raise ServiceError(400, "bad_name", str(e)) from None
     who = person(request, response)
