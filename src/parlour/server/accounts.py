@@ -19,11 +19,10 @@ from __future__ import annotations
 
 import math
 import time
-from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Request
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.exc import IntegrityError
 
@@ -41,6 +40,7 @@ from parlour.server.identity import (
     start_session,
 )
 from parlour.server.limits import PerAddress
+from parlour.server.pages import page
 from parlour.server.passwords import Passwords
 
 router = APIRouter(prefix="/api")
@@ -437,6 +437,6 @@ async def rename_seats(svc: Any, seats: list[dict[str, Any]]) -> None:
 
 
 @pages.get("/account", include_in_schema=False)
-def account_page() -> FileResponse:
+def account_page(request: Request) -> Response:
     """The account page (the page's own script draws it: js/account.js)."""
-    return FileResponse(Path(__file__).resolve().parent.parent / "web" / "static" / "index.html")
+    return page(request)

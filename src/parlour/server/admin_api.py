@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Request
-from fastapi.responses import FileResponse
+from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from parlour.server import moderation
@@ -23,6 +23,7 @@ from parlour.server.api import ErrorBody
 from parlour.server.errors import ServiceError
 from parlour.server.guard import client_address
 from parlour.server.limits import PerAddress
+from parlour.server.pages import page
 
 STATIC = Path(__file__).resolve().parent.parent / "web" / "static"
 router = APIRouter()
@@ -71,10 +72,10 @@ def _operator(request: Request) -> str:
 
 
 @router.get("/admin", include_in_schema=False)
-def admin_page(request: Request) -> FileResponse:
+def admin_page(request: Request) -> Response:
     if not request.app.state.settings.operator_secret:
         raise ServiceError(404, "not_found", "there is no such page")
-    return FileResponse(STATIC / "admin.html")
+    return page(request, "admin.html")
 
 
 @router.get("/api/admin/reports", responses=_errors(), summary="Operator: reports, newest first")

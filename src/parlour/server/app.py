@@ -29,6 +29,9 @@ from parlour.server.between import router as between_router
 from parlour.server.db import Store, unavailable
 from parlour.server.guard import Guard
 from parlour.server.logs import AccessLog
+from parlour.server.pages import error_words
+from parlour.server.pages import page as language_page
+from parlour.server.pages import router as pages_router
 from parlour.server.passkeys import router as passkeys_router
 from parlour.server.pools_api import router as pools_router
 from parlour.server.push import router as push_router
@@ -88,6 +91,7 @@ def create_app(settings: Settings | None = None, *, testing: bool | None = None)
         app.add_middleware(AccessLog)
     app.include_router(room_router)
     app.include_router(webapp_router)
+    app.include_router(pages_router)
     app.include_router(between_router)
     app.include_router(push_router)
     app.include_router(pools_router)
@@ -99,11 +103,11 @@ def create_app(settings: Settings | None = None, *, testing: bool | None = None)
     app.include_router(ratings_router)
 
     @app.exception_handler(ServiceError)
-    async def _service_error(_request: Request, exc: ServiceError) -> JSONResponse:
+    async def _service_error(request: Request, exc: ServiceError) -> JSONResponse:
         if exc.status in (413, 429, 503):
             metrics.refused(exc.code)
-        return JSONResponse({"error": exc.code, "message": exc.message}, status_code=exc.status,
-                            headers=exc.headers)
+        return JSONResponse({"error": exc.code, "message": error_words(request, exc.code, exc.message)},
+                            status_code=exc.status, headers=exc.headers)
 
     @app.exception_handler(Exception)
     async def _unexpected(_request: Request, exc: Exception) -> JSONResponse:
@@ -141,7 +145,8 @@ def create_app(settings: Settings | None = None, *, testing: bool | None = None)
             headers = {**(headers or {}), "Allow": ", ".join(methods)}
         if exc.status_code == 400 and message == "There was an error parsing the body":
             message = "the request body is not JSON the server can read (malformed, or nested too deeply)"
-        return JSONResponse({"error": code, "message": message, "detail": exc.detail},
+        return JSONResponse({"error": code, "message": error_words(_request, code, message),
+                             "detail": exc.detail},
                             status_code=exc.status_code, headers=headers)
 
     @app.exception_handler(DBAPIError)
@@ -164,20 +169,17 @@ def create_app(settings: Settings | None = None, *, testing: bool | None = None)
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
-    def page() -> FileResponse:
-        return FileResponse(STATIC / "index.html")
-
     @app.get("/", include_in_schema=False)
-    def home() -> FileResponse:
-        return page()
+    def home(request: Request) -> Response:
+        return language_page(request)
 
     @app.get("/t/{table_id}", include_in_schema=False)
-    def table_page(table_id: str) -> FileResponse:
-        return page()
+    def table_page(request: Request, table_id: str) -> Response:
+        return language_page(request)
 
     @app.get("/verify", include_in_schema=False)
-    def verify_page() -> FileResponse:
-        return page()
+    def verify_page(request: Request) -> Response:
+        return language_page(request)
 
     @app.get("/healthz", include_in_schema=False)
     def health(request: Request) -> dict[str, str]:

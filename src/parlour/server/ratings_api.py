@@ -11,7 +11,7 @@ import math
 from typing import Any
 
 from fastapi import APIRouter, Query, Request
-from fastapi.responses import FileResponse
+from fastapi.responses import Response
 
 from parlour.games import KITS
 from parlour.server import standings
@@ -56,12 +56,12 @@ def player(request: Request, name: str) -> dict[str, Any]:
 
 
 @router.get("/leaderboard/{game}", include_in_schema=False)
-def leaderboard_page(request: Request, game: str) -> FileResponse:
+def leaderboard_page(request: Request, game: str) -> Response:
     if game not in KITS:
         raise ServiceError(404, "not_found", f"there is no game {game[:40]!r}")
     return _page(request)
 
 
 @router.get("/u/{name}", include_in_schema=False)
-def profile_page(request: Request, name: str) -> FileResponse:
+def profile_page(request: Request, name: str) -> Response:
     return _page(request)

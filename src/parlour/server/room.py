@@ -15,7 +15,7 @@ from typing import Any
 
 import orjson
 from fastapi import APIRouter, Request
-from fastapi.responses import FileResponse, Response, StreamingResponse
+from fastapi.responses import Response, StreamingResponse
 from pydantic import BaseModel, ConfigDict
 
 from parlour.games import KITS
@@ -23,6 +23,7 @@ from parlour.server.api import _absolute, _errors
 from parlour.server.errors import ServiceError
 from parlour.server.guard import client_address
 from parlour.server.identity import Player, ensure_player, player_of
+from parlour.server.pages import page
 from parlour.server.protocol import Joined, Name, ReviewBody, Secret
 from parlour.server.service import TableService
 
@@ -35,12 +36,12 @@ def _service(request: Request) -> TableService:
     return request.app.state.service
 
 
-def _page(request: Request) -> FileResponse:
-    return FileResponse(STATIC / "index.html")  # headers: server/guard.py
+def _page(request: Request) -> Response:
+    return page(request)  # in the visitor's language (server/pages.py)
 
 
 @router.get("/rules/{game}", include_in_schema=False)
-def rules_page(request: Request, game: str) -> FileResponse:
+def rules_page(request: Request, game: str) -> Response:
     """How to play a game (the page module of the game writes it)."""
     if game not in KITS:
         raise ServiceError(404, "not_found", f"there is no game {game!r}")
@@ -48,12 +49,12 @@ def rules_page(request: Request, game: str) -> FileResponse:
 
 
 @router.get("/replay", include_in_schema=False)
-def replay_upload_page(request: Request) -> FileResponse:
+def replay_upload_page(request: Request) -> Response:
     return _page(request)
 
 
 @router.get("/replay/{table_id}", include_in_schema=False)
-def replay_page(request: Request, table_id: str) -> FileResponse:
+def replay_page(request: Request, table_id: str) -> Response:
     return _page(request)
 
 

@@ -14,10 +14,11 @@ import hashlib
 import json
 from pathlib import Path
 
-from fastapi import APIRouter
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse, Response
 
 from parlour.games import KITS
+from parlour.server.pages import page
 
 STATIC = Path(__file__).resolve().parent.parent / "web" / "static"
 SW_SOURCE = STATIC / "sw.js"
@@ -51,10 +52,11 @@ router = APIRouter(include_in_schema=False)
 
 
 def static_files() -> dict[str, Path]:
-    """Every file the worker keeps: URL path -> file on disk."""
+    """Every file the worker keeps: URL path -> file on disk (not the pages: they are
+    served in the visitor's language, server/pages.py)."""
     files = {"/static/" + p.relative_to(STATIC).as_posix(): p
              for p in sorted(STATIC.rglob("*"))
-             if p.is_file() and p.name not in ("sw.js", "index.html")}
+             if p.is_file() and p.name != "sw.js" and p.suffix != ".html"}
     for name, kit in sorted(KITS.items()):
         if kit.web_module is not None:
             files[f"/static/js/games/{name}.js"] = kit.web_module
@@ -90,5 +92,5 @@ def manifest() -> JSONResponse:
 
 
 @router.get(OFFLINE)
-def offline_page() -> FileResponse:
-    return FileResponse(STATIC / "offline.html")
+def offline_page(request: Request) -> Response:
+    return page(request, "offline.html")

@@ -2,7 +2,9 @@
 // game's record is attached), and mute / suspend / ban / lift / close, each logged.
 // The operator secret is asked once and kept for this tab only (sessionStorage).
 import { api, clear, h } from "./dom.js";
+import { setupPicker } from "./i18n.js";
 
+setupPicker();
 const app = document.getElementById("app");
 const KEY = "parlour.operator";
 

@@ -3,6 +3,7 @@
 // /leaderboard/GAME, a player's profile at /u/NAME and your account at /account.
 import { setupAccount } from "./account.js";
 import { prefs } from "./dom.js";
+import { setupPicker, t } from "./i18n.js";
 import { showLobby } from "./lobby.js";
 import { enabled as notifying, supported as canNotify, turnOff, turnOn } from "./notify.js";
 
@@ -24,13 +25,14 @@ function setupTools() {
   const show = () => bell.setAttribute("aria-pressed", String(notifying()));
   bell.addEventListener("click", async () => {
     if (notifying()) turnOff();
-    else if (await turnOn() === "denied") bell.title = "This browser blocks notifications from parlour: allow them in its site settings";
+    else if (await turnOn() === "denied") bell.title = t("page.notify.blocked");
     show();
   });
   show();
 }
 
 setupTools();
+setupPicker();
 setupAccount();
 // The installable app's worker: keeps the static files for offline use (never a table's
 // state or an /api answer) and shows notifications (server/webapp.py, notify.js).
