@@ -7,11 +7,12 @@ import { api, append, clear, h, seats } from "./dom.js";
 import { games as myGames } from "./history.js";
 import { friendsPanel } from "./people.js";
 import { playPeople } from "./pool.js";
+import { lang, t, tn } from "./i18n.js";
 import { levelName, levelsFor } from "./words.js";
 
-const TIMERS = [["", "No timer"], ["30", "30 seconds"], ["60", "1 minute"], ["120", "2 minutes"], ["300", "5 minutes"],
-  ["days:1", "1 day for each move: play between visits"], ["days:3", "3 days for each move: play between visits"],
-  ["days:7", "7 days for each move: play between visits"]];
+const TIMERS = [["", t("lobby.timer.none")], ["30", tn("lobby.timer.seconds", 30)], ["60", tn("lobby.timer.minutes", 1)],
+  ["120", tn("lobby.timer.minutes", 2)], ["300", tn("lobby.timer.minutes", 5)],
+  ...[1, 3, 7].map((d) => [`days:${d}`, tn("lobby.timer.days", d)])];
 const QUICK_PLAYERS = { fantan: 4, fanti: 2 };
 
 const modules = {};
@@ -45,7 +46,7 @@ function quickPlay(g, words) {
   const levels = levelsFor(g);
   const id = "level-" + g.name;
   const chosen = level.get(g.name);
-  const sel = h("select", { id, "aria-label": `Computer level for ${g.title}` },
+  const sel = h("select", { id, "aria-label": t("lobby.level_for", { game: g.title }) },
     levels.map(([v, label]) => h("option", { value: v, selected: v === chosen, text: label })));
   const desc = h("small", { class: "help" });
   const show = () => { desc.textContent = (levels.find(([v]) => v === sel.value) || [])[2] || ""; };
@@ -54,7 +55,7 @@ function quickPlay(g, words) {
   const error = h("p", { class: "error", role: "alert" });
   const players = Math.min(Math.max(QUICK_PLAYERS[g.name] || g.min_players, g.min_players), g.max_players);
   const button = h("button", { type: "button", class: "primary big", "data-action": "quick-play", "data-game": g.name,
-    text: `Play ${g.title} now` });
+    text: t("lobby.play_now", { game: g.title }) });
   button.addEventListener("click", async () => {
     button.disabled = true;
     error.textContent = "";
@@ -65,43 +66,44 @@ function quickPlay(g, words) {
   });
   return h("article", { class: "quick panel" },
     h("h2", { text: g.title }),
-    h("p", { class: "muted", text: (words.blurb || "") + ` You and ${players - 1} computer player${players > 2 ? "s" : ""}.` }),
-    h("div", { class: "field" }, h("label", { for: id, text: "Computer level" }), sel, desc),
+    h("p", { class: "muted", text: [words.blurb || "", tn("lobby.you_and_computers", players - 1)].filter(Boolean).join(" ") }),
+    h("div", { class: "field" }, h("label", { for: id, text: t("lobby.level") }), sel, desc),
     button, error, playPeople(g, players, playerName),
-    h("p", {}, h("a", { href: `/rules/${g.name}`, text: `How to play ${g.title}` })));
+    h("p", {}, h("a", { href: `/rules/${g.name}`, text: t("lobby.how_to_play", { game: g.title }) })));
 }
 
 function openTables(list, words) {
   const box = h("section", { class: "panel open-tables", "aria-labelledby": "open-title" },
-    h("h2", { id: "open-title", text: "Tables open to everyone" }));
-  const waiting = list.filter((t) => t.status === "waiting" && t.free > 0);
-  const playing = list.filter((t) => t.status === "playing");
+    h("h2", { id: "open-title", text: t("lobby.open.title") }));
+  const waiting = list.filter((tb) => tb.status === "waiting" && tb.free > 0);
+  const playing = list.filter((tb) => tb.status === "playing");
   if (!waiting.length && !playing.length) {
-    box.append(h("p", { class: "muted", text: "No public tables right now. Make one under Custom table and tick \"List it on the front page\"." }));
+    box.append(h("p", { class: "muted", text: t("lobby.open.none") }));
     return box;
   }
-  const row = (t, action) => h("li", { class: "open-row" },
-    h("span", { class: "open-game", text: t.title }),
-    h("span", { class: "open-rules", text: (words[t.game] && words[t.game].summary ? words[t.game].summary(t.rules) : "") }),
-    h("span", { class: "open-seats", text: t.status === "waiting" ? `${t.free} seat${t.free === 1 ? "" : "s"} free · host ${t.host}` : `round ${t.round} of ${t.rounds} · ${t.players} players` }),
+  const row = (tb, action) => h("li", { class: "open-row" },
+    h("span", { class: "open-game", text: tb.title }),
+    h("span", { class: "open-rules", text: (words[tb.game] && words[tb.game].summary ? words[tb.game].summary(tb.rules) : "") }),
+    h("span", { class: "open-seats", text: tb.status === "waiting" ? tn("lobby.open.free", tb.free, { host: tb.host })
+      : [t("lobby.open.round", { round: tb.round, rounds: tb.rounds }), tn("lobby.players", tb.players)].join(" · ") }),
     action);
   if (waiting.length) {
-    box.append(h("h3", { text: "Join a game" }), h("ul", { class: "open-list" }, waiting.map((t) => {
-      const b = h("button", { type: "button", class: "primary", "data-open-table": t.id, text: "Join" });
+    box.append(h("h3", { text: t("lobby.open.join_title") }), h("ul", { class: "open-list" }, waiting.map((tb) => {
+      const b = h("button", { type: "button", class: "primary", "data-open-table": tb.id, text: t("lobby.open.join") });
       b.addEventListener("click", async () => {
         b.disabled = true;
         try {
-          const j = await api(`/api/tables/${t.id}/sit`, { method: "POST", body: { name: playerName() } });
+          const j = await api(`/api/tables/${tb.id}/sit`, { method: "POST", body: { name: playerName() } });
           seats.set(j.table, { token: j.token, seat: j.seat, rejoin: j.rejoin_url || null });
           location.assign(`/t/${j.table}`);
         } catch (e) { b.disabled = false; b.after(h("span", { class: "error", role: "alert", text: " " + e.message })); }
       });
-      return row(t, b);
+      return row(tb, b);
     })));
   }
   if (playing.length) {
-    box.append(h("h3", { text: "Watch a game in play" }), h("ul", { class: "open-list" }, playing.map((t) =>
-      row(t, h("a", { class: "button", href: t.watch_url, "data-watch-table": t.id, text: "Watch" })))));
+    box.append(h("h3", { text: t("lobby.open.watch_title") }), h("ul", { class: "open-list" }, playing.map((tb) =>
+      row(tb, h("a", { class: "button", href: tb.watch_url, "data-watch-table": tb.id, text: t("lobby.open.watch") })))));
   }
   return box;
 }
@@ -110,13 +112,13 @@ function history() {
   const list = myGames();
   if (!list.length) return null;
   return h("section", { class: "panel my-games", "aria-labelledby": "mine-title" },
-    h("h2", { id: "mine-title", text: "Your games" }),
-    h("p", { class: "muted", text: `${list.length} played, ${list.filter((g) => g.won).length} won. Kept in this browser only.` }),
+    h("h2", { id: "mine-title", text: t("lobby.mine.title") }),
+    h("p", { class: "muted", text: t("lobby.mine.summary", { played: tn("lobby.mine.played", list.length), won: list.filter((g) => g.won).length }) }),
     h("ul", { class: "history" }, list.slice(0, 10).map((g) => h("li", {},
       h("span", { text: `${g.title} · ${new Date(g.at).toLocaleDateString()} · ` }),
-      h("strong", { text: g.won ? "won" : `placed ${g.placing} of ${g.of}` }),
-      h("span", { class: "muted", text: " against " + g.players.filter((_, i) => i !== g.seat).map((p) => p.level ? `computer (${levelName(p.level)})` : p.name).join(", ") + " · " }),
-      h("a", { href: g.replay, text: "replay" })))));
+      h("strong", { text: g.won ? t("lobby.mine.won") : t("lobby.mine.placed", { placing: g.placing, of: g.of }) }),
+      h("span", { class: "muted", text: " " + t("lobby.mine.against", { names: g.players.filter((_, i) => i !== g.seat).map((p) => p.level ? t("lobby.computer_level", { level: levelName(p.level) }) : p.name).join(", ") }) + " · " }),
+      h("a", { href: g.replay, text: t("lobby.mine.replay") })))));
 }
 
 function ruleField(opt, players, words) {
@@ -140,25 +142,25 @@ function ruleField(opt, players, words) {
 
 function levelOptions(game, selected) {
   return levelsFor(game).map(([v, label, line]) =>
-    h("option", { value: "bot:" + v, selected: v === selected, text: `Computer, ${label.toLowerCase()}${line ? ": " + line : ""}` }));
+    h("option", { value: "bot:" + v, selected: v === selected, text: t("lobby.seat.computer", { level: label.toLocaleLowerCase(lang) }) + (line ? ": " + line : "") }));
 }
 
 function seatRow(i, game) {
   const id = "seat-" + i;
   if (i === 0) {
-    const sel = h("select", { id, name: id, "aria-label": "Seat 1" },
-      h("option", { value: "you", text: "You", selected: true }), levelOptions(game, null));
-    return h("li", { class: "seat-choice" }, h("label", { for: id, class: "seat-no", text: "Seat 1" }), sel);
+    const sel = h("select", { id, name: id, "aria-label": t("lobby.seat", { n: 1 }) },
+      h("option", { value: "you", text: t("lobby.seat.you"), selected: true }), levelOptions(game, null));
+    return h("li", { class: "seat-choice" }, h("label", { for: id, class: "seat-no", text: t("lobby.seat", { n: 1 }) }), sel);
   }
-  const select = h("select", { id, name: id, "aria-label": `Seat ${i + 1}` },
+  const select = h("select", { id, name: id, "aria-label": t("lobby.seat", { n: i + 1 }) },
     levelOptions(game, level.get(game.name)),
-    h("option", { value: "person", text: "A person (with the invite link)" }));
-  return h("li", { class: "seat-choice" }, h("label", { for: id, class: "seat-no", text: `Seat ${i + 1}` }), select);
+    h("option", { value: "person", text: t("lobby.seat.person") }));
+  return h("li", { class: "seat-choice" }, h("label", { for: id, class: "seat-no", text: t("lobby.seat", { n: i + 1 }) }), select);
 }
 
 function customForm(games, words) {
-  const form = h("form", { class: "create", "aria-label": "Custom table" });
-  const gameSel = h("div", { class: "game-pick", role: "radiogroup", "aria-label": "Game" });
+  const form = h("form", { class: "create", "aria-label": t("lobby.custom") });
+  const gameSel = h("div", { class: "game-pick", role: "radiogroup", "aria-label": t("lobby.game") });
   const body = h("div");
   const error = h("p", { class: "error", role: "alert" });
   let current = games[0];
@@ -169,31 +171,31 @@ function customForm(games, words) {
     const playerSel = h("select", { id: "players", name: "players" },
       Array.from({ length: current.max_players - current.min_players + 1 }, (_, k) => {
         const n = current.min_players + k;
-        return h("option", { value: n, selected: n === players || (players > current.max_players && n === current.max_players), text: `${n} players` });
+        return h("option", { value: n, selected: n === players || (players > current.max_players && n === current.max_players), text: tn("lobby.players", n) });
       }));
     playerSel.addEventListener("change", renderBody);
     const n = Number(playerSel.value);
     const w = words[current.name] || {};
     body.append(
-      h("div", { class: "field" }, h("label", { for: "players", text: "Players" }), playerSel),
-      h("fieldset", { class: "seats" }, h("legend", { text: "Seats" }),
+      h("div", { class: "field" }, h("label", { for: "players", text: t("lobby.players_label") }), playerSel),
+      h("fieldset", { class: "seats" }, h("legend", { text: t("lobby.seats") }),
         h("ol", {}, Array.from({ length: n }, (_, i) => seatRow(i, current)))),
-      h("fieldset", { class: "rules" }, h("legend", { text: "Rules" }),
+      h("fieldset", { class: "rules" }, h("legend", { text: t("lobby.rules") }),
         current.options.map((o) => ruleField(o, n, w)),
-        h("p", {}, h("a", { href: `/rules/${current.name}`, target: "_blank", text: "The rules, with examples" }))),
-      h("fieldset", { class: "extras" }, h("legend", { text: "Table" }),
+        h("p", {}, h("a", { href: `/rules/${current.name}`, target: "_blank", text: t("lobby.rules_link") }))),
+      h("fieldset", { class: "extras" }, h("legend", { text: t("lobby.table") }),
         h("div", { class: "field check" }, h("label", { for: "public" },
-          h("input", { type: "checkbox", id: "public", name: "public" }), " List it on the front page"),
-          h("small", { class: "help", text: "Anyone may then take a free seat in one click, or watch the game." })),
+          h("input", { type: "checkbox", id: "public", name: "public" }), " " + t("lobby.public")),
+          h("small", { class: "help", text: t("lobby.public.help") })),
         h("div", { class: "field check" }, h("label", { for: "rated" },
-          h("input", { type: "checkbox", id: "rated", name: "rated", "data-action": "rated" }), " Rated game"),
-          h("small", { class: "help", text: "The result changes the players' ratings. Every seat must be a person's (computer players never change a rating); leaving before the end counts as a loss." })),
-        h("div", { class: "field" }, h("label", { for: "timer", text: "Time for each turn" }),
-          h("select", { id: "timer", name: "timer" }, TIMERS.map(([v, t]) => h("option", { value: v, text: t }))),
-          h("small", { class: "help", text: "When time runs out, the computer plays that turn; the player takes the seat back any time. With days for each move, players may close the page and come back: the game waits for them under \"Your move\"." })),
-        h("div", { class: "field" }, h("label", { for: "standin", text: "Who plays for someone who leaves" }),
-          h("select", { id: "standin", name: "standin" }, levelsFor(current).map(([v, label]) => h("option", { value: v, selected: v === "medium", text: `Computer, ${label.toLowerCase()}` }))),
-          h("small", { class: "help", text: "Plays for a player who runs out of time or stays disconnected, until they come back." }))));
+          h("input", { type: "checkbox", id: "rated", name: "rated", "data-action": "rated" }), " " + t("lobby.rated")),
+          h("small", { class: "help", text: t("lobby.rated.help") })),
+        h("div", { class: "field" }, h("label", { for: "timer", text: t("lobby.timer") }),
+          h("select", { id: "timer", name: "timer" }, TIMERS.map(([v, words]) => h("option", { value: v, text: words }))),
+          h("small", { class: "help", text: t("lobby.timer.help") })),
+        h("div", { class: "field" }, h("label", { for: "standin", text: t("lobby.standin") }),
+          h("select", { id: "standin", name: "standin" }, levelsFor(current).map(([v, label]) => h("option", { value: v, selected: v === "medium", text: t("lobby.seat.computer", { level: label.toLocaleLowerCase(lang) }) }))),
+          h("small", { class: "help", text: t("lobby.standin.help") }))));
   }
 
   for (const g of games) {
@@ -202,13 +204,13 @@ function customForm(games, words) {
     radio.addEventListener("change", () => { current = g; renderBody(); });
     gameSel.append(h("label", { class: "game-option", for: id }, radio,
       h("span", { class: "game-name", text: g.title }),
-      h("small", { text: `${g.min_players}–${g.max_players} players` })));
+      h("small", { text: t("lobby.player_range", { min: g.min_players, max: g.max_players }) })));
   }
   const name = h("input", { id: "name", name: "name", maxlength: 24, autocomplete: "nickname",
-    placeholder: "Your name", value: playerName() });
-  form.append(h("div", { class: "field" }, h("label", { for: "name", text: "Your name" }), name),
+    placeholder: t("lobby.name"), value: playerName() });
+  form.append(h("div", { class: "field" }, h("label", { for: "name", text: t("lobby.name") }), name),
     gameSel, body, error,
-    h("button", { type: "submit", class: "primary", "data-action": "create", text: "Create table" }));
+    h("button", { type: "submit", class: "primary", "data-action": "create", text: t("lobby.create") }));
   renderBody();
 
   form.addEventListener("submit", async (ev) => {
@@ -241,10 +243,10 @@ function customForm(games, words) {
 
 export async function showLobby(app) {
   document.getElementById("title").textContent = "";
-  document.title = "parlour: Fanti and Fan Tan";
+  document.title = t("lobby.doc_title");
   let games;
   try { games = await api("/api/games"); } catch (e) {
-    clear(app).append(h("p", { class: "error", text: "The server cannot be reached: " + e.message }));
+    clear(app).append(h("p", { class: "error", text: t("lobby.unreachable", { reason: e.message }) }));
     return;
   }
   const words = {};
@@ -254,20 +256,20 @@ export async function showLobby(app) {
   const counts = h("div", { class: "room-slot" });
   const friends = h("div", { class: "friends-slot" });
   const details = h("details", { class: "panel custom" },
-    h("summary", { "data-action": "custom", text: "Custom table: more players, people by invite link, rules, timer" }),
+    h("summary", { "data-action": "custom", text: t("lobby.custom.summary") }),
     customForm(games, words));
   append(clear(app), [
     h("section", { class: "intro" },
-      h("h1", { text: "Fanti and Fan Tan, at one table" }),
-      h("p", { text: "Play against the computer in one click, invite friends with a link, or join a table below. Every deal is sealed before play and shown afterwards, so anyone can check it was fair." }),
+      h("h1", { text: t("lobby.heading") }),
+      h("p", { text: t("lobby.intro") }),
       counts),
     waiting,
-    h("section", { class: "quick-row", "aria-label": "Quick play" }, games.map((g) => quickPlay(g, words[g.name] || {}))),
+    h("section", { class: "quick-row", "aria-label": t("lobby.quick") }, games.map((g) => quickPlay(g, words[g.name] || {}))),
     friends, open, history(), details,
-    h("p", { class: "muted" }, "Leaderboards: ", games.map((g, i) => [i ? ", " : "",
+    h("p", { class: "muted" }, t("lobby.leaderboards") + " ", games.map((g, i) => [i ? ", " : "",
       h("a", { href: `/leaderboard/${g.name}`, "data-leaderboard": g.name, text: g.title })]), " · ",
-      h("a", { href: "/verify", text: "Check a game record" }), " · ",
-      h("a", { href: "/replay", text: "Replay a record file" }))]);
+      h("a", { href: "/verify", text: t("lobby.verify") }), " · ",
+      h("a", { href: "/replay", text: t("lobby.replay") }))]);
   // Quick play goes straight to a table: have its modules in the cache before the click.
   setTimeout(() => { import("./table.js").catch(() => {}); }, 0);
   yourMove().then((el) => { if (el) waiting.append(el); });

@@ -1,14 +1,10 @@
 // Plain words for players: levels, server refusals and the engine's reasons. Ruling ids
 // and card codes are for help pages and records; what a player reads has neither.
 import { cardName } from "./cards.js";
+import { has, t } from "./i18n.js";
 
 /** The computer levels a stranger is offered, each with one line about how it plays. */
-export const LEVELS = [
-  ["easy", "Easy", "Plays the first good-looking card. Good for learning the rules."],
-  ["medium", "Medium", "Plays a sound, steady game by rules of thumb."],
-  ["hard", "Hard", "Thinks ahead about the cards you might hold (at most a second a move)."],
-  ["expert", "Expert", "Thinks ahead like Hard over many more possible deals (at most three seconds a move)."],
-];
+export const LEVELS = ["easy", "medium", "hard", "expert"].map((v) => [v, t(`level.${v}`), t(`level.${v}.line`)]);
 
 /** The levels this server offers for a game, in the order above (internal engines left out). */
 export function levelsFor(game) {
@@ -38,24 +34,18 @@ export function plainReason(game, text) {
  */
 export function errorWords(code, message, state) {
   const game = state && state.table ? state.table.game : "";
-  switch (code) {
-    case "stale": return null;
-    case "not_your_turn": return "It is not your turn yet.";
-    case "not_playing": return "The next deal is coming: wait a moment.";
-    case "illegal": return "That card cannot be played now: " + plainReason(game, message) + ".";
-    case "bad_move": return "That move was not understood. Please try again.";
-    case "unauthorised": return "Only players at this table can do that.";
-    case "started": return "The game has already started.";
-    case "seats_open": return "Some seats are still empty: invite someone or give the seat to the computer.";
-    case "not_over": return "That is possible when the game is over.";
-    case "conflict": return "The table moved on before your move was saved. Please look again.";
-    case "unavailable": return "The server is busy for a moment: nothing was changed. Please try again.";
-    case "expired": return "This table has expired.";
-    case "rate_limited": case "too_fast": return "Slow down a little: too many messages at once.";
-    case "chat_limit": case "chat_off": case "chat_too_long": case "muted": return message;
-    case "no_hints": case "hint_limit": return "No more hints this round.";
-    case "busy": return "No hint this time: the server is busy. Ask again in a moment.";
-    case "server_error": return "Something went wrong on the server: nothing was changed. Please try again.";
-    default: return plainReason(game, message || "That did not work.");
+  const english = document.documentElement.lang === "en";
+  if (code === "stale") return null;
+  if (code === "illegal") {
+    // the engine's reason is English: said in English, the plain refusal elsewhere
+    return message && english ? t("error.illegal", { reason: plainReason(game, message) }) : t("error.illegal_plain");
   }
+  // In English the server's own sentence for these says most (how long, which seat).
+  if (english && !WORDED.has(code)) return plainReason(game, message || t("error.generic"));
+  return has("error." + code) ? t("error." + code) : plainReason(game, message) || t("error.generic");
 }
+
+/** Refusals the page words itself in every language (the others: the server's words). */
+const WORDED = new Set(["not_your_turn", "not_playing", "bad_move", "unauthorised", "started",
+  "seats_open", "not_over", "conflict", "unavailable", "expired", "rate_limited", "too_fast",
+  "no_hints", "hint_limit", "busy", "server_error"]);

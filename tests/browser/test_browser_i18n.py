@@ -1,0 +1,111 @@
+"""The page in every language (parlour.i18n, server/pages.py, js/i18n.js): chosen by
+Accept-Language on a first visit, switched by the picker and remembered, one language's
+catalog fetched, never a key on the page; a round of each game played to the end in
+Persian and in Chinese."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from browser_kit import OVER, create_with_form, play_until_over, start
+
+from parlour.i18n import LANGUAGES, PSEUDO, catalog_json
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
+
+PREFIXES = sorted({k.split(".")[0] for d in ("web", "game") for k in catalog_json("en", d)})
+KEYISH = re.compile(r"\b(?:" + "|".join(PREFIXES) + r")\.[a-z][a-z0-9_]*(?:\.[a-z0-9_]+)*(?:#[a-z]+)?")
+PLACEHOLDER = re.compile(r"\{[A-Za-z_][A-Za-z0-9_]*\}")
+TEXTS = """() => {
+  const out = [document.title, document.body.innerText];
+  for (const el of document.querySelectorAll('[aria-label],[title],[placeholder],[alt]')) {
+    for (const a of ['aria-label', 'title', 'placeholder', 'alt']) {
+      const v = el.getAttribute(a); if (v) out.push(v);
+    }
+  }
+  return out.join('\\n');
+}"""
+
+
+def no_keys(page: Any) -> str:
+    """The page's words (text and labels), asserted free of keys and raw placeholders."""
+    text = page.evaluate(TEXTS)
+    assert not KEYISH.findall(text), KEYISH.findall(text)[:5]
+    assert not PLACEHOLDER.findall(text), PLACEHOLDER.findall(text)[:5]
+    assert not [e for e in page.errors if "i18n" in e]
+    return text
+
+
+def catalogs_fetched(page: Any) -> list[str]:
+    page.catalogs = []
+    page.on("request", lambda r: "/i18n/" in r.url and page.catalogs.append(r.url))
+    return page.catalogs
+
+
+@pytest.mark.parametrize("code", [*LANGUAGES, PSEUDO.code])
+def test_front_page_in_each_language(new_page, live_url, code):
+    lang = LANGUAGES.get(code, PSEUDO)
+    page = new_page(locale=code if code != "zh" else "zh-CN")
+    fetched = catalogs_fetched(page)
+    page.on("console", lambda m: m.type == "error" and page.errors.append(m.text))
+    page.goto(live_url + "/")
+    page.wait_for_selector("[data-action=quick-play]")
+    assert page.evaluate("document.documentElement.lang") == lang.tag
+    assert page.evaluate("document.documentElement.dir") == ("rtl" if lang.rtl else "ltr")
+    text = no_keys(page)
+    assert catalog_json(code, "web")["lobby.heading"] in text
+    page.click("[data-action=custom]")
+    no_keys(page)
+    # one catalog, the chosen language's, fetched once (preloaded by the page's head)
+    assert len(fetched) == 1 and f"/i18n/{code}/" in fetched[0], fetched
+
+
+def test_accept_language_chooses_and_the_picker_switches_and_remembers(new_page, live_url):
+    page = new_page(locale="zh-CN")
+    page.goto(live_url + "/")
+    page.wait_for_selector("[data-action=quick-play]")
+    assert page.evaluate("document.documentElement.lang") == "zh-Hans"
+    assert page.input_value("#lang") == "zh"
+    names = page.eval_on_selector_all("#lang option", "os => os.map(o => o.textContent)")
+    assert names == [lang.own_name for lang in LANGUAGES.values()]
+    with page.expect_navigation():
+        page.select_option("#lang", "fa")
+    page.wait_for_selector("[data-action=quick-play]")
+    assert page.evaluate("[document.documentElement.lang, document.documentElement.dir]") == [
+        "fa", "rtl"]
+    assert catalog_json("fa", "web")["lobby.heading"] in page.inner_text("h1")
+    cookie = {c["name"]: c["value"] for c in page.context.cookies()}
+    assert cookie.get("parlour_lang") == "fa"
+    # remembered: another page, and the same page opened again, in Persian
+    page.goto(live_url + "/verify")
+    page.wait_for_selector("#lang")
+    assert page.evaluate("document.documentElement.lang") == "fa"
+    page.goto(live_url + "/")
+    page.wait_for_selector("[data-action=quick-play]")
+    assert page.input_value("#lang") == "fa"
+    with page.expect_navigation():
+        page.select_option("#lang", "en")
+    page.wait_for_selector("[data-action=quick-play]")
+    assert page.evaluate("[document.documentElement.lang, document.documentElement.dir]") == [
+        "en", "ltr"]
+    assert page.inner_text("h1") == "Fanti and Fan Tan, at one table"
+
+
+@pytest.mark.parametrize("code", ["fa", "zh"])
+@pytest.mark.parametrize(("game", "bots"), [("fantan", 2), ("fanti", 1)])
+def test_a_round_to_the_end_in(new_page, live_url, artifacts, code, game, bots):
+    page = new_page(locale={"fa": "fa-IR", "zh": "zh-CN"}[code])
+    fetched = catalogs_fetched(page)
+    create_with_form(page, live_url, game, {"fa": "آنا", "zh": "安娜"}[code], rounds=1,
+                     seats=["bot:easy"] * bots)
+    start(page)
+    no_keys(page)
+    play_until_over([page])
+    page.wait_for_selector(OVER)
+    assert page.evaluate("document.documentElement.lang") == LANGUAGES[code].tag
+    no_keys(page)
+    page.screenshot(path=str(artifacts / f"i18n-{code}-{game}-over.png"), full_page=True)
+    assert {u.split("/i18n/")[1].split("/")[0] for u in fetched} == {code}
+    assert page.errors == []
