@@ -7,6 +7,7 @@ card order, so a deck is fully determined by what the test writes.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 from parlour import cards
 
@@ -73,3 +74,11 @@ def fanti_deck(players: int, dealer: int, table: Sequence[str] = (),
 def masks(*codes: str) -> int:
     """The mask of some card codes."""
     return cards.mask_from_codes(codes)
+
+
+def worded(r: Any) -> dict[str, Any] | None:
+    """A finished round's ``score_detail()`` with its English words (the presenter's,
+    from the ``game`` catalogs), as the terminal and the page read it."""
+    from parlour.present import presenter
+
+    return presenter(r.game).worded(r.score_detail())

@@ -124,4 +124,4 @@ def test_hand_rendering_is_sorted_by_suit():
     hand = cards.mask_from_codes(["KS", "2C", "7D", "AC", "10H"])
     assert render.hand_text("fantan", hand).plain == "♣ A 2   ♦ 7   ♥ 10   ♠ K"
     assert render.hand_text("fanti", cards.mask_from_codes(["2C", "JD"])).plain == \
-        "Leaf 2 2C   Guardian ★ JD"
+        "Leaf 2 2C   Star Guardian JD"

@@ -10,6 +10,7 @@ import queue
 from websockets.exceptions import ConnectionClosedError, ConnectionClosedOK
 from websockets.frames import Close
 
+from deal_helpers import worded
 from parlour import netclient
 from parlour.netclient import Link, RemoteTable
 
@@ -180,7 +181,7 @@ def test_a_round_that_ends_shows_its_itemised_result(monkeypatch):
 
     monkeypatch.setattr(netclient.time, "sleep", lambda s: None)
     m = random_playout("fanti", 2, 3, {"rounds": 1})
-    detail = m.rounds[0].score_detail()
+    detail = worded(m.rounds[0])  # as the server sends it
     first = {**over_state(), "table": {**over_state()["table"], "status": "playing"},
              "view": None, "log": []}
     ended = {**over_state(), "log": [{"kind": "round_end", "round": 1}],

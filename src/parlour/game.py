@@ -116,7 +116,10 @@ class Round(abc.ABC):
                                             "what": "cards left"}, ...]}}
 
         Every seat's ``total`` is its :meth:`score` and is the sum of its items'
-        ``points``. ``what``, ``detail`` and ``text`` are plain words for players (the
+        ``points``. A game with catalogs gives each item, note and payment a ``key`` and
+        its facts in ``params`` instead of words, and its presenter words them in the
+        reader's language (:meth:`parlour.present.Presenter.worded`); a game without
+        writes ``what``, ``detail`` and ``text`` itself. They are plain words for players (the
         engine does not know names: a note lists the ``seats`` it speaks of, so a page
         can put names in); ``rule`` is the ruling id, for help and docs. A game may add
         keys of its own to a seat entry (the cards behind the items).

@@ -40,6 +40,7 @@ from rich.text import Text
 from parlour import cards
 from parlour.cards import Card, Mask
 from parlour.game import PASS, Game, Move, move_card
+from parlour.speech import listing, number, say
 
 SUIT_STYLES = ("green", "blue", "red", "bold")
 """Four-colour deck: clubs, diamonds, hearts, spades."""
@@ -96,21 +97,23 @@ class Presenter:
             out.append(cards.SUIT_SYMBOLS[s], style=style)
             for c in cards.iter_cards(in_suit):
                 out.append(" " + cards.RANKS[cards.rank_of(c)], style=style)
-        return out or Text("(empty)", style="dim")
+        return out or Text(say("hand.empty"), style="dim")
 
     # --- moves ---------------------------------------------------------------------
 
     def move_text(self, move: Move, codes: bool = False, you: bool = False) -> Text:
         """What a move does: ``plays 7♦``, ``passes`` (``play 7♦``, ``pass`` with ``you``)."""
-        s = "" if you else "s"
+        who = "you" if you else "they"
         if move == PASS:
-            return Text("pass" + ("" if you else "es"))
-        return Text(f"play{s} ").append_text(self.card_text(move_card(move), codes))
+            return Text(say(f"move.pass.{who}"))
+        return fill(say(f"move.play.{who}", card=PIECE[0]),
+                    self.card_text(move_card(move), codes))
 
     def option_text(self, move: Move, pass_note: str = "") -> Text:
         """A legal move as the menu offers it: ``7♦``, ``pass (1 penalty point)``."""
         if move == PASS:
-            return Text("pass" + (f" ({pass_note})" if pass_note else ""))
+            return Text(say("option.pass.note", note=pass_note) if pass_note
+                        else say("option.pass"))
         return self.card_text(move_card(move), codes=True)
 
     def move_notes(self, before: Any, move: Move, after: Any,
@@ -132,7 +135,7 @@ class Presenter:
     # --- reading typed moves -------------------------------------------------------
 
     def help_line(self) -> str:
-        return "Type a move number, a card (7d, T♥), or p to pass; q saves and quits."
+        return say("help.moves")
 
     def card_words(self, text: str) -> str:
         """Typed card text in the standard form :func:`parlour.cards.parse` reads; a game
@@ -144,7 +147,7 @@ class Presenter:
         try:
             return cards.parse(self.card_words(text))
         except ValueError:
-            raise BadInput(f"{text!r} is not a card or a move number (type ? for help)") from None
+            raise BadInput(say("bad.not_a_card", typed=text)) from None
 
     def read_move(self, view: Any, text: str) -> Move:
         """The move meant by ``text`` for the seat of ``view`` (whose turn it is); it
@@ -157,22 +160,20 @@ class Presenter:
         if low.isdigit():
             i = int(low)
             if not 1 <= i <= len(legal):
-                raise BadInput(f"there is no move {i}: " + (
-                    "the only move is 1" if len(legal) == 1
-                    else f"choose from 1 to {len(legal)}"))
+                raise BadInput(say("bad.no_move", count=len(legal), number=i))
             return legal[i - 1]
         if low in PASS_WORDS:
             return PASS
         tokens = [w for w in re.split(r"[\s,+]+", t) if w and w.lower() not in FILLER]
         card = self.parse_card(tokens[0])
         if not view.hand >> card & 1:
-            raise BadInput(f"you do not hold {cards.code(card)}")
+            raise BadInput(say("bad.not_held", code=cards.code(card)))
         return self.read_rest(view, card, tokens[1:])
 
     def read_rest(self, view: Any, card: Card, rest: list[str]) -> Move:
         """The move of ``card`` given the words typed after it (none, in most games)."""
         if rest:
-            raise BadInput("play one card at a time, e.g. 7d")
+            raise BadInput(say("bad.one_card"))
         return card
 
     # --- the table -----------------------------------------------------------------
@@ -184,7 +185,7 @@ class Presenter:
         lines = [Text(f"{k}: {v}") for k, v in data.items()
                  if k not in ("game", "seat", "players", "dealer", "rules", "hand", "legal",
                               "moves", "current_player", "hand_counts", "score")]
-        seats = seats_table("cards") if "hand_counts" in data else seats_table()
+        seats = seats_table(say("table.cards")) if "hand_counts" in data else seats_table()
         for s in range(view.players):
             cells = seat_cells(names, s, view)
             if "hand_counts" in data:
@@ -200,10 +201,86 @@ class Presenter:
     # --- scores --------------------------------------------------------------------
 
     def score_caption(self, rules: dict[str, Any]) -> str:
-        return ("penalty points: lowest total wins" if self.game.lower_wins(rules)
-                else "points: highest total wins")
+        return say("score.caption.lower" if self.game.lower_wins(rules)
+                   else "score.caption.higher")
+
+    def worded(self, detail: dict[str, Any] | None,
+               names: Sequence[str] | None = None) -> dict[str, Any] | None:
+        """``Round.score_detail()`` with its words: every item's ``what`` and ``detail``,
+        every note's ``text`` and every payment's ``what``, from the ``game`` catalogs
+        in the current language (:mod:`parlour.speech`), keyed by the ``key`` the engine
+        gives with the facts in ``params``. Seats are named by ``names`` (``Seat N`` when
+        none is given, for a page to put names in). An item without a ``key`` keeps the
+        words its game wrote."""
+        if detail is None:
+            return None
+        out = {**detail, "seats": [{**e, "items": [self._words(i, names, True)
+                                                    for i in e["items"]]}
+                                   for e in detail["seats"]],
+               "notes": [self._words(n, names, False) for n in detail.get("notes", [])]}
+        if detail.get("chips"):
+            out["chips"] = {**detail["chips"], "payments": [
+                self._words(p, names, False, "what") for p in detail["chips"]["payments"]]}
+        return out
+
+    def _words(self, entry: dict[str, Any], names: Sequence[str] | None, item: bool,
+               field: str = "text") -> dict[str, Any]:
+        key = entry.get("key")
+        if key is None:
+            return dict(entry)
+        key = self.styled(key)
+        raw = entry.get("params") or {}
+        count = raw.get("count")
+        words = {k: self._param(k, v, names) for k, v in raw.items() if k != "count"}
+        if not item:
+            return {**entry, field: say(key, count=count, **words)}
+        return {**entry, "what": say(key + ".what", **words),
+                "detail": say(key + ".detail", count=count, **words)}
+
+    def styled(self, key: str) -> str:
+        """The catalog key of words that differ by card-name style (a game's own
+        names); most words read the same in both."""
+        return key
+
+    def _param(self, name: str, value: Any, names: Sequence[str] | None) -> str:
+        """One fact in words: card codes as names, seats as names, numbers as the
+        language writes them."""
+        if name == "card" or name.endswith("_card"):
+            return self.card_name(cards.from_code(value))
+        if name == "cards":
+            return say("list.join").join(self.card_name(cards.from_code(c)) for c in value)
+        if name == "seat":
+            return seat_word(value, names)
+        if name == "seats":
+            return listing([seat_word(s, names) for s in value])
+        if isinstance(value, int):
+            return number(value)
+        return str(value)
 
 # --- pieces the games' presenters share ---------------------------------------------
+
+
+PIECE = ("\u27e80\u27e9", "\u27e81\u27e9", "\u27e82\u27e9")
+"""Marks put into catalog words where :func:`fill` puts coloured pieces (``⟨0⟩``..)."""
+
+
+def fill(words: str, *parts: Text) -> Text:
+    """Catalog words with :data:`PIECE` marks replaced by coloured pieces (cards in
+    their suits' colours), in whatever order the language puts them."""
+    out = Text()
+    for i, piece in enumerate(re.split("\u27e8(\\d)\u27e9", words)):
+        if i % 2:
+            out.append_text(parts[int(piece)])
+        else:
+            out.append(piece)
+    return out
+
+
+def seat_word(seat: int, names: Sequence[str] | None) -> str:
+    """A seat by its player's name, or ``Seat N`` (the page puts names in)."""
+    if names is not None and 0 <= seat < len(names):
+        return names[seat]
+    return f"Seat {seat}"
 
 
 def seat_cells(names: Sequence[str], seat: int, view: Any) -> list[Text]:
@@ -211,7 +288,7 @@ def seat_cells(names: Sequence[str], seat: int, view: Any) -> list[Text]:
     turn = seat == view.current_player
     name = Text(names[seat], style="bold" if turn else "")
     if seat == view.dealer:
-        name.append(" (dealer)", style="dim")
+        name.append(" " + say("table.dealer"), style="dim")
     return [Text("▶" if turn else "", style="bold yellow"), name]
 
 
@@ -219,9 +296,9 @@ def seats_table(*columns: str) -> Table:
     """A table of seats with these columns after the turn mark and the name."""
     t = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
     t.add_column("", width=1)
-    t.add_column("player")
-    for c in columns:
-        t.add_column(c, justify="left" if c == "specials" else "right")
+    t.add_column(say("table.player"))
+    for i, c in enumerate(columns):
+        t.add_column(c, justify="left" if i == len(columns) - 1 and i >= 3 else "right")
     return t
 
 

@@ -25,6 +25,7 @@ from parlour import cards
 from parlour.cards import Card, Mask
 from parlour.game import Move
 from parlour.present import SUIT_STYLES, presenter
+from parlour.speech import listing, number, say
 
 __all__ = ["SUIT_STYLES", "card_text", "cards_text", "hand_text", "move_text", "move_notes",
            "option_text", "moves_table", "table_view", "hands_table", "score_caption",
@@ -74,16 +75,17 @@ def moves_table(game: str, moves: Sequence[Move], values: dict[Move, float] | No
     """The legal moves numbered from 1, with hint values when given."""
     t = Table(box=None, show_header=bool(values), pad_edge=False, padding=(0, 1))
     t.add_column("#", justify="right", style="bold cyan")
-    t.add_column("move")
+    t.add_column(say("moves.move"))
     if values:
-        t.add_column("value", justify="right")
+        t.add_column(say("moves.value"), justify="right")
         t.add_column("")
     for i, m in enumerate(moves, 1):
         row: list[Any] = [f"{i}.", option_text(game, m, pass_note)]
         if values:
             v = values.get(m)
             row.append("" if v is None else f"{v:.2f}")
-            row.append(Text("◀ suggested", style="bold yellow") if m == best else "")
+            row.append(Text("◀ " + say("moves.suggested"), style="bold yellow")
+                       if m == best else "")
         t.add_row(*row)
     return t
 
@@ -99,8 +101,8 @@ def table_view(game: str, view: Any, names: Sequence[str]) -> RenderableType:
 def hands_table(game: str, hands: Sequence[Mask], names: Sequence[str]) -> Table:
     """Every seat's hand (for replays that show all hands, never for a seat's own screen)."""
     t = Table(box=None, show_header=False, pad_edge=False, padding=(0, 1))
-    t.add_column("player", style="bold")
-    t.add_column("hand")
+    t.add_column(say("table.player"), style="bold")
+    t.add_column(say("table.hand"))
     for s, h in enumerate(hands):
         t.add_row(names[s], hand_text(game, h))
     return t
@@ -121,21 +123,22 @@ def score_sheet(game: str, rules: dict[str, Any], names: Sequence[str],
                 scores: Sequence[Sequence[int]], winners: Sequence[int] | None = None
                 ) -> RenderableType:
     """Rounds down, seats across, a total row; the winners marked once the game is over."""
-    t = Table(title="Score sheet", box=box.SIMPLE_HEAVY, show_edge=False)
-    t.add_column("round", justify="right")
+    t = Table(title=say("sheet.title"), box=box.SIMPLE_HEAVY, show_edge=False)
+    t.add_column(say("sheet.round"), justify="right")
     for s, n in enumerate(names):
         mark = f" {WINNER_MARK}" if winners and s in winners else ""
         t.add_column(n + mark, justify="right")
     totals = [0] * len(names)
     for i, row in enumerate(scores, 1):
-        t.add_row(str(i), *(str(v) for v in row))
+        t.add_row(number(i), *(number(v) for v in row))
         for s, v in enumerate(row):
             totals[s] += v
     t.add_section()
-    t.add_row(Text("total", style="bold"), *(Text(str(v), style="bold") for v in totals))
+    t.add_row(Text(say("sheet.total"), style="bold"),
+              *(Text(number(v), style="bold") for v in totals))
     caption = score_caption(game, rules)
     if winners:
-        caption += f"; {WINNER_MARK} the winner" + ("s" if len(winners) > 1 else "")
+        caption += say("sheet.winners", count=len(winners), mark=WINNER_MARK)
     return Group(t, Text(f"({caption})", style="dim"))
 
 
@@ -152,13 +155,14 @@ def round_result(game: str, detail: dict[str, Any], names: Sequence[str]) -> Ren
     """A finished round's score item by item, from ``Round.score_detail()``: each seat's
     items and total, what each seat still held (where the game says), the notes (ties and
     the rule applied, leftovers), and under chips the pot and every payment."""
-    unit = "chips" if detail.get("chips") else "points"
-    t = Table(title="Round result", box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
-    t.add_column("player", style="bold")
-    t.add_column("for")
-    t.add_column("", style="dim")
-    t.add_column(unit, justify="right")
     p = presenter(game)
+    detail = p.worded(detail, names) or detail
+    unit = "chips" if detail.get("chips") else "points"
+    t = Table(title=say("result.title"), box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
+    t.add_column(say("table.player"), style="bold")
+    t.add_column(say("result.for"))
+    t.add_column("", style="dim")
+    t.add_column(say(f"result.{unit}"), justify="right")
     for k, entry in enumerate(detail["seats"]):
         if k:
             t.add_section()
@@ -168,28 +172,39 @@ def round_result(game: str, detail: dict[str, Any], names: Sequence[str]) -> Ren
                       _signed(item["points"], unit))
         held = entry.get("hand")
         if held:
-            t.add_row("", "still held", p.cards_text(cards.mask_from_codes(held)), "")
-        t.add_row("", Text("total", style="bold"), "",
+            t.add_row("", say("result.still_held"), p.cards_text(cards.mask_from_codes(held)),
+                      "")
+        t.add_row("", Text(say("sheet.total"), style="bold"), "",
                   Text(_signed(entry["total"], unit), style="bold"))
     parts: list[RenderableType] = [t]
     for note in detail.get("notes", []):
-        parts.append(Text(with_names(note["text"], names) + ".", style="italic"))
+        parts.append(Text(say("result.sentence", text=with_names(note["text"], names)),
+                          style="italic"))
     chips = detail.get("chips")
     if chips:
-        parts.append(Text(f"The pot: {chips['pot']} chips (antes, passes and fines).",
-                          style="italic"))
+        parts.append(Text(say("result.pot", count=chips["pot"]), style="italic"))
         for pay in chips["payments"]:
-            parts.append(Text(f"{names[pay['from']]} pays {names[pay['to']]} "
-                              f"{pay['chips']} chips ({pay['what']}).", style="dim"))
+            parts.append(Text(say("result.pays", count=pay["chips"], payer=names[pay["from"]],
+                                  payee=names[pay["to"]], what=pay["what"]), style="dim"))
     return Group(*parts)
 
 
 def _signed(points: int, unit: str) -> str:
-    return f"{points:+d}" if unit == "chips" and points else str(points)
+    text = number(abs(points))
+    if points < 0:
+        return "-" + text
+    return "+" + text if unit == "chips" and points else text
 
 
-def winners_text(names: Sequence[str], winners: Sequence[int], totals: Sequence[int]) -> Text:
-    who = " and ".join(names[s] for s in winners)
-    verb = "win" if len(winners) > 1 or names[winners[0]] == "You" else "wins"
-    shared = " (shared)" if len(winners) > 1 else ""
-    return Text(f"{who} {verb}{shared} with a total of {totals[winners[0]]}.", style="bold green")
+def winners_text(names: Sequence[str], winners: Sequence[int], totals: Sequence[int],
+                 you: int | None = None) -> Text:
+    """``Ann wins with a total of 12.``; ``you``: the seat of the person reading, so
+    their own win is said to them."""
+    if len(winners) > 1:
+        words = say("winners.shared", names=listing([names[s] for s in winners]),
+                    total=number(totals[winners[0]]))
+    elif winners[0] == you or (you is None and names[winners[0]] == "You"):
+        words = say("winners.you", total=number(totals[winners[0]]))
+    else:
+        words = say("winners.one", name=names[winners[0]], total=number(totals[winners[0]]))
+    return Text(words, style="bold green")

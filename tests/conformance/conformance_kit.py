@@ -15,6 +15,7 @@ from parlour import cards
 from parlour.game import Game, IllegalMove, Round
 from parlour.games import KITS
 from parlour.match import Match, Shuffler
+from parlour.present import presenter
 
 CODES = frozenset(cards.ALL_CODES)
 MAX_MOVES = 5000
@@ -163,6 +164,9 @@ def check_score_detail(r: Round) -> None:
     for seat in detail["seats"]:
         assert seat["total"] == score[seat["seat"]]
         assert sum(item["points"] for item in seat["items"]) == seat["total"]
+        for item in seat["items"]:  # words from the catalogs, or the game's own
+            assert isinstance(item.get("key", item.get("what")), str)
+    for seat in presenter(r.game).worded(detail)["seats"]:
         for item in seat["items"]:
             assert isinstance(item["what"], str) and item["what"]
 

@@ -17,6 +17,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from deal_helpers import worded
 from parlour.game import Game
 from parlour.games import GAMES
 
@@ -54,13 +55,13 @@ def random_round(game: Game, players: int, given_rules: dict[str, Any], seed: in
 def test_items_add_up_to_the_score_of_every_seat(variant, seed):
     game, players, given_rules = variant
     r = random_round(game, players, given_rules, seed)
-    detail = r.score_detail()
-    json.dumps(detail)  # JSON-ready
+    detail = worded(r)
+    json.dumps(r.score_detail())  # JSON-ready
     assert [e["seat"] for e in detail["seats"]] == list(range(players))
     for entry in detail["seats"]:
         assert entry["total"] == sum(i["points"] for i in entry["items"])
         for item in entry["items"]:
-            assert set(item) == {"what", "detail", "points", "rule"}
+            assert set(item) - {"key", "params"} == {"what", "detail", "points", "rule"}
             assert item["what"] and "_" not in item["what"]
             # a ruling id (FA-n, FT-n, C-n; a third game's own, e.g. GL-n) or none
             assert item["rule"] == "" or re.fullmatch(r"[A-Z]{1,3}-\d+", item["rule"])

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 from server_kit import Seat, create, service
 
+from deal_helpers import worded
 from parlour import cards, record
 from parlour.games import get_game
 from parlour.server import replay
@@ -257,7 +258,7 @@ def test_fa8_leftovers_are_announced_and_the_score_is_itemised(client):
     fin = anna.state["finished"]
     t = service(client).load(j["table"])
     r = t.match.rounds[0]
-    assert fin["round"] == 1 and fin["detail"] == r.score_detail()
+    assert fin["round"] == 1 and fin["detail"] == worded(r)
     assert [e["total"] for e in fin["detail"]["seats"]] == r.score()
     left = r.leftovers()
     entries = [e for e in anna.state["log"] if e["kind"] == "leftovers"]

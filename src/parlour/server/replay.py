@@ -25,6 +25,7 @@ import orjson
 from parlour import cards, delta, record
 from parlour.game import Round
 from parlour.match import Match
+from parlour.present import presenter
 
 DROP = 0.05
 """A move whose value is this much (win probability) under the best move's is marked."""
@@ -134,7 +135,8 @@ def frames(match: Match, max_bytes: int = 0) -> bytes:
                                   "delta": delta.diff(state, new)}))
             state = new
         head = out.add({"round": k + 1, "dealer": played.dealer, "score": r.score(),
-                        "detail": r.score_detail() if r.is_over else None})
+                        "detail": presenter(game).worded(r.score_detail())
+                        if r.is_over else None})
         rounds.append(_join(head, b"steps", steps))
     head = out.add({"game": game.name, "title": game.title, "rules": match.rules,
                     "seats": list(match.seats), "totals": match.totals,

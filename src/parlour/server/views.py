@@ -192,7 +192,7 @@ def finished(t: LiveTable) -> dict[str, Any] | None:
     if m is None or not m.rounds or not m.rounds[-1].is_over:
         return None
     r = m.rounds[-1]
-    return {"round": len(m.rounds), "detail": r.score_detail()}
+    return {"round": len(m.rounds), "detail": presenter(t.game).worded(r.score_detail())}
 
 
 def revealed(t: LiveTable) -> list[dict[str, Any]]:

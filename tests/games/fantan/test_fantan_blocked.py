@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from deal_helpers import worded
 from parlour import record
 from parlour.batch import simulate, stream, stream_match
 from parlour.game import PASS, IllegalMove
@@ -73,7 +74,7 @@ def test_ft11_blocked_points_everyone_scores_as_a_loser(players):
     assert sum(withheld) >= 2  # someone always holds a playable card: a stall is chosen
     left = [h.bit_count() for h in r.hands]
     assert r.score() == [r.passes[s] + left[s] + 3 * withheld[s] for s in range(players)]
-    detail = r.score_detail()
+    detail = worded(r)
     assert [e["total"] for e in detail["seats"]] == r.score()
     assert detail["notes"][0]["rule"] == "FT-11"
 
@@ -102,7 +103,7 @@ def test_ft11_blocked_chips_pot_shared_by_those_who_held_nothing_back(players):
                     sevens[h] += 5
     expect = [share.get(s, 0) - paid[s] + sevens[s] for s in range(n)]
     assert r.score() == expect and sum(expect) == 0
-    detail = r.score_detail()
+    detail = worded(r)
     assert [e["total"] for e in detail["seats"]] == expect
 
 

@@ -7,7 +7,7 @@ scripted scenarios of ``scenarios`` whose chips are worked out by hand in
 from __future__ import annotations
 
 import scenarios as S
-from deal_helpers import masks
+from deal_helpers import masks, worded
 from parlour.games.fantan.rules import FANTAN
 
 
@@ -25,7 +25,7 @@ def test_ft7_seed_example_points_item_by_item():
     r.passes = [1, 1, 1, 1]
     r.winner = 0
     r.is_over = True
-    d = r.score_detail()
+    d = worded(r)
     assert [e["total"] for e in d["seats"]] == [0, 3, 6, 10]
     assert items(d, 0) == [("Won the round", "played their last card; the winner writes 0",
                             0, "FT-7")]
@@ -37,7 +37,7 @@ def test_ft7_seed_example_points_item_by_item():
 
 def test_ft8_points_withholding_fines_item_by_item():
     """FT-8 points, scenario B: seats 1 and 3 withheld five times: 6 + 5 + 15 = 26."""
-    d = S.play(S.B_HANDS, S.B_MOVES, stakes="points").score_detail()
+    d = worded(S.play(S.B_HANDS, S.B_MOVES, stakes="points"))
     assert items(d, 1) == [
         ("Cards left", "6 cards", 6, "FT-7"),
         ("Passes", "5 passes", 5, "FT-7"),
@@ -51,7 +51,7 @@ def test_ft7_ft8_chips_round_antes_pot_and_payments():
     """FT-7 chips and FT-8 fines, scenario A: antes 2 (seats 0-3, dealt 6) and 1; pot
     6+26+8+8+25+7+25+1 = 106 to the winner with 40 for cards left; seat 1 pays 5 to each
     of seats 2 and 3 six times; seat 4 pays seat 5 six times (it holds 6S itself)."""
-    d = S.play(S.A_HANDS, S.A_MOVES, stakes="chips").score_detail()
+    d = worded(S.play(S.A_HANDS, S.A_MOVES, stakes="chips"))
     chips = d["chips"]
     assert chips["ante"] == 1 and chips["antes"] == [2, 2, 2, 2, 1, 1, 1, 1]
     assert chips["pot"] == 106
@@ -85,7 +85,7 @@ def test_ft7_chips_four_cards_three_passes_shows_the_ante():
     r.passes = [0, 3, 0, 0]
     r.winner = 0
     r.is_over = True
-    d = r.score_detail()
+    d = worded(r)
     assert items(d, 1) == [("Ante", "1 chip", -1, "FT-7"),
                            ("Passes", "3 passes, 1 chip each to the pot", -3, "FT-7"),
                            ("Cards left", "4 cards, 1 chip each to the winner", -4, "FT-7")]

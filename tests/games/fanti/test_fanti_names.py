@@ -11,9 +11,9 @@ from parlour.present import presenter
 
 
 @pytest.mark.parametrize(("code", "name", "short"), [
-    ("2C", "Leaf 2", "2🍃"), ("10D", "Star 10", "10★"), ("JH", "Guardian ♥", "G♥"),
-    ("QS", "Mystic ♠", "M♠"), ("KD", "Scout ★", "S★"), ("AC", "Leaf Ace", "A🍃"),
-    ("5S", "5 ♠", "5♠"),
+    ("2C", "Leaf 2", "2🍃"), ("10D", "Star 10", "10★"), ("JH", "Hearts Guardian", "G♥"),
+    ("QS", "Spades Mystic", "M♠"), ("KD", "Star Scout", "S★"), ("AC", "Leaf Ace", "A🍃"),
+    ("5S", "Spades 5", "5♠"),
 ])
 def test_fa1_fanti_names(code, name, short):
     """FA-1: Guardian = J, Mystic = Q, Scout = K, Leaf = clubs, Star = diamonds."""

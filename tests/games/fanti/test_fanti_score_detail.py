@@ -11,7 +11,7 @@ import random
 
 import pytest
 
-from deal_helpers import masks
+from deal_helpers import masks, worded
 from parlour import cards
 from parlour.games.fanti.rules import FANTI, LEAVES, FantiRound
 
@@ -54,7 +54,7 @@ def test_the_hand_built_piles_are_a_26_26_split():
 ])
 def test_fa9_26_26_cards_tie_under_both_tie_rules(ties, totals, tie_words):
     """FA-9: 26 cards each is a tie for most cards; the note says which rule applied."""
-    d = ended([TIE_26_0, TIE_26_1], ties).score_detail()
+    d = worded(ended([TIE_26_0, TIE_26_1], ties))
     assert [e["total"] for e in d["seats"]] == totals
     (note,) = d["notes"]
     assert note["rule"] == "FA-9" and note["seats"] == [0, 1]
@@ -89,7 +89,7 @@ def test_the_leaf_tie_piles_are_as_described():
 ])
 def test_fa9_5_5_leaf_tie_under_both_tie_rules(ties, totals):
     """FA-9: a 5-5 tie for most Leaf cards scores nobody (``none``) or both (``shared``)."""
-    d = ended([LEAF5_0, LEAF5_1, LEAF5_2], ties).score_detail()
+    d = worded(ended([LEAF5_0, LEAF5_1, LEAF5_2], ties))
     assert [e["total"] for e in d["seats"]] == totals
     (note,) = d["notes"]
     assert note["seats"] == [0, 1] and note["rule"] == "FA-9"
@@ -103,11 +103,12 @@ def test_fa8_nobody_collected_the_table_goes_to_nobody():
     """FA-8: with no collection all round, the table's cards go to nobody, and a tie of
     0 cards each scores nobody (FA-9, ``none``)."""
     r = ended([0, 0], "none", table=masks("2C", "5H"), last=-1)
-    d = r.score_detail()
+    d = worded(r)
     assert [e["total"] for e in d["seats"]] == [0, 0]
     fa8 = [n for n in d["notes"] if n["rule"] == "FA-8"]
-    assert fa8 == [{"text": "Nobody collected this round: the 2 cards on the table "
-                            "(Leaf 2, 5 ♥) go to nobody", "rule": "FA-8", "seats": []}]
+    assert [{k: n[k] for k in ("text", "rule", "seats")} for n in fa8] == [
+        {"text": "Nobody collected this round: the 2 cards on the table "
+                 "(Leaf 2, Hearts 5) go to nobody", "rule": "FA-8", "seats": []}]
 
 
 @pytest.mark.parametrize("seed", range(12))
@@ -130,7 +131,7 @@ def test_fa8_leftovers_note_names_the_cards_left_after_the_last_move(seed):
         r.apply(move)
         if r.is_over:
             break
-    d = r.score_detail()
+    d = worded(r)
     fa8 = [n for n in d["notes"] if n["rule"] == "FA-8"]
     if not left:
         assert fa8 == []

@@ -18,6 +18,7 @@ from parlour.cards import Mask
 from parlour.game import PASS
 from parlour.games.fantan.rules import FANTAN, SEVENS, FanTanView, pot_in_play
 from parlour.present import SUIT_STYLES, Presenter, seat_cells, seats_table
+from parlour.speech import say
 
 
 def rows_text(table: Mask, ace_high: bool, cell: int = 3) -> Text:
@@ -54,7 +55,7 @@ class Rows:
 class FanTanPresenter(Presenter):
     def table(self, view: Any, names: Sequence[str]) -> RenderableType:
         """The public table (FT-10): the rows, then every seat's card count and passes."""
-        seats = seats_table("cards", "passes")
+        seats = seats_table(say("table.cards"), say("fantan.table.passes"))
         for s in range(view.players):
             seats.add_row(*seat_cells(names, s, view), str(view.hand_counts[s]),
                           str(view.passes[s]))
@@ -62,20 +63,18 @@ class FanTanPresenter(Presenter):
                                        seats]
         if view.rules["stakes"] == "chips" and view.winner < 0:  # FT-7: the pot in play
             pot = pot_in_play(view.players, view.dealer, view.passes)
-            parts.append(Text(f"Pot: {pot} chips", style="dim"))
+            parts.append(Text(say("fantan.table.pot", count=pot), style="dim"))
         return Group(*parts)
 
     def pass_note(self, view: Any) -> str:
         """What a pass costs now (FT-5, FT-7, FT-8)."""
-        chips = view.rules["stakes"] == "chips"
-        cost = "1 chip to the pot" if chips else "1 penalty point"
+        stakes = "chips" if view.rules["stakes"] == "chips" else "points"
         plays = [m for m in view.legal if m != PASS]
         if not plays:
-            return cost
-        fine = "3 chips" if chips else "3 penalty points"
-        note = f"{cost} now, and a fine of {fine} at the round's end for withholding (FT-8)"
-        if chips and any(1 << m & SEVENS for m in plays):
-            note += "; withholding a 7 also pays 5 chips to each holder of its 6 and 8"
+            return say(f"fantan.pass.cost.{stakes}")
+        note = say(f"fantan.pass.withholding.{stakes}")
+        if stakes == "chips" and any(1 << m & SEVENS for m in plays):
+            note += say("fantan.pass.sevens")
         return note
 
     def pass_offer(self, view: Any) -> str:
@@ -92,8 +91,8 @@ class FanTanPresenter(Presenter):
 
     def score_caption(self, rules: dict[str, Any]) -> str:
         if rules.get("stakes") == "chips":
-            return "net chips: highest total wins"
-        return "penalty points: lowest total wins"
+            return say("fantan.score.caption.chips")
+        return say("score.caption.lower")
 
     def view_from_json(self, data: dict[str, Any]) -> FanTanView:
         """A server view (``FanTanView.to_json()``) as a view again."""

@@ -458,30 +458,24 @@ class FanTanRound(Round):
             {"seat": s, "items": [], "total": 0, "hand": cards.codes(self.hands[s])}
             for s in range(n)]
 
-        def item(seat: int, what: str, detail: str, points: int, rule: str) -> None:
+        def item(seat: int, key: str, points: int, rule: str, **params: Any) -> None:
             seats[seat]["items"].append(
-                {"what": what, "detail": detail, "points": points, "rule": rule})
+                {"key": key, "params": params, "points": points, "rule": rule})
 
         chips = None
         notes: list[dict[str, Any]] = []
         if self.blocked:
-            notes.append({"text": f"Nobody went out: the round was stopped after "
-                                  f"{self._block_at} passes in a row with no card played "
-                                  "(every player passed twice running). Nobody wins it; "
-                                  "nobody is paid for cards left.",
+            notes.append({"key": "fantan.note.blocked", "params": {"count": self._block_at},
                           "rule": "FT-11", "seats": []})
         if not self._chips:
             for s in range(n):
                 if s == w:
-                    item(s, "Won the round", "played their last card; the winner writes 0",
-                         0, "FT-7")
+                    item(s, "fantan.score.won", 0, "FT-7")
                     continue
-                item(s, "Cards left", _count(left[s], "card"), left[s], "FT-7")
-                item(s, "Passes", _count(self.passes[s], "pass"), self.passes[s], "FT-7")
+                item(s, "fantan.score.cards_left", left[s], "FT-7", count=left[s])
+                item(s, "fantan.score.passes", self.passes[s], "FT-7", count=self.passes[s])
                 if fines[s]:
-                    item(s, "Withholding fines",
-                         f"{_count(fines[s], 'pass', 'passes')} holding a playable card"
-                         + _each(fines[s], "3 points"), 3 * fines[s], "FT-8")
+                    item(s, "fantan.score.fines", 3 * fines[s], "FT-8", count=fines[s])
         else:
             dealt = self.dealt_counts()
             payments: list[dict[str, Any]] = []
@@ -495,29 +489,24 @@ class FanTanRound(Round):
             for s in range(n):
                 ante = 1 + (dealt[s] < max(dealt))
                 pot += ante + self.passes[s] + 3 * fines[s]
-                item(s, "Ante", _count(ante, "chip") + (" (dealt a card fewer)" if ante > 1
-                                                      else ""), -ante, "FT-7")
-                item(s, "Passes", _count(self.passes[s], "pass") + _each(self.passes[s], "1 chip", "to the pot"),
-                     -self.passes[s], "FT-7")
+                item(s, "fantan.chips.ante" + (".short" if ante > 1 else ""), -ante, "FT-7",
+                     count=ante)
+                item(s, "fantan.chips.passes", -self.passes[s], "FT-7", count=self.passes[s])
                 if fines[s]:
-                    item(s, "Withholding fines",
-                         f"{_count(fines[s], 'pass', 'passes')} holding a playable card"
-                         + _each(fines[s], "3 chips", "to the pot"), -3 * fines[s], "FT-8")
+                    item(s, "fantan.chips.fines", -3 * fines[s], "FT-8", count=fines[s])
                 if shares is not None:
                     if shares[s]:
-                        item(s, "Share of the pot", "the pot shared by those who held "
-                             "nothing back" if any(fines) else "the pot shared by all",
+                        item(s, "fantan.chips.share." + ("clean" if any(fines) else "all"),
                              shares[s], "FT-11")
                 elif s != w:
-                    item(s, "Cards left", _count(left[s], "card") + _each(left[s], "1 chip", "to the winner"),
-                         -left[s], "FT-7")
+                    item(s, "fantan.chips.cards_left", -left[s], "FT-7", count=left[s])
                     if left[s]:
                         payments.append({"from": s, "to": w, "chips": left[s],
-                                         "what": "cards left"})
+                                         "key": "fantan.pay.cards_left", "params": {}})
             if shares is None:
                 others = sum(left) - left[w]
-                item(w, "Cards left by the others", _count(others, "card"), others, "FT-7")
-                item(w, "The pot", "antes, passes and fines", pot, "FT-7")
+                item(w, "fantan.chips.others_left", others, "FT-7", count=others)
+                item(w, "fantan.chips.pot", pot, "FT-7")
             self._detail_sevens(item, payments)
             chips = {"ante": 1, "antes": [1 + (d < max(dealt)) for d in dealt], "pot": pot,
                      "payments": payments}
@@ -537,15 +526,13 @@ class FanTanRound(Round):
                         key = (wh.seat, seven, holder, waits)
                         times[key] = times.get(key, 0) + 1
         for (offender, seven, holder, waits), k in times.items():
-            seven_name, waits_name = cards.symbol(seven), cards.symbol(waits)
+            codes = {"seven_card": cards.code(seven), "waits_card": cards.code(waits)}
             chips = 5 * k
-            item(offender, f"Held back {seven_name}",
-                 _count(k, "time") + _each(k, "5 chips", f"to the holder of {waits_name}"),
-                 -chips, "FT-8")
-            item(holder, f"{seven_name} held back",
-                 f"held {waits_name}: " + _count(k, "time") + _each(k, "5 chips"), chips, "FT-8")
+            item(offender, "fantan.chips.held_back", -chips, "FT-8", count=k, **codes)
+            item(holder, "fantan.chips.held_back.holder", chips, "FT-8", count=k, **codes)
             payments.append({"from": offender, "to": holder, "chips": chips,
-                             "what": f"held back {seven_name}"})
+                             "key": "fantan.pay.held_back",
+                             "params": {"seven_card": codes["seven_card"]}})
 
     def pot(self) -> int:
         """Chips in the pot now (FT-7): the antes and one per pass; fines come at the end."""
@@ -627,17 +614,6 @@ def pot_in_play(players: int, dealer: int, passes: Sequence[int]) -> int:
     dealt = dealt_counts(players, dealer)
     return sum(1 + (d < max(dealt)) for d in dealt) + sum(passes)
 
-
-def _count(k: int, word: str, plural: str | None = None) -> str:
-    """``1 card``, ``4 cards``, ``0 passes``."""
-    if k == 1:
-        return f"1 {word}"
-    return f"{k} {plural or (word + 'es' if word.endswith('s') else word + 's')}"
-
-
-def _each(k: int, price: str, where: str = "") -> str:
-    """``, 3 chips each to the pot`` (or ``, 3 chips to the pot`` for one)."""
-    return f", {price}{' each' if k != 1 else ''}{' ' + where if where else ''}"
 
 
 class FanTan(Game):

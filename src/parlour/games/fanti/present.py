@@ -16,12 +16,13 @@ from typing import Any
 from rich.console import Group, RenderableType
 from rich.text import Text
 
-from parlour import cards
+from parlour import cards, speech
 from parlour.cards import Card
 from parlour.game import Move, move_card, move_take, play
 from parlour.games.fanti import names as fanti_names
 from parlour.games.fanti.rules import FANTI, LEAVES, TEN_OF_DIAMONDS, TWO_OF_CLUBS, FantiView
-from parlour.present import BadInput, Presenter, seat_cells, seats_table
+from parlour.present import PIECE, BadInput, Presenter, fill, seat_cells, seats_table
+from parlour.speech import say
 
 _RANK_LETTER = re.compile(r"([gms])([cdhs♣♦♥♠])", re.IGNORECASE)
 _LETTER_RANK = {v.lower(): cards.RANKS[k] for k, v in fanti_names.RANK_LETTERS.items()}
@@ -34,29 +35,33 @@ class FantiPresenter(Presenter):
     def card_name(self, c: Card) -> str:
         return fanti_names.name(c)
 
+    def styled(self, key: str) -> str:
+        """Leaf cards are "clubs" in the classic names: those words have a key per style."""
+        return f"{key}.{speech.current().cards}" if "leaves" in key else key
+
     def hand_text(self, hand: int) -> Text:
         """A hand as names with codes (names differ from what is typed)."""
         return self.cards_text(hand, codes=True, sep="   ")
 
     def move_text(self, move: Move, codes: bool = False, you: bool = False) -> Text:
         """``plays Leaf 5, takes 6 ♥``; ``plays 3 ♠ to the table``; a Guardian sweeps."""
-        s = "" if you else "s"
+        who = "you" if you else "they"
         c, take = move_card(move), move_take(move)
-        t = Text(f"play{s} ").append_text(self.card_text(c, codes))
         if take:
             verb = "sweep" if cards.rank_of(c) == cards.JACK else "take"
-            t.append(f", {verb}{s} ").append_text(self.cards_text(take, codes))
+            words = say(f"fanti.move.{verb}.{who}", card=PIECE[0], taken=PIECE[1])
         else:
-            t.append(" to the table")
-        return t
+            words = say(f"fanti.move.discard.{who}", card=PIECE[0])
+        return fill(words, self.card_text(c, codes), self.cards_text(take, codes))
 
     def option_text(self, move: Move, pass_note: str = "") -> Text:
         c, take = move_card(move), move_take(move)
         t = self.card_text(c, codes=True)
         if take:
-            t.append(" → take ").append_text(self.cards_text(take, codes=True, sep=" + "))
+            t.append(" → ").append_text(fill(say("fanti.option.take", taken=PIECE[0]),
+                                             self.cards_text(take, codes=True, sep=" + ")))
         else:
-            t.append(" → to the table", style="dim")
+            t.append(" → " + say("fanti.option.discard"), style="dim")
         return t
 
     def move_notes(self, before: Any, move: Move, after: Any,
@@ -65,24 +70,20 @@ class FantiPresenter(Presenter):
         table going to the last collector (FA-8)."""
         notes = []
         if after.deck_left < before.deck_left:
-            notes.append(Text(f"New deal: 4 cards each, {after.deck_left} left in the deck.",
+            notes.append(Text(say("fanti.note.new_deal", count=after.deck_left),
                               style="italic"))
         if after.current_player < 0:
             c, take = move_card(move), move_take(move)
             left = before.table & ~take if take else before.table | 1 << c
             if left and after.last_collector >= 0:
-                count = left.bit_count()
-                things = "card left on the table goes" if count == 1 \
-                    else "cards left on the table go"
-                notes.append(Text(f"The {count} {things} to {names[after.last_collector]}, "
-                                  f"who collected last (FA-8).", style="italic"))
+                notes.append(Text(say("fanti.note.last_collector", count=left.bit_count(),
+                                      name=names[after.last_collector]), style="italic"))
         return notes
 
     # --- reading typed moves -------------------------------------------------------
 
     def help_line(self) -> str:
-        return ("Type a move number, a card (5c, T♥, G★), or a card and what it takes "
-                "(5c 6h, 5c take 6h+4d); q saves and quits.")
+        return say("fanti.help")
 
     def card_words(self, text: str) -> str:
         """The Fanti marks ``🍃`` (Leaf) and ``★`` (Star) and the rank letters G, M, S
@@ -104,26 +105,28 @@ class FantiPresenter(Presenter):
         if len(ways) == 1:
             return ways[0]
         numbers = ", ".join(str(legal.index(m) + 1) for m in ways)
-        raise BadInput(f"{cards.code(card)} can collect in {len(ways)} ways: type one of the "
-                       f"numbers {numbers}, or the card and what it takes (e.g. "
-                       f"'{cards.code(card).lower()} take ...')")
+        raise BadInput(say("fanti.bad.ways", count=len(ways), code=cards.code(card),
+                           numbers=numbers, typed=cards.code(card).lower()))
 
     # --- the table and scores ------------------------------------------------------
 
     def table(self, view: Any, names: Sequence[str]) -> RenderableType:
         """The public table (FA-7): the table cards, each seat's collected pile, the deck."""
-        top = Text("Table: ", style="bold").append_text(self.cards_text(view.table, codes=True))
-        seats = seats_table("hand", "collected", "Leaf 🍃", "specials")
+        top = Text(say("fanti.table.table") + " ", style="bold").append_text(
+            self.cards_text(view.table, codes=True))
+        seats = seats_table(say("fanti.table.hand"), say("fanti.table.collected"),
+                            say(f"fanti.table.leaves.{speech.current().cards}") + " 🍃",
+                            say("fanti.table.specials"))
         for s in range(view.players):
             pile = view.piles[s]
             special = Text(" ").join(
                 self.card_text(c) for c in (TWO_OF_CLUBS, TEN_OF_DIAMONDS) if pile >> c & 1)
             marker, label = seat_cells(names, s, view)
             if s == view.last_collector:
-                label.append(" (collected last)", style="dim")
+                label.append(" " + say("fanti.table.collected_last"), style="dim")
             seats.add_row(marker, label, str(view.hand_counts[s]), str(pile.bit_count()),
                           str((pile & LEAVES).bit_count()), special)
-        deck = Text(f"Deck: {view.deck_left} cards left", style="dim")
+        deck = Text(say("fanti.table.deck", count=view.deck_left), style="dim")
         return Group(top, Text(), seats, deck)
 
     def view_from_json(self, data: dict[str, Any]) -> FantiView:

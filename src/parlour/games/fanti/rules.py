@@ -507,58 +507,49 @@ def score_piles(piles: Sequence[Mask], shared_ties: bool) -> list[int]:
     return score
 
 
-def _seats_words(seats: Sequence[int]) -> str:
-    names = [f"Seat {s}" for s in seats]
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-
-
 def detail_piles(piles: Sequence[Mask], shared_ties: bool, leftovers: Mask = 0,
                  last_collector: int = -1) -> dict[str, Any]:
     """The itemised round score of the collected piles (FA-9), in the shape of
     :meth:`parlour.game.Round.score_detail`; ``leftovers`` and ``last_collector`` give
-    the FA-8 note. Seat totals equal :func:`score_piles`."""
+    the FA-8 note. Seat totals equal :func:`score_piles`. Items and notes carry catalog
+    keys and their facts; the words are the presenter's (``present.py``, the catalogs)."""
     n = len(piles)
-    name = FANTI.card_name
     seats: list[dict[str, Any]] = [
         {"seat": s, "items": [], "total": 0, "pile": cards.codes(piles[s])} for s in range(n)]
     notes: list[dict[str, Any]] = []
-    for counts, bonus, most, unit in (
-            ([p.bit_count() for p in piles], 2, "Most cards", "card"),
-            ([(p & LEAVES).bit_count() for p in piles], 1, "Most Leaf cards", "Leaf card")):
+    for counts, bonus, what in (([p.bit_count() for p in piles], 2, "cards"),
+                                ([(p & LEAVES).bit_count() for p in piles], 1, "leaves")):
         best = max(counts)
         leaders = [s for s in range(n) if counts[s] == best]
         scores = len(leaders) == 1 or shared_ties
-        if len(leaders) > 1:
-            outcome = (f"each scores {bonus} (ties are shared)" if shared_ties
-                       else "nobody scores (ties score nothing)")
-            notes.append({"text": f"{most}: {best} each for {_seats_words(leaders)}; {outcome}",
+        tie = len(leaders) > 1
+        if tie:
+            notes.append({"key": f"fanti.note.{what}_tie.{'shared' if shared_ties else 'none'}",
+                          "params": {"most": best, "seats": leaders, "bonus": bonus},
                           "rule": "FA-9", "seats": leaders})
         for s in range(n):
             got = bonus if s in leaders and scores else 0
-            words = f"{counts[s]} {unit}{'' if counts[s] == 1 else 's'}"
-            if s in leaders and len(leaders) > 1:
-                words += ", shared the most" if shared_ties else ", tied for the most"
-            seats[s]["items"].append({
-                "what": most if got else ("Cards" if bonus == 2 else "Leaf cards"),
-                "detail": words, "points": got, "rule": "FA-9"})
+            key = f"fanti.score.{'most_' if got else ''}{what}"
+            if s in leaders and tie:
+                key += ".shared" if shared_ties else ".tied"
+            seats[s]["items"].append({"key": key, "params": {"count": counts[s]},
+                                      "points": got, "rule": "FA-9"})
     for special in (TWO_OF_CLUBS, TEN_OF_DIAMONDS):
         for s in range(n):
             if piles[s] >> special & 1:
-                seats[s]["items"].append({"what": name(special), "detail": "collected",
+                seats[s]["items"].append({"key": "fanti.score.special",
+                                          "params": {"card": cards.code(special)},
                                           "points": 1, "rule": "FA-9"})
     for entry in seats:
         entry["total"] = sum(item["points"] for item in entry["items"])
     if leftovers:
-        left = ", ".join(name(c) for c in cards.cards_of(leftovers))
-        count = leftovers.bit_count()
-        things = "card" if count == 1 else "cards"
+        params = {"count": leftovers.bit_count(), "cards": cards.codes(leftovers)}
         if last_collector >= 0:
-            notes.append({"text": f"The last {count} {things} on the table ({left}) went "
-                                  f"to Seat {last_collector}, who collected last",
+            notes.append({"key": "fanti.note.leftovers",
+                          "params": {**params, "seat": last_collector},
                           "rule": "FA-8", "seats": [last_collector]})
         else:
-            notes.append({"text": f"Nobody collected this round: the {count} {things} on "
-                                  f"the table ({left}) go to nobody",
+            notes.append({"key": "fanti.note.leftovers.nobody", "params": params,
                           "rule": "FA-8", "seats": []})
     return {"seats": seats, "notes": notes, "chips": None}
 
