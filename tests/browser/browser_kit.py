@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 import socket
 import threading
 import time
@@ -15,6 +16,52 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
 """Chromium's command line in every browser test."""
 TURN = ".mine.turn"
 OVER = ".game-over"
+PW = "a long enough password"
+"""The password of every account a browser test makes."""
+
+
+def settings_for(db: Any, **over: Any) -> Any:
+    """A test-mode server's settings (bots move after 50 ms) with every per-address
+    limit opened wide: every browser of every test is one address here (the limits
+    have their own tests in tests/server). ``over`` changes any of them."""
+    from parlour.server import Settings
+
+    wide: dict[str, Any] = dict(
+        db_url=f"sqlite:///{db}", bot_delay=0.05, round_pause=0.3, testing=True,
+        rate_per_second=200, rate_burst=200, create_per_minute=6000.0, create_burst=1000,
+        max_seats_per_address=8, public_seats_per_address=8, reclaim_after=0.0,
+        max_tables_per_class=100_000, signup_per_minute=6000.0, signup_burst=1000,
+        signin_per_minute=6000.0, signin_burst=1000, me_per_minute=6000.0, me_burst=1000,
+        guests_per_minute=6000.0, guests_burst=1000)
+    return Settings(**(wide | over))
+
+
+def fresh_name(prefix: str) -> str:
+    """A name no other test of the session took (the servers live a whole session)."""
+    return f"{prefix}{secrets.token_hex(3)}"
+
+
+def sign_up(page: Any, base: str, name: str, password: str = PW) -> None:
+    """Make an account on /account with the page's form; it signs this browser in."""
+    page.goto(base + "/account")
+    page.fill("#account-name", name)
+    page.fill("#account-password", password)
+    page.click("[data-action=sign-up]")
+    page.wait_for_selector(f"h2:has-text('Signed in as {name}')")
+
+
+def sign_in(page: Any, base: str, name: str, password: str = PW) -> None:
+    """Sign in on /account with the page's form."""
+    page.goto(base + "/account")
+    page.fill("#account-name", name)
+    page.fill("#account-password", password)
+    page.click("[data-action=sign-in]")
+    page.wait_for_selector(f"h2:has-text('Signed in as {name}')")
+
+
+def me(page: Any) -> dict[str, Any]:
+    """``GET /api/me`` as this browser (its cookies)."""
+    return page.evaluate("fetch('/api/me').then((r) => r.json())")
 
 
 def create_with_form(page: Any, base: str, game: str, name: str, rounds: int,

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_kit import ARGS, serve_in_thread
+from browser_kit import ARGS, serve_in_thread, settings_for
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 
@@ -20,19 +20,15 @@ ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 @pytest.fixture(scope="session")
 def live_url(tmp_path_factory) -> Iterator[str]:
     """A test-mode server on a free port (bots move after 50 ms)."""
-    from parlour.server import Settings
+    yield from serve_in_thread(settings_for(tmp_path_factory.mktemp("browser") / "t.sqlite3"))
 
-    db = tmp_path_factory.mktemp("browser") / "tables.sqlite3"
-    settings = Settings(db_url=f"sqlite:///{db}", bot_delay=0.05, round_pause=0.3,
-                        testing=True, rate_per_second=200, rate_burst=200,
-                        create_per_minute=6000.0, create_burst=1000, max_seats_per_address=8, public_seats_per_address=8, reclaim_after=0.0,
-                        max_tables_per_class=100_000,
-                        # every browser of every test is one address here: the per-address
-                        # account limits have their own tests (tests/server)
-                        signup_per_minute=6000.0, signup_burst=1000, signin_per_minute=6000.0,
-                        signin_burst=1000, me_per_minute=6000.0, me_burst=1000,
-                        guests_per_minute=6000.0, guests_burst=1000)
-    yield from serve_in_thread(settings)
+
+@pytest.fixture(scope="module")
+def rated_url(tmp_path_factory) -> Iterator[str]:
+    """A server of the module's own whose leaderboards list players after one rated
+    game (its players are the module's only)."""
+    yield from serve_in_thread(settings_for(tmp_path_factory.mktemp("rated") / "t.sqlite3",
+                                            leaderboard_min_games=1))
 
 
 @pytest.fixture(scope="session")

@@ -4,26 +4,10 @@ passkey made and used through Chromium's virtual authenticator (CDP ``WebAuthn``
 
 from __future__ import annotations
 
-import secrets
-
 import pytest
+from browser_kit import PW, fresh_name, sign_in, sign_up
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
-PW = "a long enough password"
-
-
-def fresh_name(prefix: str) -> str:
-    return f"{prefix}{secrets.token_hex(3)}"
-
-
-def sign_up(page, base, name, password=PW):
-    page.goto(base + "/account")
-    page.fill("#account-name", name)
-    page.fill("#account-password", password)
-    page.click("[data-action=sign-up]")
-    page.wait_for_selector(f"h2:has-text('Signed in as {name}')")
-
-
 def test_sign_up_sign_out_and_sign_in_on_the_page(new_page, live_url):
     page = new_page()
     name = fresh_name("Ada")
@@ -60,10 +44,7 @@ def test_a_guest_signs_up_keeps_the_table_and_takes_the_seat_back_elsewhere(new_
     sign_up(laptop, live_url, name)
     laptop.wait_for_selector(f"[data-my-table='{table}']")
     # Another browser, signed in to the same account, finds the table and its seat.
-    phone.goto(live_url + "/account")
-    phone.fill("#account-name", name)
-    phone.fill("#account-password", PW)
-    phone.click("[data-action=sign-in]")
+    sign_in(phone, live_url, name)
     phone.click(f"[data-my-table='{table}']")
     phone.wait_for_url(f"**/t/{table}")
     phone.wait_for_selector("[data-action=start]")  # the host's own seat, no link used

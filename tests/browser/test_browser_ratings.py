@@ -3,29 +3,10 @@ ratings change and show on the leaderboard and on each profile, with the replay 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
-from browser_kit import play_until_over, serve_in_thread, start
+from browser_kit import me, play_until_over, start
 
 pytestmark = pytest.mark.timeout(420)
-
-
-@pytest.fixture(scope="module")
-def rated_url(tmp_path_factory) -> Iterator[str]:
-    """A server whose leaderboard lists players after one rated game."""
-    from parlour.server import Settings
-
-    db = tmp_path_factory.mktemp("ratings") / "tables.sqlite3"
-    settings = Settings(db_url=f"sqlite:///{db}", bot_delay=0.05, round_pause=0.3,
-                        testing=True, rate_per_second=200, rate_burst=200,
-                        create_per_minute=6000.0, create_burst=1000, max_seats_per_address=8,
-                        leaderboard_min_games=1)
-    yield from serve_in_thread(settings)
-
-
-def me(page):
-    return page.evaluate("fetch('/api/me').then((r) => r.json())")
 
 
 def test_a_rated_fanti_game_between_two_browsers(new_page, rated_url, artifacts):

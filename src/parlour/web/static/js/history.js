@@ -1,7 +1,10 @@
-// Your games: a personal history kept in this browser only (localStorage key
-// "parlour.history", at most 100 entries, newest first). Nothing is sent anywhere.
+// Your games: a personal history kept in this browser (localStorage key
+// "parlour.history", at most 100 entries, newest first). Nothing of it is sent anywhere.
 // Each entry: table id, game, date, players (names and computer levels), your seat,
-// your placing, whether you won, and the link to the game's replay.
+// your placing, whether you won, and the link to the game's replay. A signed-in
+// player's front page joins their account's games from the server (yourGames).
+import { api } from "./dom.js";
+
 const KEY = "parlour.history";
 const LIMIT = 100;
 
@@ -31,3 +34,27 @@ export function remember(state, lower) {
 }
 
 export function forget() { localStorage.removeItem(KEY); }
+
+/** "Your games" for the front page, newest first: a signed-in player's from their
+ *  account (GET /api/players/NAME: any device), then this browser's own not among
+ *  them. ``{ account: the profile or null, rows: [{ table, title, at, won, placing, of,
+ *  result (the server's words, or null), players: the others [{ name, level }], replay }] }``. */
+export async function yourGames(me) {
+  let rows = games().map((g) => ({
+    table: g.table, title: g.title, at: new Date(g.at), won: g.won, placing: g.placing, of: g.of,
+    result: null, players: g.players.filter((_, i) => i !== g.seat), replay: g.replay,
+  }));
+  let account = null;
+  if (me && !me.guest && me.name) {
+    try {
+      account = await api(`/api/players/${encodeURIComponent(me.name)}`);
+      const kept = account.games.map((g) => ({
+        table: g.table, title: g.title, at: new Date(g.finished * 1000), won: g.place === 1,
+        result: g.result, players: g.opponents.map((name) => ({ name, level: null })), replay: g.replay,
+      }));
+      const known = new Set(kept.map((g) => g.table));
+      rows = [...kept, ...rows.filter((g) => !known.has(g.table))].sort((a, b) => b.at - a.at);
+    } catch { account = null; /* the server's list cannot be read: this browser's own */ }
+  }
+  return { account, rows };
+}

@@ -4,7 +4,8 @@
 // each game's options (GET /api/games), worded by the game's page module.
 import { roomLine, yourMove } from "./between.js";
 import { api, append, clear, h, seats } from "./dom.js";
-import { games as myGames } from "./history.js";
+import { whoAmI } from "./account.js";
+import { yourGames } from "./history.js";
 import { friendsPanel } from "./people.js";
 import { playPeople } from "./pool.js";
 import { lang, t, tn } from "./i18n.js";
@@ -108,17 +109,18 @@ function openTables(list, words) {
   return box;
 }
 
-function history() {
-  const list = myGames();
-  if (!list.length) return null;
+async function history() {
+  const { account, rows } = await yourGames(await whoAmI());
+  if (!rows.length) return null;
   return h("section", { class: "panel my-games", "aria-labelledby": "mine-title" },
     h("h2", { id: "mine-title", text: t("lobby.mine.title") }),
-    h("p", { class: "muted", text: t("lobby.mine.summary", { played: tn("lobby.mine.played", list.length), won: list.filter((g) => g.won).length }) }),
-    h("ul", { class: "history" }, list.slice(0, 10).map((g) => h("li", {},
-      h("span", { text: `${g.title} · ${new Date(g.at).toLocaleDateString()} · ` }),
-      h("strong", { text: g.won ? t("lobby.mine.won") : t("lobby.mine.placed", { placing: g.placing, of: g.of }) }),
-      h("span", { class: "muted", text: " " + t("lobby.mine.against", { names: g.players.filter((_, i) => i !== g.seat).map((p) => p.level ? t("lobby.computer_level", { level: levelName(p.level) }) : p.name).join(", ") }) + " · " }),
-      h("a", { href: g.replay, text: t("lobby.mine.replay") })))));
+    h("p", { class: "muted", text: account ? tn("lobby.mine.account", account.played)
+      : t("lobby.mine.summary", { played: tn("lobby.mine.played", rows.length), won: rows.filter((g) => g.won).length }) }),
+    h("ul", { class: "history" }, rows.slice(0, 10).map((g) => h("li", { "data-my-game": g.table },
+      h("span", { text: `${g.title} · ${g.at.toLocaleDateString()} · ` }),
+      h("strong", { text: g.result || (g.won ? t("lobby.mine.won") : t("lobby.mine.placed", { placing: g.placing, of: g.of })) }),
+      h("span", { class: "muted", text: " " + t("lobby.mine.against", { names: g.players.map((p) => p.level ? t("lobby.computer_level", { level: levelName(p.level) }) : p.name).join(", ") }) + " · " }),
+      g.replay ? h("a", { href: g.replay, "data-replay": g.table, text: t("lobby.mine.replay") }) : null))));
 }
 
 function ruleField(opt, players, words) {
@@ -255,6 +257,7 @@ export async function showLobby(app) {
   const waiting = h("div", { class: "your-move-slot" });
   const counts = h("div", { class: "room-slot" });
   const friends = h("div", { class: "friends-slot" });
+  const mine = h("div", { class: "my-games-slot" });
   const details = h("details", { class: "panel custom" },
     h("summary", { "data-action": "custom", text: t("lobby.custom.summary") }),
     customForm(games, words));
@@ -265,7 +268,7 @@ export async function showLobby(app) {
       counts),
     waiting,
     h("section", { class: "quick-row", "aria-label": t("lobby.quick") }, games.map((g) => quickPlay(g, words[g.name] || {}))),
-    friends, open, history(), details,
+    friends, open, mine, details,
     h("p", { class: "muted" }, t("lobby.leaderboards") + " ", games.map((g, i) => [i ? ", " : "",
       h("a", { href: `/leaderboard/${g.name}`, "data-leaderboard": g.name, text: g.title })]), " · ",
       h("a", { href: "/verify", text: t("lobby.verify") }), " · ",
@@ -275,6 +278,7 @@ export async function showLobby(app) {
   yourMove().then((el) => { if (el) waiting.append(el); });
   roomLine().then((el) => { if (el) counts.append(el); });
   friendsPanel().then((p) => { if (p) friends.append(p); });
+  history().then((p) => { if (p) mine.append(p); });
   try {
     open.append(openTables(await api("/api/open-tables"), modules));
   } catch { /* an older server without the list: nothing to show */ }
