@@ -31,3 +31,14 @@ if "ginlite" not in KITS:
 @pytest.fixture
 def rng() -> random.Random:
     return random.Random(1234)
+
+
+@pytest.fixture(autouse=True)
+def _english_game_words():
+    """Each test starts reading the games in English with their own card names: an
+    in-process ``parlour play --lang fa`` sets the language for the rest of the process."""
+    from parlour import speech
+
+    speech.use("en", "game")
+    yield
+    speech.use("en", "game")

@@ -77,11 +77,11 @@ class Presenter:
             t.append(f" {cards.code(c)}", style="dim")
         return t
 
-    def cards_text(self, mask: Mask, codes: bool = False, sep: str = ", ") -> Text:
-        """Cards of a mask, by suit then rank; ``-`` for none."""
+    def cards_text(self, mask: Mask, codes: bool = False, sep: str | None = None) -> Text:
+        """Cards of a mask, by suit then rank, listed the language's way; ``-`` for none."""
         if not mask:
             return Text("-", style="dim")
-        return Text(sep).join(self.card_text(c, codes) for c in
+        return Text(say("list.join") if sep is None else sep).join(self.card_text(c, codes) for c in
                               sorted(cards.iter_cards(mask), key=cards.sort_key_by_suit))
 
     def hand_text(self, hand: Mask) -> Text:

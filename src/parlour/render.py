@@ -41,7 +41,7 @@ def card_text(game: str, c: Card, codes: bool = False) -> Text:
     return presenter(game).card_text(c, codes)
 
 
-def cards_text(game: str, mask: Mask, codes: bool = False, sep: str = ", ") -> Text:
+def cards_text(game: str, mask: Mask, codes: bool = False, sep: str | None = None) -> Text:
     """Cards of a mask, by suit then rank; ``-`` for none."""
     return presenter(game).cards_text(mask, codes, sep)
 

@@ -103,6 +103,12 @@ def say(key: str, /, *, count: int | None = None, **params: Any) -> str:
     return t(_CURRENT.get().lang, key, domain="game", count=count, **params)
 
 
+def tell(key: str, /, *, count: int | None = None, **params: Any) -> str:
+    """The ``terminal`` catalog's words for ``key`` in the current language (what
+    ``parlour play`` itself says around the game's words)."""
+    return t(_CURRENT.get().lang, key, domain="terminal", count=count, **params)
+
+
 def number(x: int | float) -> str:
     """A number written the current language's way."""
     return format_number(_CURRENT.get().lang, x)

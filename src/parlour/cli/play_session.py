@@ -21,6 +21,7 @@ from parlour.cli.move_input import HELP_WORDS, QUIT_WORDS, BadInput, help_line, 
 from parlour.game import PASS, Move
 from parlour.match import Match, Shuffler
 from parlour.present import presenter
+from parlour.speech import say, tell
 
 HintsFn = Callable[..., list[tuple[Move, float]]]
 
@@ -84,22 +85,24 @@ class PlaySession:
         resumed part-way), the table as it stands, so the first moves have a picture."""
         m = self.match
         self.out.print()
-        title = f"Round {number} of {m.rules['rounds']} · dealer: {self.names[r.dealer]}"
+        title = tell("session.round", number=number, rounds=m.rules["rounds"],
+                     dealer=self.names[r.dealer])
         if r.history:
-            title += f" · resumed after {len(r.history)} moves"
+            title += tell("session.resumed", count=len(r.history))
         self.out.rule(title)
         if r.current_player != self.human:
             self._show_table(r.view(self.human))
 
     def _show_table(self, view: Any) -> None:
         self.out.print(render.table_view(self.game, view, self.names))
-        self.out.print(Text("Your hand: ", style="bold").append_text(
+        self.out.print(Text(tell("session.your_hand") + " ", style="bold").append_text(
             render.hand_text(self.game, view.hand)))
 
     def _bot_move(self, r: Any, seat: int) -> Move:
         started = time.monotonic()
         if self.out.is_terminal and self.pace > 0:
-            with self.out.status(f"{self.names[seat]} is thinking…", spinner="dots"):
+            with self.out.status(tell("session.thinking", name=self.names[seat]),
+                                 spinner="dots"):
                 move = self.bots[seat].choose(r.view(seat))
                 self._wait(started)
         else:
@@ -128,7 +131,7 @@ class PlaySession:
 
     def _game_end(self) -> None:
         m = self.match
-        self.out.print(render.winners_text(self.names, m.winners or [], m.totals))
+        self.out.print(render.winners_text(self.names, m.winners or [], m.totals, self.human))
 
     # --- the person's turn -----------------------------------------------------------
 
@@ -138,15 +141,14 @@ class PlaySession:
         self._show_table(view)
         if list(view.legal) == [PASS]:
             note = pass_note(self.game, view)
-            self.out.print(Text(f"Nothing in your hand fits: you pass ({note}).",
-                                style="yellow"))
+            self.out.print(Text(tell("session.forced_pass", note=note), style="yellow"))
             self._wait(time.monotonic())
             return PASS
         values, best = self._hint_values(view, len(r.history))
         self.out.print(render.moves_table(self.game, view.legal, values, best,
                                           pass_note(self.game, view)))
         while True:
-            text = self.read("Your move: ")
+            text = self.read(tell("session.prompt") + " ")
             low = text.strip().lower()
             if low in QUIT_WORDS:
                 raise QuitGame
@@ -160,7 +162,7 @@ class PlaySession:
                 continue
             reason = r.why_illegal(move)
             if reason is None:
-                self.out.print(Text("You ", style="bold").append_text(
+                self.out.print(Text(tell("session.you") + " ", style="bold").append_text(
                     render.move_text(self.game, move, you=True)))
                 return move
             self._reject(reason)
@@ -176,20 +178,20 @@ class PlaySession:
                                 seed=self.hint_seed + 1000 * len(self.match.rounds) + ply,
                                 earlier=self.match.earlier_views(self.human))
         except Exception as e:  # a failing helper must not end the person's game
-            self.out.print(Text(f"(hints unavailable: {e}; playing on without them)",
-                                style="dim"))
+            self.out.print(Text(tell("session.no_hints", reason=str(e)), style="dim"))
             self.hints = None
             return None, None
         if not ranked:
             return None, None
         best = ranked[0][0]
-        self.out.print(Text("Hint: ", style="bold yellow").append_text(
-            render.option_text(self.game, best)).append(f"  (value {ranked[0][1]:.2f})"))
+        self.out.print(Text(tell("session.hint") + " ", style="bold yellow").append_text(
+            render.option_text(self.game, best)).append(
+                "  " + tell("session.hint_value", value=f"{ranked[0][1]:.2f}")))
         return {m: v for m, v in ranked}, best
 
 
 def describe_seats(names: Sequence[str], human: int, bot_names: Sequence[str | None]) -> str:
     """``You are seat 0. Opponents: Bot 1 (greedy), Bot 2 (random).``"""
     others = [f"{names[s]} ({b})" for s, b in enumerate(bot_names) if s != human]
-    return f"You are seat {human}. Opponents: {', '.join(others)}."
+    return tell("session.seats", seat=human, opponents=say("list.join").join(others))
 

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from rich.text import Text
 
 from parlour import record
 from parlour.bots import make_bot
@@ -37,6 +38,18 @@ from parlour.cli.play_session import PlaySession, QuitGame, describe_seats
 from parlour.games import GAMES
 from parlour.match import Match, Shuffler
 from parlour.simulate import derive_seed
+from parlour.speech import tell
+
+
+def speak(lang: str | None, card_names: str) -> None:
+    """The language (``--lang``, else ``LC_ALL``/``LANG``) and card names of the game's
+    words from here on; a bad choice is a usage error naming the choices."""
+    from parlour import speech
+
+    try:
+        speech.use(speech.check_lang(lang) if lang else speech.lang_from_env(), card_names)
+    except ValueError as e:
+        raise UsageError(f"--lang/--card-names: {e}") from None
 
 INTERRUPTED = 130
 """Exit status after Ctrl-C (128 + SIGINT), as shells report it."""
@@ -164,8 +177,9 @@ def _final_save(path: Path, match: Match) -> Path:
 def _progress(match: Match) -> str:
     r = match.rounds[-1] if match.rounds else None
     if r is None:
-        return "no moves yet"
-    return f"round {len(match.rounds)} of {match.rules['rounds']}, {len(r.history)} moves"
+        return tell("play.no_moves")
+    return tell("play.progress", count=len(r.history), number=len(match.rounds),
+                rounds=match.rules["rounds"])
 
 
 @app.command("play")
@@ -206,11 +220,21 @@ def play_command(
         "--hints", help="Show the suggested move and each move's value.")] = False,
     connect: Annotated[str | None, typer.Option(
         "--connect", metavar="URL", help="Take a seat at a server table instead.")] = None,
+    lang: Annotated[str | None, typer.Option(
+        "--lang", metavar="CODE",
+        help="The language to play in: en, fa, az, zh or es (default: from LC_ALL or "
+             "LANG, else English).")] = None,
+    card_names: Annotated[str, typer.Option(
+        "--card-names", metavar="STYLE",
+        help="game: the game's own card names (Guardian, Leaf, Star; the default); "
+             "classic: Jack, Queen, King, clubs, diamonds.")] = "game",
 ) -> None:
     """Play against computer players in the terminal.
 
     At your turn type the move number, a card (7d, T♥), in Fanti a card and what it takes (5c 6h, 5c take 6h), or p to pass; q (or end of input) saves and quits, and so does Ctrl-C (exit status 130). --resume FILE continues a saved game.
     """
+    with usage_errors():
+        speak(lang, card_names)
     if connect is not None:
         given = {"--players": players, "--seed": seed, "--rule": rule, "--bots": bots,
                  "--save": save, "--resume": resume, "--seat": seat}
@@ -251,21 +275,23 @@ def play_command(
             # C-3: a seed makes the whole game reproducible; without one, deal from `secrets`
             shuffler = Shuffler(seed) if seed is not None else Shuffler.live()
             base = seed if seed is not None else secrets.randbits(63)
-            seats = ["You" if s == seat else f"Bot {s}" for s in range(n)]
+            seats = [tell("seat.you") if s == seat else tell("seat.bot", number=s)
+                     for s in range(n)]
             meta = {"generator": "parlour play", "human_seat": seat, "bots": bot_of,
                     "seed": seed, "bot_seed": base}
             match = Match.new(g, n, rules, seats=seats, shuffler=shuffler, meta=meta)
     n = match.players
     agents = [None if b is None else make_bot(b, g.name, derive_seed(base, "bot", s))
               for s, b in enumerate(bot_of)]
-    out.print(f"[bold]{g.title}[/], {n} players, rules: {rules_text(match.rules)}",
-              soft_wrap=True)
+    out.print(Text(tell("play.heading", title=g.title, players=n,
+                        rules=rules_text(match.rules))), soft_wrap=True)
     out.print(describe_seats(match.seats, seat, bot_of))
     out.print(help_line(g.name), style="dim", soft_wrap=True)
     if resume is not None:
-        with out.status("Getting the computer players back to where they were..."):
+        with out.status(tell("play.catching_up")):
             _catch_up(match, agents)
-        out.print(f"Resuming {resume}: {_progress(match)}.", soft_wrap=True)
+        out.print(tell("play.resuming", path=str(resume), progress=_progress(match)),
+                  soft_wrap=True)
     if pace is None:
         pace = 0.6 if out.is_terminal else 0.0
     # saved now and after every deal and move, so a closed terminal loses nothing
@@ -284,9 +310,9 @@ def play_command(
         code = 0
     path = _final_save(path, match)
     if match.is_over:
-        out.print(f"Record saved to {path}", soft_wrap=True)
+        out.print(tell("play.saved", path=str(path)), soft_wrap=True)
     else:
-        why = "Interrupted" if code == INTERRUPTED else "Stopped"
-        out.print(f"\n{why}: saved the unfinished game ({_progress(match)}) to {path}; "
-                  f"continue it with 'parlour play --resume {path}'", soft_wrap=True)
+        why = "interrupted" if code == INTERRUPTED else "stopped"
+        out.print("\n" + tell(f"play.{why}", progress=_progress(match), path=str(path)),
+                  soft_wrap=True)
     raise typer.Exit(code)
