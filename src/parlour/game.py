@@ -135,6 +135,21 @@ class Round(abc.ABC):
                           for s, p in enumerate(score)],
                 "notes": [], "chips": None}
 
+    def stock(self) -> Mask:
+        """The cards not dealt yet, hidden from every seat (0 in a game that deals every
+        card at once)."""
+        return 0
+
+    def leftovers(self) -> Mask:
+        """Once the round is over, the cards left on the table that its rules hand to a
+        seat (or to nobody) by themselves, announced to everyone (Fanti: FA-8); 0 in a
+        game without such cards."""
+        return 0
+
+    def leftovers_to(self) -> int | None:
+        """The seat the :meth:`leftovers` go to, or None (nobody)."""
+        return None
+
     @abc.abstractmethod
     def hand(self, seat: int) -> Mask:
         """The cards in a seat's hand (hidden information: not for other seats)."""
@@ -227,6 +242,13 @@ class Game(abc.ABC):
         """The most moves a round can have, from the rules: what the server's cap on a
         table's moves is derived from (None: a game that does not say)."""
         return None
+
+    def public_passes(self, rules: dict[str, Any]) -> bool:
+        """Whether a pass tells everyone that nothing else fitted (then the server passes
+        for a player by itself, announced). False where the rules let a player pass
+        while holding a playable card (Fan Tan's ``strict: false``, FT-5): nobody may
+        learn whether a pass was forced, not from the messages nor their timing."""
+        return True
 
     def lower_wins(self, rules: dict[str, Any]) -> bool:
         """Whether the lowest total wins under these rules."""

@@ -132,6 +132,11 @@ class Presenter:
         note = self.pass_note(view)
         return f"Pass: {note}" if note else "Pass"
 
+    def pot(self, view: Any) -> int | None:
+        """The chips in the pot as ``view`` sees them (0 once the round is over), or None
+        in a game or under rules without one; the web table shows it."""
+        return None
+
     # --- reading typed moves -------------------------------------------------------
 
     def help_line(self) -> str:
@@ -199,6 +204,11 @@ class Presenter:
         return None
 
     # --- scores --------------------------------------------------------------------
+
+    def signed_scores(self, rules: dict[str, Any]) -> bool:
+        """Whether scores are net winnings, a positive one written ``+3`` (the web
+        table's score sheet and log)."""
+        return False
 
     def score_caption(self, rules: dict[str, Any]) -> str:
         return say("score.caption.lower" if self.game.lower_wins(rules)

@@ -30,7 +30,8 @@ SKIP_KEYS = {"links", "id", "commit", "salt", "url", "rematch", "watch", "invite
 def hidden_cards(match: Any, audience: int | None) -> set[str]:
     """The cards ``audience`` must not see now: other hands and the undealt deck.
 
-    Computed here, in the test, from the engine's state -- not by the server's code.
+    Computed here, in the test, from the engine's state (``Round.hand``,
+    ``Round.stock``: what every game says is hidden) -- not by the server's code.
     """
     if match is None or match.current is None:
         return set()
@@ -39,8 +40,7 @@ def hidden_cards(match: Any, audience: int | None) -> set[str]:
     for s in range(match.players):
         if s != audience:
             mask |= r.hand(s)
-    if match.game.name == "fanti":
-        mask |= r.locations()[-1]  # the undealt deck
+    mask |= r.stock()
     return set(cards.codes(mask))
 
 

@@ -94,3 +94,27 @@ def test_bots_only_table_starts_by_itself_and_finishes(client):
     assert oracle.leaks == []
     assert s.state["winners"]
     s.close()
+
+
+def test_the_games_list_gives_each_game_usual_table_size(client):
+    """Quick play seats the game's own default table (Game.usual_players), not a number
+    the page keeps per game name."""
+    from parlour.games import GAMES
+
+    listed = {g["name"]: g for g in client.get("/api/games").json()}
+    assert {n: g["usual_players"] for n, g in listed.items()} == \
+        {n: g.usual_players for n, g in GAMES.items()}
+    assert all(g["min_players"] <= g["usual_players"] <= g["max_players"]
+               for g in listed.values())
+
+
+def test_the_table_says_how_scores_are_written(client):
+    """FT-7, FT-9: under chips the highest net total wins and scores carry their sign;
+    under penalty points the lowest wins (state.table.scoring, from the game)."""
+    for stakes, expected in (("chips", {"lower_wins": False, "signed": True}),
+                             ("points", {"lower_wins": True, "signed": False})):
+        j = create(client, "fantan", 3, ["person", "greedy", "greedy"],
+                   rules={"stakes": stakes})
+        me = Seat(client, j["table"], token=j["token"])
+        assert me.welcome()["state"]["table"]["scoring"] == expected
+        me.close()

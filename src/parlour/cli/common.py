@@ -27,6 +27,23 @@ def game_argument(verb: str, required: bool = True) -> Any:
                           autocompletion=complete_game, show_default=False)
 
 
+def players_help(lead: str, ranges: bool = False) -> str:
+    """A ``--players`` help text that says each game's default table size (and, with
+    ``ranges``, its player range), from the games themselves (``Game.usual_players``).
+
+    >>> players_help("Seats at the table")
+    'Seats at the table (default: 4 for Fan Tan, 2 for Fanti).'
+    >>> players_help("Players, you included", ranges=True)
+    'Players, you included (Fan Tan 3-8, default 4; Fanti 2-4, default 2).'
+    """
+    games = sorted(GAMES.values(), key=lambda g: g.title)
+    if ranges:
+        said = "; ".join(f"{g.title} {g.min_players}-{g.max_players}, default {g.usual_players}"
+                         for g in games)
+        return f"{lead} ({said})."
+    return f"{lead} (default: {', '.join(f'{g.usual_players} for {g.title}' for g in games)})."
+
+
 # --- shell completion (``parlour --install-completion``) ---------------------------
 
 

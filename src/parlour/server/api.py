@@ -71,7 +71,8 @@ def games(request: Request) -> list[dict[str, Any]]:
                             for n in range(g.min_players, g.max_players + 1)},
             })
         out.append({"name": g.name, "title": g.title, "min_players": g.min_players,
-                    "max_players": g.max_players, "options": options,
+                    "max_players": g.max_players, "usual_players": g.usual_players,
+                    "options": options,
                     "bots": offered(g.name), "default_bot": default_bot(g.name)})
     return out
 

@@ -301,16 +301,17 @@ class LiveTable:
     def forced_pass(self, r: Any) -> bool:
         """Whether the server passes for the player to move by itself, announced: only a
         pass is legal and the rules make that public. Under ``strict: false`` (FT-5) a
-        pass may also withhold a card, so nobody may learn that it was the only move:
+        pass may also withhold a card (``Game.public_passes``), so nobody may learn that it
+        was the only move:
         the player (or their bot) passes like any other move, on the same clock."""
         return r.legal_moves() == [PASS] and not self.private_passes
 
     @property
     def private_passes(self) -> bool:
-        """Whether a pass may withhold a playable card (``strict: false``, FT-5), so that
+        """Whether a pass may withhold a playable card (the game's ``public_passes``), so that
         nobody may learn whether a pass was the only move: not from the messages, not
         from their timing (the clock holds a bot's passes, ``TableClock.release_at``)."""
-        return self.rules.get("strict") is False
+        return not self.game.public_passes(self.rules)
 
     def resumed_action(self, settings: Settings) -> Action | None:
         """The next action, keeping the stored absolute deadline (after a restart)."""
@@ -402,11 +403,9 @@ class LiveTable:
         self.log.append(entry)
         if r.is_over:
             self.match.commits[-1] = Commit(self.match.commits[-1].commit, self.salt)
-            left = r.leftovers() if hasattr(r, "leftovers") else 0
-            if left:  # FA-8: said out loud, not moved silently
-                last = getattr(r, "last_collector", -1)
-                self.log.append({"kind": "leftovers", "round": k,
-                                 "seat": last if last >= 0 else None,
+            left = r.leftovers()
+            if left:  # said out loud, not moved silently (Round.leftovers)
+                self.log.append({"kind": "leftovers", "round": k, "seat": r.leftovers_to(),
                                  "cards": cards.codes(left)})
             self.log.append({"kind": "round_end", "round": k, "score": r.score(),
                              "totals": self.match.totals})

@@ -88,9 +88,9 @@ def state_message(t: LiveTable, audience: Audience, kind: str, base: dict[str, A
     return msg, state
 
 
-def public_view(r: Round) -> dict[str, Any]:
-    """A round as a spectator sees it: the seat view of seat 0 without its hand."""
-    v = r.view(0).to_json()
+def public_view(seen: Any) -> dict[str, Any]:
+    """A round as a spectator sees it: a seat's view (``Round.view``) without its hand."""
+    v = seen.to_json()
     v["seat"] = None
     v["hand"] = []
     v["legal"] = []
@@ -125,11 +125,12 @@ def pass_info(t: LiveTable, r: Round, view: Any) -> dict[str, Any] | None:
 def log_entry(t: LiveTable, audience: Audience, e: dict[str, Any]) -> dict[str, Any]:
     """A log entry as ``audience`` may read it.
 
-    Under ``strict: false`` a pass does not prove an empty hand of playable cards, so
-    only the passer learns that the server passed because nothing fitted.
+    Where a pass does not prove an empty hand of playable cards (the game's
+    ``public_passes``), only the passer learns that the server passed because nothing
+    fitted.
     """
     if (e.get("kind") == "move" and e.get("by") == "forced" and audience != e.get("seat")
-            and t.rules.get("strict") is False):
+            and t.private_passes):
         return {**e, "by": "person" if t.seats[e["seat"]].kind == "person" else "bot"}
     return e  # log entries never change once written: the same object in every state
 
@@ -141,8 +142,8 @@ LOG_SHOWN = 200
 def visible_log(t: LiveTable, audience: Audience) -> list[dict[str, Any]]:
     """The log of the current (or last) round, plus the game's milestones.
 
-    Moves (and FA-8 leftovers) of earlier rounds are left out: their cards are dealt
-    again in later rounds.
+    Moves (and leftovers, ``Round.leftovers``) of earlier rounds are left out: their
+    cards are dealt again in later rounds.
 
     The log only grows (entries never change once written), so the list is kept per
     audience (``t.derived``) and only the entries written since are read; the same
@@ -152,7 +153,7 @@ def visible_log(t: LiveTable, audience: Audience) -> list[dict[str, Any]]:
     k = t.round_number
     log = t.log
     n = len(log)
-    key = ("log", audience if t.rules.get("strict") is False else "all")
+    key = ("log", audience if t.private_passes else "all")
     held = t.derived.get(key)
     if held is not None and held[0] == k and held[1] is log and held[2] <= n \
             and (held[2] == 0 or log[held[2] - 1] is held[3]):
@@ -168,6 +169,13 @@ def visible_log(t: LiveTable, audience: Audience) -> list[dict[str, Any]]:
     shown = full[-LOG_SHOWN:] if len(full) > LOG_SHOWN else full
     t.derived[key] = (k, log, n, log[n - 1] if n else None, full, shown)
     return shown
+
+
+def scoring(t: LiveTable) -> dict[str, bool]:
+    """How the page writes scores, from the game: whether the lowest total wins, and
+    whether a positive score is written with its sign (net winnings)."""
+    return {"lower_wins": t.game.lower_wins(t.rules),
+            "signed": presenter(t.game).signed_scores(t.rules)}
 
 
 def seats_json(t: LiveTable) -> list[dict[str, Any]]:
@@ -237,6 +245,7 @@ def _shared(t: LiveTable) -> dict[str, Any]:
             "days": t.days, "standin": t.config.get("standin"), "host": t.config.get("host"),
             "rematch": t.rematch, "seats": seats_json(t),
             "public": bool(t.config.get("public")),
+            "scoring": scoring(t),
             "rated": bool(t.config.get("rated")),
         },
         "finished": finished(t),
@@ -264,8 +273,8 @@ def snapshot(t: LiveTable, audience: Audience, cache: dict[Any, Any] | None = No
     cache = {} if cache is None else cache
     if "shared" not in cache:
         cache["shared"] = _shared(t)
-    # Under strict: false the log reads differently per seat (forced passes).
-    log_key = ("log", audience if t.rules.get("strict") is False else "all")
+    # With private passes the log reads differently per seat (forced passes).
+    log_key = ("log", audience if t.private_passes else "all")
     if log_key not in cache:
         cache[log_key] = visible_log(t, audience)
     state: dict[str, Any] = {
@@ -277,14 +286,11 @@ def snapshot(t: LiveTable, audience: Audience, cache: dict[Any, Any] | None = No
         "links": links(t, audience),
     }
     if last is not None:
-        if audience is None:
-            state["view"] = public_view(last)
-        else:
-            own = last.view(audience)
-            state["view"] = own.to_json()
-        pot = getattr(last, "pot", None)  # a game played for chips has a pot (FT-7)
-        if callable(pot) and t.rules.get("stakes") == "chips":
-            state["pot"] = 0 if last.is_over else pot()
+        own = last.view(0 if audience is None else audience)
+        state["view"] = public_view(own) if audience is None else own.to_json()
+        pot = presenter(t.game).pot(own)  # a game played for chips has a pot
+        if pot is not None:
+            state["pot"] = pot
     if cur is not None:
         state["commit"] = m.commits[-1].commit if m.commits[-1] else None
         if audience is not None:

@@ -157,7 +157,10 @@ class GinLiteRound(Round):
         return self.hands[seat]
 
     def locations(self) -> list[Mask]:
-        return [*self.hands, self.discards, cards.mask_of(self.deck[self.drawn:])]
+        return [*self.hands, self.discards, self.stock()]
+
+    def stock(self) -> Mask:
+        return cards.mask_of(self.deck[self.drawn:])
 
     def view(self, seat: int) -> GinLiteView:
         score = self.score()

@@ -23,6 +23,7 @@ from parlour.cli.common import (
     complete_rule,
     fail,
     game_argument,
+    players_help,
     resolve_game,
     resolve_players,
     usage_errors,
@@ -47,7 +48,7 @@ def parse_compare(game: str, text: str | None) -> tuple[str, list[Any]] | None:
 def analyze(
     game: Annotated[str, game_argument("analyze")],
     players: Annotated[int | None, typer.Option(
-        "--players", "-n", help="Seats at the table (default: 2 for Fanti, 4 for Fan Tan).")] = None,
+        "--players", "-n", help=players_help("Seats at the table"))] = None,
     games: Annotated[int, typer.Option("--games", "-g", "-k", help="Deals per variant.")] = 200,
     rule: Annotated[list[str] | None, typer.Option(
         "--rule", "-r", metavar="KEY=VALUE",

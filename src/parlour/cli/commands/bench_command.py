@@ -23,6 +23,7 @@ from parlour.cli.app import app
 from parlour.cli.common import (
     UsageError,
     fail,
+    players_help,
     resolve_game,
     resolve_players,
     stderr,
@@ -159,7 +160,7 @@ def bench_command(
         metavar="GAME",
         help=f"The game to measure: {' or '.join(GAMES)}; both when left out.")] = None,
     players: Annotated[int | None, typer.Option(
-        "--players", "-n", help="Players (default: Fanti 2, Fan Tan 4).")] = None,
+        "--players", "-n", help=players_help("Players"))] = None,
     seconds: Annotated[float, typer.Option(
         "--seconds", "-s", help="How long to measure each figure.")] = 2.0,
     engine: Annotated[str | None, typer.Option(

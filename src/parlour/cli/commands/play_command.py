@@ -24,6 +24,7 @@ from parlour.cli.common import (
     default_bot,
     fail,
     game_argument,
+    players_help,
     resolve_bots,
     resolve_game,
     resolve_players,
@@ -187,7 +188,7 @@ def play_command(
     game: Annotated[str | None, game_argument("play", required=False)] = None,
     players: Annotated[int | None, typer.Option(
         "--players", "-n",
-        help="Players at the table, you included (Fanti 2-4, default 2; Fan Tan 3-8, default 4).",
+        help=players_help("Players at the table, you included", ranges=True),
     )] = None,
     seat: Annotated[int | None, typer.Option(
         "--seat", help="Your seat, 0 to players-1 (seats go clockwise; default 0).")] = None,

@@ -21,6 +21,7 @@ from parlour.cli.common import (
     complete_rule,
     fail,
     game_argument,
+    players_help,
     resolve_game,
     resolve_players,
     usage_errors,
@@ -41,7 +42,7 @@ def parse_rules(game: str, players: int, pairs: list[str] | None) -> dict:
 def tournament(
     game: Annotated[str, game_argument("play a tournament of")],
     players: Annotated[int | None, typer.Option(
-        "--players", "-n", help="Seats at the table (default: 2 for Fanti, 4 for Fan Tan).")] = None,
+        "--players", "-n", help=players_help("Seats at the table"))] = None,
     bots: Annotated[str, typer.Option(
         "--bots", "-b", metavar="NAME,...", autocompletion=complete_bots,
         help="Bots, comma-separated; the last one fills the remaining seats "

@@ -14,6 +14,7 @@ from parlour.cli.common import (
     UsageError,
     fail,
     game_argument,
+    players_help,
     resolve_game,
     resolve_players,
     stderr,
@@ -80,7 +81,7 @@ def plot_curves(panels: list[tuple[str, list[Path]]], png: Path) -> None:
 def train(
     game: Annotated[str, game_argument("train a network for")],
     players: Annotated[int | None, typer.Option(
-        "--players", "-n", help="Seats at the table (default: 2 for Fanti, 4 for Fan Tan).")] = None,
+        "--players", "-n", help=players_help("Seats at the table"))] = None,
     out: Annotated[Path, typer.Option(
         "--out", "-o", metavar="FILE.npz",
         help="Weights file; the log (FILE.jsonl) and the curve (FILE.png) go beside it.")] =

@@ -89,6 +89,17 @@ class FanTanPresenter(Presenter):
                      "the round (FT-8)")
         return text
 
+    def pot(self, view: Any) -> int | None:
+        """Under chips, the pot in play (FT-7): antes and passes; 0 once the round is over
+        (the winner took it)."""
+        if view.rules["stakes"] != "chips":
+            return None
+        return 0 if view.current_player < 0 else pot_in_play(view.players, view.dealer,
+                                                              view.passes)
+
+    def signed_scores(self, rules: dict[str, Any]) -> bool:
+        return rules["stakes"] == "chips"  # net chips won or lost (FT-7)
+
     def score_caption(self, rules: dict[str, Any]) -> str:
         if rules.get("stakes") == "chips":
             return say("fantan.score.caption.chips")

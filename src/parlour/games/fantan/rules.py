@@ -644,6 +644,9 @@ class FanTan(Game):
     def lower_wins(self, rules: dict[str, Any]) -> bool:
         return rules["stakes"] == "points"
 
+    def public_passes(self, rules: dict[str, Any]) -> bool:
+        return rules["strict"]  # FT-5: under strict: false a pass may withhold a card
+
     def max_round_moves(self, players: int) -> int:
         return max_round_moves(players)  # FT-11
 

@@ -444,12 +444,20 @@ class FantiRound(Round):
                 collected |= move >> 6 | 1 << (move & 63)
         return self.piles[self.last_collector] & ~collected
 
+    def leftovers_to(self) -> int | None:
+        """The last collector, who takes the leftovers (FA-8); None when nobody collected."""
+        return self.last_collector if self.last_collector >= 0 else None
+
     def hand(self, seat: int) -> Mask:
         return self.hands[seat]
 
     def locations(self) -> list[Mask]:
         undealt = cards.mask_of(self.deck[self.dealt:])
         return [*self.hands, *self.piles, self.table, undealt]
+
+    def stock(self) -> Mask:
+        """The undealt deck (FA-3), hidden from everyone."""
+        return cards.mask_of(self.deck[self.dealt:])
 
     def view(self, seat: int) -> FantiView:
         score = self.score()

@@ -14,7 +14,6 @@ import { levelName, levelsFor } from "./words.js";
 const TIMERS = [["", t("lobby.timer.none")], ["30", tn("lobby.timer.seconds", 30)], ["60", tn("lobby.timer.minutes", 1)],
   ["120", tn("lobby.timer.minutes", 2)], ["300", tn("lobby.timer.minutes", 5)],
   ...[1, 3, 7].map((d) => [`days:${d}`, tn("lobby.timer.days", d)])];
-const QUICK_PLAYERS = { fantan: 4, fanti: 2 };
 
 const modules = {};
 async function gameModule(name) {
@@ -54,7 +53,7 @@ function quickPlay(g, words) {
   sel.addEventListener("change", () => { level.set(g.name, sel.value); show(); });
   show();
   const error = h("p", { class: "error", role: "alert" });
-  const players = Math.min(Math.max(QUICK_PLAYERS[g.name] || g.min_players, g.min_players), g.max_players);
+  const players = g.usual_players;  // the game's own default table size (GET /api/games)
   const button = h("button", { type: "button", class: "primary big", "data-action": "quick-play", "data-game": g.name,
     text: t("lobby.play_now", { game: g.title }) });
   button.addEventListener("click", async () => {

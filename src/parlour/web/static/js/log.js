@@ -28,7 +28,7 @@ export function describe(e, state) {
       }
       return `${w} ${verb} ${card}${by}.`;
     }
-    case "round_end": return `Round ${e.round} is over: ${e.score.map((v, i) => `${who(state, i)} ${v > 0 && state.table.rules.stakes === "chips" ? "+" : ""}${v}`).join(", ")}.`;
+    case "round_end": return `Round ${e.round} is over: ${e.score.map((v, i) => `${who(state, i)} ${v > 0 && state.table.scoring.signed ? "+" : ""}${v}`).join(", ")}.`;
     case "game_over": return `Game over. ${e.winners.map((s) => who(state, s)).join(" and ")} ${e.winners.length > 1 || e.winners[0] === state.you ? "win" : "wins"}.`;
     case "standin": return `${who(state, e.seat)} ${e.reason === "timeout" ? "ran out of time" : "lost the connection"}: the computer plays for ${e.seat === state.you ? "you" : "them"} until ${e.seat === state.you ? "you return" : "they return"}.`;
     case "leftovers": return e.seat === null || e.seat === undefined

@@ -28,11 +28,10 @@ export async function checkReveal(r) {
 
 export function scoreSheet(state, onVerified) {
   const seats = state.table.seats;
-  const chips = state.table.rules.stakes === "chips";
-  const lower = state.table.rules.stakes === "points";  // penalty points: lowest wins
-  const sign = (v) => (chips && v > 0 ? "+" + v : String(v));
+  const { lower_wins: lower, signed } = state.table.scoring;  // from the game (server/views.py)
+  const sign = (v) => (signed && v > 0 ? "+" + v : String(v));
   const table = h("table", { class: "sheet" },
-    h("caption", { text: lower ? "Penalty points: lowest total wins" : chips ? "Net chips: highest total wins" : "Points: highest total wins" }),
+    h("caption", { text: lower ? "Penalty points: lowest total wins" : signed ? "Net chips: highest total wins" : "Points: highest total wins" }),
     h("thead", {}, h("tr", {}, h("th", { scope: "col", text: "Round" }),
       seats.map((s, i) => h("th", { scope: "col", class: i === state.you ? "me" : "", text: s.name })),
       h("th", { scope: "col", text: "Deal" }))),
