@@ -6,14 +6,16 @@ Persian and in Chinese."""
 from __future__ import annotations
 
 import re
+import time
 from typing import Any
 
+import httpx
 import pytest
 from browser_kit import OVER, create_with_form, play_until_over, start
 
 from parlour.i18n import LANGUAGES, PSEUDO, catalog_json
 
-pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(400)]
 
 PREFIXES = sorted({k.split(".")[0] for d in ("web", "game") for k in catalog_json("en", d)})
 KEYISH = re.compile(r"\b(?:" + "|".join(PREFIXES) + r")\.[a-z][a-z0-9_]*(?:\.[a-z0-9_]+)*(?:#[a-z]+)?")
@@ -36,6 +38,15 @@ def no_keys(page: Any) -> str:
     assert not PLACEHOLDER.findall(text), PLACEHOLDER.findall(text)[:5]
     assert not [e for e in page.errors if "i18n" in e]
     return text
+
+
+def bots_ready(base: str) -> None:
+    """Wait until the server's bot workers have loaded the engines (a cold start under
+    load takes a while; /healthz says when)."""
+    deadline = time.time() + 120
+    while httpx.get(base + "/healthz", timeout=5).json().get("bots") != "ready":
+        assert time.time() < deadline, "the bot workers did not start"
+        time.sleep(0.2)
 
 
 def catalogs_fetched(page: Any) -> list[str]:
@@ -96,13 +107,14 @@ def test_accept_language_chooses_and_the_picker_switches_and_remembers(new_page,
 @pytest.mark.parametrize("code", ["fa", "zh"])
 @pytest.mark.parametrize(("game", "bots"), [("fantan", 2), ("fanti", 1)])
 def test_a_round_to_the_end_in(new_page, live_url, artifacts, code, game, bots):
+    bots_ready(live_url)
     page = new_page(locale={"fa": "fa-IR", "zh": "zh-CN"}[code])
     fetched = catalogs_fetched(page)
     create_with_form(page, live_url, game, {"fa": "آنا", "zh": "安娜"}[code], rounds=1,
                      seats=["bot:easy"] * bots)
     start(page)
     no_keys(page)
-    play_until_over([page])
+    play_until_over([page], limit=200)
     page.wait_for_selector(OVER)
     assert page.evaluate("document.documentElement.lang") == LANGUAGES[code].tag
     no_keys(page)
