@@ -17,7 +17,7 @@ app = typer.Typer(
 )
 
 
-# Help as people read it (issue 16): flags show no type (Typer prints "<bool>"), an
+# Help as people read it: flags show no type (Typer prints "<bool>"), an
 # argument shows its name only ("FILE..." rather than "{FILE} <list[Path]>"), and a value
 # shows its metavar or a plain word for its type.
 _TYPE_WORDS = {"<int>": "INTEGER", "<float>": "NUMBER", "<str>": "TEXT", "<Path>": "PATH"}

@@ -1,4 +1,4 @@
-"""Load and fault harness for the online tables (issue #7).
+"""Load and fault harness for the online tables.
 
 ``parlour loadtest`` drives T concurrent tables of scripted people over real
 WebSockets against a ``parlour serve`` it starts itself (or a given loopback URL) and

@@ -119,9 +119,9 @@ class TableClock:
     def release_at(self, t: LiveTable, action: Action, move: Move | None) -> float:
         """When a bot's decided move is made. A move comes ``bot_delay`` after the last
         one, or when the bot has decided if that is later. Where a pass may hold back a
-        playable card (``strict: false``), a search bot searches before a pass it chose
-        but not before one it had to make, so the time of a pass would tell them apart
-        (issue #31, finding 9): there every pass by a bot waits until the bot's time
+        playable card (``Game.public_passes``), a search bot searches before a pass it chose
+        but not before one it had to make, so the time of a pass would tell them apart:
+        there every pass by a bot waits until the bot's time
         limit has run out, the end of the longest decision it may take. Plays are not
         held (what was played is public)."""
         if move != PASS or action.seat is None or not t.private_passes:

@@ -1,9 +1,9 @@
-"""Issue 16's defects 5-8 at the command line, each with the case that showed it.
+"""The command line's results and words, each with the case that once went wrong.
 
-5: every bot name works in every command; 6: round results are itemised (FA-9, FT-7,
-FT-8) from ``Round.score_detail()``; 7: the starting table when a bot moves first, a
-winner mark that is not Fanti's Star, a pace; 8: ``verify`` numbering, ``--json`` and
-summary, and the grammar of "You".
+Every bot name works in every command; round results are itemised (FA-9, FT-7, FT-8)
+from ``Round.score_detail()``; the starting table when a bot moves first, a winner mark
+that is not Fanti's Star, a pace; ``verify`` numbering, ``--json`` and summary, and the
+grammar of "You".
 """
 
 from __future__ import annotations
