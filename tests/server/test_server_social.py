@@ -232,3 +232,26 @@ def test_parlour_admin_bans_lists_and_logs_on_the_database(tmp_path):
     store.close()
     missing = admin("log", where=tmp_path / "none.sqlite3")
     assert missing.exit_code == 2 and "no such database file" in missing.output
+
+
+def test_a_report_from_a_profile_carries_the_last_game_the_two_shared(make_app):
+    client = make_app(operator_secret="s3cret", admin_per_minute=60.0, admin_burst=20,
+                      signup_per_minute=600.0, signup_burst=10)
+    ann, ben, cy = person(client), person(client), person(client)
+    for who, name in ((ann, "Ann"), (ben, "Ben"), (cy, "Cy")):
+        r = who.post("/api/accounts", json={"name": name, "password": "a long enough one"})
+        assert r.status_code == 201, r.text
+    shared_table(client, ann, ben)
+    last, _ = shared_table(client, ann, ben)
+    r = ann.post("/api/reports", json={"name": "ben", "reason": "rude at our last game"})
+    assert r.status_code == 201, r.text
+    r = cy.post("/api/reports", json={"name": "Ben", "reason": "never met: nothing attached"})
+    assert r.status_code == 201, r.text
+    r = ann.post("/api/reports", json={"name": "Ann", "reason": "me"})
+    assert r.status_code == 400  # not yourself
+    reports = client.get("/api/admin/reports", headers={"Authorization": "Bearer s3cret"}).json()
+    by_reason = {r["reason"]: r for r in reports}
+    assert by_reason["rude at our last game"]["table_id"] == last["table"]
+    assert by_reason["rude at our last game"]["table_status"] == "waiting"
+    assert by_reason["never met: nothing attached"]["table_id"] is None
+    assert {r["target_name"] for r in reports} == {"Ben"}

@@ -231,6 +231,15 @@ def seats_of(engine: Engine, player_id: str) -> list[dict[str, Any]]:
     return [dict(r) for r in rows]
 
 
+
+def last_shared_table(engine: Engine, one: str, other: str) -> str | None:
+    """The table where ``one`` and ``other`` both took a seat last, or None."""
+    a, b = SEAT_OWNERS.alias("a"), SEAT_OWNERS.alias("b")
+    with engine.connect() as c:
+        return c.execute(select(a.c.table_id).join(b, b.c.table_id == a.c.table_id)
+                         .where(a.c.player_id == one, b.c.player_id == other)
+                         .order_by(a.c.at.desc()).limit(1)).scalar()
+
 # --- forgetting a player (account deletion) -----------------------------------------
 
 FORGET_ROWS: dict[str, tuple[str, ...]] = {

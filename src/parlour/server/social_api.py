@@ -9,7 +9,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
 
-from parlour.server import moderation
+from parlour.server import moderation, people
 from parlour.server.api import _errors
 from parlour.server.errors import ServiceError
 from parlour.server.guard import client_address, public_base
@@ -169,17 +169,19 @@ async def decline(request: Request, response: Response, body: Decline) -> dict[s
 
 
 @router.post("/reports", status_code=201, responses=_errors(400, 404, 429),
-             summary="Report a player to the room's operator (from a table: its chat and record go with it)")
+             summary="Report a player to the room's operator (the table's chat and record go with it; from a profile, the last game you shared)")
 async def report(request: Request, response: Response, body: Report) -> dict[str, Any]:
     me = _me(request, response)
     svc = _service(request)
     pid, name = _who(request, me, body)
     if pid == me.id:
         raise ServiceError(400, "bad_request", "you cannot report yourself")
+    # From a profile (no table): the last game the two shared goes with it, if any.
+    table = body.table or people.last_shared_table(svc.store.engine, me.id, pid)
     chat: list[Any] = []
-    if body.table is not None:
-        t = svc.tables.get(body.table)
+    if table is not None:
+        t = svc.tables.get(table)
         chat = [dict(line) for line in (t.chat if t is not None else [])]
     rid = moderation.report(svc.store.engine, me.id, pid, name, body.reason.strip(),
-                            body.table, chat)
+                            table, chat)
     return {"report": rid, "message": "Thank you: the room's operator will read it."}

@@ -2,7 +2,9 @@
 // invite a player you follow to a free seat here; and, on the front page, who of the
 // players you follow is online and the tables they invited you to. Blocked players'
 // chat lines (tagged by the server) are hidden at every table.
+import { whoAmI } from "./account.js";
 import { api, h, seats } from "./dom.js";
+import { t } from "./i18n.js";
 
 /** Your follows and blocks, read once per page (then page.render() again). */
 function load(page) {
@@ -70,4 +72,40 @@ export async function friendsPanel() {
     data.following.length ? h("ul", { class: "following" }, data.following.map((f) => h("li", { "data-friend": f.tag },
       h("span", { class: `dot ${f.online ? "connected" : "disconnected"}`, role: "img", "aria-label": f.online ? "online" : "not online" }),
       ` ${f.name}${f.online ? " (online)" : ""}`))) : null);
+}
+
+
+/** A profile's own controls (/u/NAME of an account that is not you): follow or stop,
+ *  block or unblock, and report (POST /api/reports by name: the server attaches the
+ *  last game you shared). Null on your own profile and on a guest's. */
+export async function profileActions(p) {
+  const me = await whoAmI();
+  if (p.guest || (!me.guest && me.name.toLowerCase() === p.name.toLowerCase())) return null;
+  let following = false, blocked = false;
+  try {
+    const [friends, blocks] = await Promise.all([api("/api/friends"), api("/api/blocks")]);
+    following = friends.following.some((f) => f.name === p.name);
+    blocked = blocks.some((b) => b.name === p.name);
+  } catch { /* shown as not yet followed or blocked: the server says otherwise */ }
+  const note = h("p", { class: "muted", role: "status" });
+  const send = async (path, body) => {
+    try { note.textContent = (await api(path, { method: "POST", body })).message || ""; return true; } catch (e) { note.textContent = e.message; return false; }
+  };
+  const toggle = (action, on, words) => {
+    const b = h("button", { type: "button", "data-action": action, "aria-pressed": String(on), text: on ? words[1] : words[0] });
+    b.addEventListener("click", async () => {
+      const path = `/api/${action === "follow" ? "follows" : "blocks"}${on ? "/remove" : ""}`;
+      if (await send(path, { name: p.name })) { on = !on; b.textContent = on ? words[1] : words[0]; b.setAttribute("aria-pressed", String(on)); }
+    });
+    return b;
+  };
+  const W = (key, params) => t(`profile.actions.${key}`, params);
+  const reason = h("input", { type: "text", maxlength: 500, "aria-label": W("why", { name: p.name }), placeholder: W("what") });
+  const report = h("details", { class: "report" }, h("summary", { "data-action": "report", text: W("report") }),
+    h("small", { class: "help", text: W("about") }), reason,
+    h("button", { type: "button", "data-action": "report-send", onclick: () => {
+      if (reason.value.trim()) send("/api/reports", { name: p.name, reason: reason.value.trim() });
+    } }, W("send")));
+  return h("section", { class: "profile-actions", "aria-label": W("heading"), "data-profile-actions": "" },
+    toggle("follow", following, [W("follow"), W("unfollow")]), toggle("block", blocked, [W("block"), W("unblock")]), report, note);
 }

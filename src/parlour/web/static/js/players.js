@@ -2,6 +2,7 @@
 // (/u/NAME), drawn from GET /api/leaderboard/GAME and GET /api/players/NAME. The rating
 // chart is an SVG drawn here from the profile's history (no library).
 import { api, append, clear, h } from "./dom.js";
+import { profileActions } from "./people.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 
@@ -96,6 +97,7 @@ export async function showProfile(app, name) {
   const games = Object.entries(p.ratings);
   append(clear(app), [h("section", { class: "panel profile" },
     h("h1", {}, p.name, p.guest ? h("small", { class: "muted", text: " (guest)" }) : null),
+    await profileActions(p),
     h("p", { "data-played": p.played, text: `${p.played} game${p.played === 1 ? "" : "s"} finished here; ${p.rated_games} rated, ${p.rated_wins} won.` }),
     h("h2", { text: "Ratings" }),
     games.length ? h("div", { class: "rating-cards" }, games.map(([g, r]) => ratingCard(g, r, p.history)))
