@@ -99,7 +99,7 @@ def test_fanti_choosing_between_collections(new_page, live_url, artifacts):
     page.click("[data-action=confirm]")
     page.wait_for_selector(".fanti-table [data-card='2C']", state="detached")
     assert page.query_selector(".fanti-table [data-card='6D']")
-    assert re.search(r"collecting Leaf 2, 4 of hearts", page.inner_text(".log"))
+    assert re.search(r"collecting Leaf 2, Hearts 4", page.inner_text(".log"))
     page.screenshot(path=str(artifacts / "fanti-midplay.png"), full_page=True)
     play_until_over([page])
     assert page.errors == []

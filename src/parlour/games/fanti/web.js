@@ -3,6 +3,7 @@
 // choose one, confirm; undo only before confirming; a single way is preselected.
 import { cardEl, cardName, listNames, registerLook, sortHand, SYMBOL } from "../cards.js";
 import { h, svgUse } from "../dom.js";
+import { catalogName } from "../gamewords.js";
 
 // Fanti's own card names (FA-1): Guardian = J, Mystic = Q, Scout = K, Leaf = clubs,
 // Star = diamonds.
@@ -11,6 +12,8 @@ const LETTER = { J: "G", Q: "M", K: "S" };
 const SUIT = { C: "Leaf", D: "Star", H: "hearts", S: "spades" };
 registerLook("fanti", {
   cardName(rank, suit) {
+    const named = catalogName(rank, suit);  // the player's style and language (FA-1)
+    if (named) return named;
     if (FACE[rank]) return `${FACE[rank]} of ${SUIT[suit]}`;
     const r = rank === "A" ? "Ace" : rank;
     return suit === "C" || suit === "D" ? `${SUIT[suit]} ${r}` : `${r} of ${SUIT[suit]}`;

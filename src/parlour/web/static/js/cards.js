@@ -3,6 +3,7 @@
 // registers a "look" from its page module (games/NAME/web.js) with registerLook;
 // every other game gets the standard names and suit symbols.
 import { h, svgUse } from "./dom.js";
+import { catalogName } from "./gamewords.js";
 
 export const SUITS = ["C", "D", "H", "S"];
 export const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
@@ -33,7 +34,8 @@ export function cardName(game, code) {
   const { rank, suit } = split(code);
   const look = lookOf(game);
   if (look.cardName) return look.cardName(rank, suit);
-  return `${RANK_NAME[rank] || rank} of ${SUIT_NAME[suit]}`;
+  // a game without names of its own: the classic names, in the page's language
+  return catalogName(rank, suit, "classic") || `${RANK_NAME[rank] || rank} of ${SUIT_NAME[suit]}`;
 }
 
 /** A short text label: "7♦", or Fanti's "G★", "5 Leaf". */

@@ -3,6 +3,7 @@
 // /leaderboard/GAME, a player's profile at /u/NAME and your account at /account.
 import { setupAccount } from "./account.js";
 import { prefs } from "./dom.js";
+import { setupCardStyle } from "./gamewords.js";
 import { setupPicker, t } from "./i18n.js";
 import { showLobby } from "./lobby.js";
 import { enabled as notifying, supported as canNotify, turnOff, turnOn } from "./notify.js";
@@ -33,6 +34,7 @@ function setupTools() {
 
 setupTools();
 setupPicker();
+setupCardStyle();
 setupAccount();
 // The installable app's worker: keeps the static files for offline use (never a table's
 // state or an /api answer) and shows notifications (server/webapp.py, notify.js).

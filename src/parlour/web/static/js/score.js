@@ -1,7 +1,8 @@
 // The itemised score of a finished round (the engine's Round.score_detail(), one
 // explanation used by the page, the terminal and the replay) with every hand revealed,
 // and the end screen's chart of running totals per round.
-import { cardEl } from "./cards.js";
+import { cardEl, cardName } from "./cards.js";
+import { itemWords, lineWords } from "./gamewords.js";
 import { h } from "./dom.js";
 
 /** The engine says "Seat N" (it knows no names): put the table's names in. */
@@ -20,23 +21,27 @@ export function scoreDetail(state, finished, gameModule) {
     return h("p", { text: row.map((v, i) => `${names[i]}: ${v}`).join(" · ") });
   }
   const chips = !!d.chips;
+  const named = (code) => cardName(game, code);
   const seatsBox = h("div", { class: "detail-seats" }, d.seats.map((entry) => {
     const cardsHeld = entry.hand || entry.pile || null;
     const label = entry.hand ? (entry.hand.length ? "Still in hand" : "Went out") : entry.pile ? `Collected (${entry.pile.length})` : "";
     return h("section", { class: `detail-seat${entry.seat === state.you ? " me" : ""}`, "data-detail-seat": entry.seat },
       h("h3", {}, h("span", { text: names[entry.seat] }), h("span", { class: "total", text: sign(entry.total, chips) })),
-      h("table", { class: "items" }, h("tbody", {}, entry.items.map((it) => h("tr", {},
-        h("th", { scope: "row", text: withNames(it.what, names) }),
-        h("td", { class: "detail", text: withNames(it.detail, names) }),
-        h("td", { class: "pts", text: sign(it.points, chips) }))))),
+      h("table", { class: "items" }, h("tbody", {}, entry.items.map((it) => {
+        const w = itemWords(it, named, names);
+        return h("tr", {},
+          h("th", { scope: "row", text: withNames(w.what, names) }),
+          h("td", { class: "detail", text: withNames(w.detail, names) }),
+          h("td", { class: "pts", text: sign(it.points, chips) }));
+      }))),
       cardsHeld ? h("details", { class: "revealed", open: entry.hand ? true : null },
         h("summary", { text: label }),
         h("div", { class: "card-row" }, cardsHeld.map((c) => cardEl(game, c, { cls: "tiny" })))) : null);
   }));
-  const notes = (d.notes || []).map((n) => h("p", { class: "note", text: withNames(n.text, names) + "." }));
+  const notes = (d.notes || []).map((n) => h("p", { class: "note", text: withNames(lineWords(n, n.text, named, names), names) + "." }));
   const pay = chips && d.chips.payments && d.chips.payments.length ? h("details", { class: "payments" },
     h("summary", { text: `Chips: pot ${d.chips.pot}, ${d.chips.payments.length} payment${d.chips.payments.length === 1 ? "" : "s"}` }),
-    h("ul", {}, d.chips.payments.map((p) => h("li", { text: `${names[p.from]} pays ${names[p.to]} ${p.chips} chip${p.chips === 1 ? "" : "s"} (${p.what})` })))) : null;
+    h("ul", {}, d.chips.payments.map((p) => h("li", { text: `${names[p.from]} pays ${names[p.to]} ${p.chips} chip${p.chips === 1 ? "" : "s"} (${lineWords(p, p.what, named, names)})` })))) : null;
   return h("div", { class: "score-detail" }, notes, seatsBox, pay);
 }
 

@@ -1,0 +1,49 @@
+"""Card names on the page (js/gamewords.js): the toggle beside the language picker sets
+the parlour_cards cookie, the hand and the round's score then use the classic names in
+the page's language, and the score items are worded from the game catalog (FA-1, FA-9)."""
+
+from __future__ import annotations
+
+import pytest
+from browser_kit import OVER, create_with_form, play_until_over, start
+
+from parlour.i18n import catalog_json
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
+
+
+def game_words(lang: str, *keys: str) -> set[str]:
+    words = catalog_json(lang, "game")
+    return {words[k] for k in keys}
+
+
+def test_classic_names_chosen_beside_the_language_picker_in_persian(new_page, live_url):
+    page = new_page(locale="fa-IR")
+    page.goto(live_url + "/")
+    page.wait_for_selector("#card-names")
+    assert page.input_value("#card-names") == "game"
+    options = page.eval_on_selector_all("#card-names option", "os => os.map(o => o.textContent)")
+    assert "نگهبان" in options[0] and "سرباز" in options[1]  # the game's names, Pasur's
+    with page.expect_navigation():
+        page.select_option("#card-names", "classic")
+    page.wait_for_selector("#card-names")
+    assert {c["name"]: c["value"] for c in page.context.cookies()}["parlour_cards"] == "classic"
+    assert page.input_value("#card-names") == "classic"
+    create_with_form(page, live_url, "fanti", "آنا", rounds=1, seats=["bot:easy"])
+    start(page)
+    labels = " ".join(page.eval_on_selector_all(
+        ".hand .card", "cs => cs.map(c => c.getAttribute('aria-label'))"))
+    classic_suits = game_words("fa", *(f"card.suit.{s}.classic" for s in
+                                       ("clubs", "diamonds", "hearts", "spades")))
+    assert any(s in labels for s in classic_suits), labels
+    assert "Leaf" not in labels and "برگ" not in labels.replace("چهاربرگ", "")
+    play_until_over([page])
+    page.wait_for_selector(OVER)
+    items = page.eval_on_selector_all(".score-detail th, .score-detail td.detail",
+                                      "es => es.map(e => e.textContent)")
+    # every seat has a "cards" item (most cards, or cards) in Persian; no English left
+    assert game_words("fa", "fanti.score.most_cards.what", "fanti.score.cards.what") & set(items)
+    detail = " ".join(items)
+    for english in ("Most cards", "Cards", "Leaf", "collected"):
+        assert english not in detail, detail
+    assert page.errors == []
