@@ -65,3 +65,20 @@ def test_classic_card_names_in_the_terminal(tmp_path):
     assert "Leaf" in game.output and " of clubs" not in game.output
     assert " of clubs" in classic.output and "Leaf" not in classic.output
     assert speech.current() == speech.Speech("en", "classic")  # reset by conftest after
+
+
+def test_replay_speaks_the_language_with_classic_names(tmp_path):
+    """The records' words in the terminal: ``parlour replay --lang zh --card-names
+    classic`` of an English game, every round result and heading in Chinese."""
+    path = tmp_path / "g.json"
+    played = runner.invoke(app, ["play", "fanti", "--seed", "2", "--rule", "rounds=1",
+                                 "--bots", "random", "--pace", "0", "--save", str(path)],
+                           input=MOVES)
+    assert played.exit_code == 0, played.output
+    res = runner.invoke(app, ["replay", str(path), "--lang", "zh", "--card-names", "classic"])
+    assert res.exit_code == 0, res.output
+    for key, domain in (("result.title", "game"), ("sheet.title", "game"),
+                        ("card.suit.clubs.classic", "game")):
+        assert words("zh", key, domain) in res.output, key
+    assert "Round result" not in res.output and "Leaf" not in res.output
+    assert "叶" not in res.output  # Fanti's own "Leaf" in Chinese: not in the classic names

@@ -220,3 +220,30 @@ def check_backend(backend: str, ray_address: str | None) -> None:
             pass
     except OSError as e:
         raise UsageError(f"no Ray cluster answers at {ray_address}: {reason(e)}") from None
+
+
+def lang_option() -> Any:
+    """``--lang CODE``: the language of the game's words (docs/cli.md)."""
+    return typer.Option(
+        "--lang", metavar="CODE",
+        help="The language of the game's words: en, fa, az, zh or es (default: from "
+             "LC_ALL or LANG, else English).")
+
+
+def card_names_option() -> Any:
+    """``--card-names game|classic``."""
+    return typer.Option(
+        "--card-names", metavar="game|classic",
+        help="game: the game's own card names (Guardian, Leaf, Star; the default); "
+             "classic: Jack, Queen, King, clubs, diamonds.")
+
+
+def speak(lang: str | None, card_names: str) -> None:
+    """The language (``--lang``, else ``LC_ALL``/``LANG``) and card names of the game's
+    words from here on; a bad choice is a usage error naming the choices."""
+    from parlour import speech
+
+    try:
+        speech.use(speech.check_lang(lang) if lang else speech.lang_from_env(), card_names)
+    except ValueError as e:
+        raise UsageError(f"--lang/--card-names: {e}") from None

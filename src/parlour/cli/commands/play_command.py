@@ -18,17 +18,20 @@ from parlour.cli.app import app
 from parlour.cli.autosave import AutoSaver, fallback_path, write_atomic
 from parlour.cli.common import (
     UsageError,
+    card_names_option,
     check_bot,
     complete_bots,
     complete_rule,
     default_bot,
     fail,
     game_argument,
+    lang_option,
     players_help,
     resolve_bots,
     resolve_game,
     resolve_players,
     resolve_rules,
+    speak,
     stderr,
     stdout,
     usage_errors,
@@ -40,17 +43,6 @@ from parlour.games import GAMES
 from parlour.match import Match, Shuffler
 from parlour.simulate import derive_seed
 from parlour.speech import tell
-
-
-def speak(lang: str | None, card_names: str) -> None:
-    """The language (``--lang``, else ``LC_ALL``/``LANG``) and card names of the game's
-    words from here on; a bad choice is a usage error naming the choices."""
-    from parlour import speech
-
-    try:
-        speech.use(speech.check_lang(lang) if lang else speech.lang_from_env(), card_names)
-    except ValueError as e:
-        raise UsageError(f"--lang/--card-names: {e}") from None
 
 INTERRUPTED = 130
 """Exit status after Ctrl-C (128 + SIGINT), as shells report it."""
@@ -221,14 +213,8 @@ def play_command(
         "--hints", help="Show the suggested move and each move's value.")] = False,
     connect: Annotated[str | None, typer.Option(
         "--connect", metavar="URL", help="Take a seat at a server table instead.")] = None,
-    lang: Annotated[str | None, typer.Option(
-        "--lang", metavar="CODE",
-        help="The language to play in: en, fa, az, zh or es (default: from LC_ALL or "
-             "LANG, else English).")] = None,
-    card_names: Annotated[str, typer.Option(
-        "--card-names", metavar="STYLE",
-        help="game: the game's own card names (Guardian, Leaf, Star; the default); "
-             "classic: Jack, Queen, King, clubs, diamonds.")] = "game",
+    lang: Annotated[str | None, lang_option()] = None,
+    card_names: Annotated[str, card_names_option()] = "game",
 ) -> None:
     """Play against computer players in the terminal.
 

@@ -7,15 +7,29 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.text import Text
 
 from parlour import record, render
 from parlour.cli import review
 from parlour.cli.app import app
-from parlour.cli.common import fail, reason, stderr, stdout, usage_errors
+from parlour.cli.common import (
+    card_names_option,
+    fail,
+    lang_option,
+    reason,
+    speak,
+    stderr,
+    stdout,
+    usage_errors,
+)
 from parlour.cli.paths import check_input
 from parlour.match import Match
+from parlour.speech import say, tell
+
+YOU = "You"
+"""The person's seat name in a record from an English ``parlour play``."""
 
 
 class StopReplay(Exception):
@@ -56,25 +70,29 @@ class Replayer:
 
     def run(self) -> None:
         m = self.match
-        self.out.print(f"[bold]{m.game.title}[/], {m.players} players: "
-                       + ", ".join(f"{n} (seat {s})" for s, n in enumerate(self.names)))
+        seats = say("list.join").join(tell("replay.seat", name=n, seat=s)
+                                      for s, n in enumerate(self.names))
+        self.out.print(Text(tell("replay.heading", title=m.game.title, players=m.players,
+                                 seats=seats)))
         if self.seat is not None:
-            self.out.print(f"Showing seat {self.seat}'s view: {self.names[self.seat]}.")
+            self.out.print(Text(tell("replay.showing", seat=self.seat,
+                                     name=self.names[self.seat])))
         try:
             for i, src in enumerate(m.rounds):
                 self._round(i, src)
         except StopReplay:
-            self.out.print("Replay stopped.")
+            self.out.print(tell("replay.stopped"))
             return
         if m.is_over:
             self.out.print(render.winners_text(self.names, m.winners or [], m.totals))
         else:
-            self.out.print(Text("The record ends here: the game is unfinished.", style="bold"))
+            self.out.print(Text(tell("replay.unfinished"), style="bold"))
 
     def _round(self, i: int, src: Any) -> None:
         m = self.match
         self.out.print()
-        self.out.rule(f"Round {i + 1} of {m.rules['rounds']} · dealer: {self.names[src.dealer]}")
+        self.out.rule(tell("session.round", number=i + 1, rounds=m.rules["rounds"],
+                           dealer=self.names[src.dealer]))
         r = m.game.new_round(m.rules, m.players, src.dealer, src.deck)
         self._show(r)
         for k, (seat, move) in enumerate(src.history, 1):
@@ -84,7 +102,8 @@ class Replayer:
             self.out.print()
             name = self.names[seat]
             self.out.print(Text(f"{k}. {name} ", style="bold")
-                           .append_text(render.move_text(self.game, move, you=name == "You")))
+                           .append_text(render.move_text(self.game, move,
+                                                         you=name in (YOU, tell("seat.you")))))
             for note in render.move_notes(self.game, before, move, self._view(r), self.names):
                 self.out.print(note)
             self._show(r)
@@ -108,15 +127,16 @@ class Replayer:
             self.out.print(render.hands_table(self.game, hands, self.names))
         else:
             name = self.names[self.seat]
-            whose = "Your" if name == "You" else f"{name}'s"
-            self.out.print(Text(f"{whose} hand: ", style="bold")
+            whose = (tell("session.your_hand") if name in (YOU, tell("seat.you"))
+                     else tell("replay.hand", name=name))
+            self.out.print(Text(whose + " ", style="bold")
                            .append_text(render.hand_text(self.game, view.hand)))
 
     def _pause(self) -> None:
         if not self.step:
             return
         try:
-            answer = self.out.input("[dim]Enter: next move, q: quit[/] ")
+            answer = self.out.input(f"[dim]{escape(tell('replay.pause'))}[/] ")
         except EOFError:
             raise StopReplay from None
         if answer.strip().lower() in ("q", "quit"):
@@ -178,11 +198,15 @@ def replay_command(
         "--round", metavar="K", help="Review: only round K (from 1).")] = None,
     move: Annotated[int, typer.Option(
         "--move", metavar="M", help="Review: start at move M of the round (from 1).")] = 1,
+    lang: Annotated[str | None, lang_option()] = None,
+    card_names: Annotated[str, card_names_option()] = "game",
 ) -> None:
     """Replay a recorded game: every move with the table after it, hands and score sheets; or review one seat's moves.
 
     Invalid records are reported, not replayed (exit status 1). With --review each move of the seat is shown beside the engine's value, the best alternative, and a mark where the value dropped (?! inaccuracy, ? mistake, ?? blunder).
     """
+    with usage_errors():
+        speak(lang, card_names)
     match = load_one(file, index)
     if seat is not None and not 0 <= seat < match.players:
         fail(f"--seat must be from 0 to {match.players - 1}, not {seat}", 2)
