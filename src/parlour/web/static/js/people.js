@@ -19,12 +19,14 @@ function load(page) {
 }
 
 async function act(page, path, body, note) {
+  // The answer is kept on the page: the box is drawn again (moves, the lists read again).
   try {
     const out = await api(path, { method: "POST", body });
-    note.textContent = out.message || "Done.";
+    page.peopleNote = out.message || "Done.";
     page.social = undefined;  // read again
     load(page);
-  } catch (e) { note.textContent = e.message; }
+  } catch (e) { page.peopleNote = e.message; }
+  note.textContent = page.peopleNote;
 }
 
 /** The side-bar box of a table page. */
@@ -32,7 +34,7 @@ export function peopleBox(page) {
   const s = page.state;
   const social = load(page);
   const t = s.table;
-  const note = h("p", { class: "muted", role: "status" });
+  const note = h("p", { class: "muted", role: "status", text: page.peopleNote || "" });
   const others = t.seats.map((x, i) => [x, i]).filter(([x, i]) => x.kind === "person" && x.claimed && i !== s.you);
   const rows = others.map(([x, i]) => {
     const reason = h("input", { type: "text", maxlength: 500, "aria-label": `Why you report ${x.name}`, placeholder: "What happened?" });
