@@ -5,9 +5,13 @@ is checking: :func:`load` replays every move through the engine and raises
 :class:`RecordError` naming the round, the move and the reason at the first thing that
 is not exactly as the format says. Nothing is ignored silently.
 
->>> from parlour import record
->>> m = record.load(data)            # doctest: +SKIP  -- a Match, fully checked
->>> record.dump(m) == data           # doctest: +SKIP
+>>> from parlour import Match, Shuffler, get_game, record
+>>> game = Match.new(get_game("fanti"), 2, {"rounds": 1}, ["Ann", "Ben"], Shuffler(7))
+>>> while not game.is_over:
+...     _ = game.apply(game.current.legal_moves()[0])
+>>> data = record.dump(game)
+>>> m = record.load(data)            # a Match again, every move checked
+>>> record.dump(m) == data and m == game
 True
 """
 

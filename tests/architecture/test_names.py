@@ -40,3 +40,10 @@ def test_the_architecture_page_lists_every_module():
     missing = [str(p.relative_to(SRC)) for p in sorted(SRC.rglob("*.py"))
                if f"`{p.relative_to(SRC)}`" not in doc]
     assert missing == []
+
+
+def test_no_two_test_files_share_a_name():
+    """Test folders are not packages, so pytest imports each test file by its base name:
+    two of one name stop the whole run at collection ("import file mismatch")."""
+    names = [p.name for p in TESTS.rglob("test_*.py")]
+    assert sorted({n for n in names if names.count(n) > 1}) == []

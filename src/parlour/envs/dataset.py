@@ -1,9 +1,19 @@
 """Records as learning data: (observation, mask, action, seat, return) arrays.
 
+>>> import json, shutil, tempfile
+>>> from pathlib import Path
+>>> from parlour import Match, Shuffler, get_game, record
 >>> from parlour.envs import dataset
->>> summary = dataset.build(["records.jsonl"], "data/")          # or: parlour dataset
->>> d = dataset.load("data/")
->>> d.obs.shape, d.mask.shape, d.action[:5], d.ret[:5]
+>>> game = Match.new(get_game("fanti"), 2, {"rounds": 1}, shuffler=Shuffler(3))
+>>> while not game.is_over:
+...     _ = game.apply(game.current.legal_moves()[0])
+>>> here = Path(tempfile.mkdtemp())
+>>> _ = (here / "records.jsonl").write_text(json.dumps(record.dump(game)))
+>>> summary = dataset.build([here / "records.jsonl"], here / "data")  # or: parlour dataset
+>>> d = dataset.load(here / "data")
+>>> d.obs.shape[0] == d.mask.shape[0] == len(d.action) == len(d.ret) > 0
+True
+>>> shutil.rmtree(here)
 
 Every finished game record (``parlour tournament --out``, ``parlour simulate --out``, a
 table's record: docs/records.md) is replayed move by move through the environments'

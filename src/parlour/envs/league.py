@@ -4,7 +4,10 @@
 >>> from parlour.envs.league import League
 >>> env = League(gym.make("parlour/FanTan-v0", players=4, episode="round"),
 ...              pool=["random", "greedy"])
+>>> def my_policy(observation, mask):  # the learner: here, the first legal action
+...     return int(mask.nonzero()[0][0])
 >>> env.add(my_policy)          # a frozen copy of the learner goes in: self-play
+>>> observation, info = env.reset(seed=1)
 
 Every ``reset`` draws each opponent seat's player from the pool (bot names, ``Bot``
 objects or policies ``policy(observation, mask) -> action``, as the environment's
