@@ -107,8 +107,9 @@ def test_chat_lines_carry_a_tag_the_blocker_hides_and_new_players_chat_less(make
     sb.welcome()
     blocked = ann.post("/api/blocks", json={"table": j["table"], "seat": 1}).json()
     sb.send({"type": "chat", "text": "hello"})
-    line = sa.until(lambda m: m["type"] == "chat")["line"]
-    assert line["who"] == blocked["tag"]  # the page hides the lines of this tag
+    line = sb.until(lambda m: m["type"] == "chat")["line"]
+    assert line["who"] == blocked["tag"]  # the page hides the lines of this tag (and
+    # the server never sends them to Ann: tests/server/test_server_presence.py)
     assert blocked["tag"] in {x["tag"] for x in ann.get("/api/blocks").json()}
     sb.send({"type": "chat", "text": "two"})
     sb.send({"type": "chat", "text": "three"})  # a new identity: two lines a window

@@ -19,7 +19,7 @@ from sqlalchemy import select
 
 from parlour.server import people
 from parlour.server.api import _errors
-from parlour.server.db import PRESENCE, TABLES
+from parlour.server.db import TABLES
 from parlour.server.errors import ServiceError
 from parlour.server.guard import client_address
 from parlour.server.identity import player_of
@@ -98,33 +98,10 @@ class RoomCounts:
         return counts
 
 
-def connected_seats(svc: TableService) -> set[tuple[str, int]]:
-    """Person seats connected to a table now: on any process (the presence rows) in
-    cluster mode, in this process's memory otherwise."""
-    if svc.settings.cluster:
-        with svc.store.engine.connect() as c:
-            rows = c.execute(select(PRESENCE.c.table_id, PRESENCE.c.seat).where(
-                PRESENCE.c.until >= time.time(), PRESENCE.c.seat >= 0))
-            return {(r.table_id, r.seat) for r in rows}
-    return {(t.id, c.seat) for t in list(svc.tables.values()) for c in list(t.conns)
-            if c.seat is not None}
-
-
 def players_online(svc: TableService) -> int:
-    """Distinct people connected to a table: one person at two tables counts once (by
-    the player who took the seat; a seat with no known player counts as one)."""
-    seats = connected_seats(svc)
-    if not seats:
-        return 0
-    ids = sorted({tid for tid, _ in seats})
-    owners: dict[tuple[str, int], str] = {}
-    with svc.store.engine.connect() as c:
-        for k in range(0, len(ids), 500):
-            q = select(people.SEAT_OWNERS.c.table_id, people.SEAT_OWNERS.c.seat,
-                       people.SEAT_OWNERS.c.player_id).where(
-                people.SEAT_OWNERS.c.table_id.in_(ids[k:k + 500]))
-            owners.update({(r.table_id, r.seat): r.player_id for r in c.execute(q)})
-    return len({owners.get(s, f"{s[0]}:{s[1]}") for s in seats})
+    """Players online over every process: a live table socket or an open page within
+    ``online_window`` (server/presence.py); one person at two tables counts once."""
+    return svc.presence.count()
 
 
 def games_in_play(svc: TableService) -> int:

@@ -237,6 +237,8 @@ class CardRoom:
         Each channel keeps its own ``chat_keep`` lines, so spectators' lines never push
         out the players' (nor the other way round)."""
         keep = self.svc.settings.chat_keep
+        if any("who" in ln for ln in lines):  # blocks made since, on any process, count
+            self.svc.social.refresh_hidden(list(t.conns))
         for line in lines:
             if any(ln["id"] == line["id"] for ln in t.chat):
                 continue
@@ -251,6 +253,8 @@ class CardRoom:
                     self.svc.store.trim_chat(t.id, t.chat[0]["id"])
             cache: dict = {}  # each audience's state is built once
             for c in list(t.conns):
+                if line.get("who") in c.hidden:
+                    continue  # its reader blocked the writer: never sent
                 if line["channel"] == "table" or c.seat is None:
                     await self.svc.hub.send(t, c, "chat", cache=cache, line=line)
 

@@ -70,6 +70,11 @@ class Connection:
         self.syncs = RateLimiter(settings.sync_per_minute / 60.0, settings.sync_burst)
         """Whole-state requests: a snapshot costs far more than the message asking."""
         self.bad_hellos = 0
+        self.player: str | None = None
+        """The player behind the socket (its cookie, else the seat's owner): set at
+        ``hello`` (server/social.py)."""
+        self.hidden: frozenset[str] = frozenset()
+        """Tags of the players this one blocked: their chat lines never go out here."""
         self.closed = False
         self.base: dict[str, Any] | None = None
         """The state this client holds (as last sent); never changed, only replaced."""
@@ -135,6 +140,15 @@ class Connection:
             self._writer.cancel()
 
 
+def writers(t: LiveTable, cache: dict[Any, Any]) -> frozenset[str]:
+    """The tags of the writers of the table's chat now (once per broadcast)."""
+    key = ("writers", len(t.chat), t.chat[-1]["id"] if t.chat else 0)
+    found = cache.get(key)
+    if found is None:
+        found = cache[key] = frozenset(ln["who"] for ln in t.chat if "who" in ln)
+    return found
+
+
 class Hub:
     """Renders and sends messages; the observers see exactly what is sent."""
 
@@ -192,6 +206,10 @@ class Hub:
         else:
             base = None
         audience = conn.audience
+        if conn.hidden:  # lines of blocked players at this table: a state without them
+            hide = conn.hidden & writers(t, cache)
+            if hide:
+                cache = cache.setdefault(("hidden", hide), {"hidden": hide})
         key = ("msg", kind, audience, id(base), conn.v)
         hit = cache.get(key)
         if hit is None:

@@ -33,6 +33,7 @@ from parlour.server.live import LiveTable
 from parlour.server.moderation import Moderation
 from parlour.server.pacing import Pacer
 from parlour.server.pools import Pools
+from parlour.server.presence import Presence
 from parlour.server.protocol import CreateTable, Hello, Joined
 from parlour.server.quotas import Quotas
 from parlour.server.settings import Settings
@@ -82,6 +83,9 @@ class TableService:
         self.pools = Pools(self)
         self.moderation = Moderation(store.engine)
         self.social = Social(self)
+        self.presence = Presence(self)
+        """Who is online, from live sockets and open pages (server/presence.py)."""
+        self._presence_task: asyncio.Task | None = None
         self.pool = ThinkPool(settings.bot_workers, settings.bot_move_seconds,
                               settings.work_queue, settings.work_per_address)
         self.limits = Quotas(self.keys.subkey("quotas"), store if settings.cluster else None)
@@ -105,6 +109,7 @@ class TableService:
         self.pools.start()
         self._gc_task = asyncio.create_task(self.collector.run())
         self._pacer_task = asyncio.create_task(self.pacer.run())
+        self._presence_task = asyncio.create_task(self.presence.run())
 
     async def going_away(self) -> None:
         """Stop the clocks and tell every client to reconnect: a ``bye`` message, then
@@ -113,7 +118,7 @@ class TableService:
         if self.closing:
             return
         self.closing = True
-        for task in (self._gc_task, self._pacer_task):
+        for task in (self._gc_task, self._pacer_task, self._presence_task):
             if task:
                 task.cancel()
         self.clock.stop()
@@ -338,6 +343,7 @@ class TableService:
             await self.hub.error(conn, "spectators_full", "this table has as many spectators "
                                  "as it can take: try again later")
             return
+        self.social.greet(conn, t.id, seat)  # who it is, whose chat it never gets
         async with t.lock:
             if seat is not None:
                 self.coord.seat_connected(t, seat)

@@ -6,9 +6,12 @@ every table), never the id itself, and meaningless without the secret. Chat line
 carry their writer's tag, and the page hides the lines of the players you blocked at
 every table (your blocks: ``GET /api/blocks``); pools never pair you with them.
 
-Online means: asked the server anything (a page open, polling its friends list or a
-pool, a table's connection) within ``online_window`` seconds, on any process (the
-players' ``seen`` column, written at most once a ``SEEN_EVERY`` per player here).
+The server hides them too: each table connection knows the tags its player blocked
+(``conn.hidden``, read at ``hello`` and again whenever a line with a writer arrives,
+so a block made on another process counts from the next line), and a blocked writer's
+line is never sent to it -- live, nor in any state (``hub.py``, ``views.chat_lines``).
+
+Who is online is :mod:`parlour.server.presence`.
 """
 
 from __future__ import annotations
@@ -29,10 +32,6 @@ from parlour.server.social_rows import BLOCKS, FOLLOWS, INVITES
 if TYPE_CHECKING:
     from parlour.server.service import TableService
 
-SEEN_EVERY = 20.0
-"""Seconds between two writes of one player's ``seen`` by one process."""
-
-
 class Social:
     """Follows, blocks, invitations and presence, for one service."""
 
@@ -41,7 +40,6 @@ class Social:
         self.engine = svc.store.engine
         secret = svc.keys._secrets[0]
         self._secret = hmac.new(secret, b"parlour-player-tag/1", hashlib.sha256).digest()
-        self._touched: dict[str, float] = {}
         self._tags: dict[str, str] = {}
 
     # --- names and tags -------------------------------------------------------------
@@ -104,19 +102,44 @@ class Social:
             found = conn.speaker = (who.id if who else None, young)
         return found
 
-    # --- presence -------------------------------------------------------------------
+    # --- presence and hidden chat ---------------------------------------------------
 
     def touch(self, player: str | None) -> None:
-        """``player`` is here now (written at most every ``SEEN_EVERY`` s)."""
-        if player is None:
+        """``player`` is here now (:meth:`parlour.server.presence.Presence.mark`)."""
+        self.svc.presence.mark([player])
+
+    def greet(self, conn: Any, table_id: str, seat: int | None) -> None:
+        """A socket said hello: who it is (``conn.player``), the tags whose chat it
+        never receives (``conn.hidden``), and its player online now."""
+        from parlour.server.presence import seat_owner
+
+        player, _ = self.speaker(conn)
+        conn.player = player
+        conn.hidden = self.hidden_tags([player]).get(player, frozenset()) if player \
+            else frozenset()
+        self.svc.presence.greet(conn, seat_owner(self.svc, table_id, seat))
+
+    def hidden_tags(self, players: list[str]) -> dict[str, frozenset[str]]:
+        """``player -> tags of the players they blocked``, in one read."""
+        found: dict[str, set[str]] = {}
+        ids = sorted({p for p in players if p})
+        if ids:
+            with self.engine.connect() as c:
+                for r in c.execute(select(BLOCKS.c.blocker, BLOCKS.c.blocked)
+                                   .where(BLOCKS.c.blocker.in_(ids))):
+                    found.setdefault(r.blocker, set()).add(self.tag(r.blocked))
+        return {p: frozenset(v) for p, v in found.items()}
+
+    def refresh_hidden(self, conns: list[Any]) -> None:
+        """Read the blocks of every player at a table again (a chat line with a writer
+        is about to go out: a block made since, on any process, counts for it)."""
+        players = [c.player for c in conns if getattr(c, "player", None)]
+        if not players:
             return
-        now = time.time()
-        if now - self._touched.get(player, 0.0) < SEEN_EVERY:
-            return
-        if len(self._touched) > 50_000:
-            self._touched.clear()
-        self._touched[player] = now
-        people.set_player(self.engine, player, seen=now)
+        hidden = self.hidden_tags(players)
+        for c in conns:
+            if getattr(c, "player", None):
+                c.hidden = hidden.get(c.player, frozenset())
 
     # --- following and blocking ------------------------------------------------------
 
@@ -163,10 +186,10 @@ class Social:
     def _people(self, ids: list[str]) -> list[dict[str, Any]]:
         if not ids:
             return []
-        window = time.time() - self.svc.settings.online_window
+        online = self.svc.presence.online(ids)
         with self.engine.connect() as c:
             rows = c.execute(select(people.PLAYERS.c.id, people.PLAYERS.c.name,
-                                    people.PLAYERS.c.guest, people.PLAYERS.c.seen)
+                                    people.PLAYERS.c.guest)
                              .where(people.PLAYERS.c.id.in_(ids))).all()
             # A guest has no name of their own: the one they last sat down with.
             seated = {r.player_id: r.name for r in c.execute(
@@ -174,7 +197,7 @@ class Social:
                 .where(people.SEAT_OWNERS.c.player_id.in_([r.id for r in rows if not r.name]))
                 .order_by(people.SEAT_OWNERS.c.at))}
         out = [{"name": r.name or seated.get(r.id) or "A guest", "tag": self.tag(r.id),
-                "guest": bool(r.guest), "online": (r.seen or 0) >= window} for r in rows]
+                "guest": bool(r.guest), "online": r.id in online} for r in rows]
         out.sort(key=lambda p: (not p["online"], p["name"].casefold()))
         return out
 

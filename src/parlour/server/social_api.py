@@ -86,6 +86,21 @@ def _me(request: Request, response: Response) -> Player:
     return me
 
 
+@router.post("/here", responses=_errors(429),
+             summary="The page is open: its player counts as online (a heartbeat)")
+def here(request: Request) -> dict[str, Any]:
+    """Sent by the page every ``every`` seconds while a tab is visible; marks the
+    cookie's player online (nothing for a browser with no player yet)."""
+    from parlour.server.accounts import _reads
+
+    _reads(request)
+    presence = _service(request).presence
+    me = player_of(request)
+    if me is not None:
+        presence.mark([me.id])
+    return {"online": me is not None, "every": presence.every}
+
+
 def _who(request: Request, me: Player, body: Someone) -> tuple[str, str]:
     return _social(request).find(me.id, body.name, body.table, body.seat, body.tag)
 

@@ -282,7 +282,7 @@ def snapshot(t: LiveTable, audience: Audience, cache: dict[Any, Any] | None = No
         "you": audience,
         "role": "spectator" if audience is None else "seat",
         "log": cache[log_key],
-        "chat": chat_lines(t, audience),
+        "chat": chat_lines(t, audience, cache.get("hidden")),
         "links": links(t, audience),
     }
     if last is not None:
@@ -325,7 +325,7 @@ def part(t: LiveTable, audience: Audience, key: str, cache: dict[Any, Any]) -> A
     if key == "deadline":
         return deadline(t)
     if key == "chat":
-        return chat_lines(t, audience)
+        return chat_lines(t, audience, cache.get("hidden"))
     raise ValueError(f"no part {key!r}")
 
 
@@ -342,10 +342,14 @@ def links(t: LiveTable, audience: Audience) -> dict[str, str]:
     return found
 
 
-def chat_lines(t: LiveTable, audience: Audience) -> list[dict[str, Any]]:
+def chat_lines(t: LiveTable, audience: Audience, hidden: frozenset[str] | None = None
+               ) -> list[dict[str, Any]]:
     """Seats read the table's chat; spectators also their own channel (cardroom.py).
-    The list is kept until a line is added (the same object in every state until then)."""
+    The list is kept until a line is added (the same object in every state until then).
+    ``hidden``: tags of writers the reader blocked (server/social.py), left out."""
     chat = t.chat
+    if hidden:
+        return [ln for ln in chat_lines(t, audience) if ln.get("who") not in hidden]
     version = (len(chat), chat[0]["id"], chat[-1]["id"]) if chat else (0, 0, 0)
     key = ("chat", audience is None)
     held = t.derived.get(key)

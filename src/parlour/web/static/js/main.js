@@ -2,7 +2,7 @@
 // replays at /replay and /replay/ID, the verifier at /verify, a game's leaderboard at
 // /leaderboard/GAME, a player's profile at /u/NAME and your account at /account.
 import { setupAccount } from "./account.js";
-import { prefs } from "./dom.js";
+import { api, prefs } from "./dom.js";
 import { setupCardStyle } from "./gamewords.js";
 import { setupPicker, t } from "./i18n.js";
 import { showLobby } from "./lobby.js";
@@ -32,10 +32,24 @@ function setupTools() {
   show();
 }
 
+// While this tab is visible its player counts as online ("players online", friends'
+// marks): a small heartbeat, as often as the server says (server/presence.py).
+function heartbeat() {
+  let every = 40;
+  const beat = () => {
+    if (document.visibilityState === "visible") {
+      api("/api/here", { method: "POST" }).then((r) => { every = (r && r.every) || every; }).catch(() => {});
+    }
+    setTimeout(beat, every * 1000);
+  };
+  beat();
+}
+
 setupTools();
 setupPicker();
 setupCardStyle();
 setupAccount();
+heartbeat();
 // The installable app's worker: keeps the static files for offline use (never a table's
 // state or an /api answer) and shows notifications (server/webapp.py, notify.js).
 if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch(() => {});
