@@ -128,9 +128,18 @@ class Presenter:
     def pass_offer(self, view: Any) -> str:
         """What a pass costs now, as the sentence beside the web table's Pass button
         (``view`` is the seat's, on its turn, with a pass among its legal moves).
-        The server asks this; it never words a game's pass itself."""
+        The server asks this; it never words a game's pass itself. From the catalog
+        keys of :meth:`pass_offer_keys` when the game gives them."""
+        keys = self.pass_offer_keys(view)
+        if keys:
+            return "".join(say(k) for k in keys)
         note = self.pass_note(view)
         return f"Pass: {note}" if note else "Pass"
+
+    def pass_offer_keys(self, view: Any) -> list[str]:
+        """The ``game`` catalog keys whose words, joined, are :meth:`pass_offer` (so a
+        page can say them in its own language); none: the words are the game's own."""
+        return []
 
     def pot(self, view: Any) -> int | None:
         """The chips in the pot as ``view`` sees them (0 once the round is over), or None

@@ -118,8 +118,9 @@ def pass_info(t: LiveTable, r: Round, view: Any) -> dict[str, Any] | None:
     legal = r.legal_moves()
     if PASS not in legal:
         return None
+    p = presenter(t.game)
     return {"withholding": len(legal) > 1, "auto": t.forced_pass(r),
-            "text": presenter(t.game).pass_offer(view)}
+            "text": p.pass_offer(view), "keys": p.pass_offer_keys(view)}
 
 
 def log_entry(t: LiveTable, audience: Audience, e: dict[str, Any]) -> dict[str, Any]:

@@ -77,17 +77,14 @@ class FanTanPresenter(Presenter):
             note += say("fantan.pass.sevens")
         return note
 
-    def pass_offer(self, view: Any) -> str:
-        """The web table's words for a pass now (FT-5, FT-7, FT-8)."""
-        chips = view.rules["stakes"] == "chips"
-        cost = "1 chip into the pot" if chips else "1 penalty point"
-        text = f"Pass: costs {cost} (FT-7)"
+    def pass_offer_keys(self, view: Any) -> list[str]:
+        """The web table's words for a pass now (FT-5, FT-7, FT-8): its price, and the
+        fine when a playable card is held back."""
+        stakes = "chips" if view.rules["stakes"] == "chips" else "points"
+        keys = [f"fantan.offer.{stakes}"]
         if any(m != PASS for m in view.legal):  # withholding a playable card (FT-8)
-            fine = ("3 chips into the pot, and 5 chips to each holder of the 6 and 8 "
-                    "for a withheld 7" if chips else "3 penalty points")
-            text += (f"; you hold a playable card, so it is fined {fine} at the end of "
-                     "the round (FT-8)")
-        return text
+            keys.append(f"fantan.offer.fine.{stakes}")
+        return keys
 
     def pot(self, view: Any) -> int | None:
         """Under chips, the pot in play (FT-7): antes and passes; 0 once the round is over

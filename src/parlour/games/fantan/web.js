@@ -2,6 +2,7 @@
 // legal cards lit, and the Pass button when passing is allowed (FT-5, FT-8).
 import { cardEl, cardName, rankOrder, sortHand, SUITS } from "../cards.js";
 import { h } from "../dom.js";
+import { has, tg } from "../i18n.js";
 
 const SUIT_LABEL = { C: "Clubs", D: "Diamonds", H: "Hearts", S: "Spades" };
 const SYMBOL = { C: "♣", D: "♦", H: "♥", S: "♠" };
@@ -73,10 +74,12 @@ export function actions(ctx) {
     return out;
   }
   if (state.pass) {
+    const words = state.pass.keys && state.pass.keys.length && state.pass.keys.every((k) => has(k, "game"))
+      ? state.pass.keys.map((k) => tg(k)).join("") : state.pass.text;
     out.push(h("button", { type: "button", class: state.pass.withholding ? "warn" : "", "data-action": "pass",
-      title: state.pass.text, "aria-describedby": "pass-fine",
+      title: words, "aria-describedby": "pass-fine",
       onclick: () => ctx.play({ pass: true }) }, "Pass"),
-    h("small", { id: "pass-fine", class: "fine", text: state.pass.text }));
+    h("small", { id: "pass-fine", class: "fine", text: words }));
   }
   return out;
 }
