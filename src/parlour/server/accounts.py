@@ -369,7 +369,8 @@ def export(request: Request) -> JSONResponse:
             "sessions": [{"created": x["created"], "expires": x["expires"],
                           "this_browser": x["id"] == here}
                          for x in people.sessions_of(engine, player.id)],
-            "passkeys": [{"created": x["created"], "sign_count": x["sign_count"]}
+            "passkeys": [{"label": x["label"], "created": x["created"], "used": x["used"],
+                          "sign_count": x["sign_count"]}
                          for x in people.passkeys_of(engine, player.id)],
             "seats": seats, "ratings": ratings_for(request, player),
             "rated_games": rated.export(request.app.state.service.store,

@@ -32,6 +32,7 @@ from parlour.server.logs import AccessLog
 from parlour.server.pages import error_words
 from parlour.server.pages import page as language_page
 from parlour.server.pages import router as pages_router
+from parlour.server.passkey_list import router as passkey_list_router
 from parlour.server.passkeys import router as passkeys_router
 from parlour.server.pools_api import router as pools_router
 from parlour.server.push import router as push_router
@@ -100,6 +101,7 @@ def create_app(settings: Settings | None = None, *, testing: bool | None = None)
     app.include_router(accounts_router)
     app.include_router(account_pages)
     app.include_router(passkeys_router)
+    app.include_router(passkey_list_router)
     app.include_router(ratings_router)
 
     @app.exception_handler(ServiceError)

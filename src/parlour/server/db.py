@@ -532,6 +532,7 @@ class Store:
         if "snap_seq" not in have:
             with self.engine.begin() as c:
                 c.execute(text("ALTER TABLE tables ADD COLUMN snap_seq INTEGER"))
+        self._add_columns("passkeys", {"label": "VARCHAR(64)", "used": "FLOAT"})
 
         def hashed(key: str) -> str:
             return key if not key or key.startswith(LEGACY) else stored_form(key)
@@ -550,6 +551,23 @@ class Store:
                         invite_key=hashed(r.invite_key), watch_key=hashed(r.watch_key)))
             if len(rows) < 500:
                 break
+
+    def _add_columns(self, table: str, columns: dict[str, str]) -> None:
+        """Add the nullable columns an older database's ``table`` lacks (another process
+        adding one at the same moment is fine)."""
+        from sqlalchemy import inspect
+
+        if table not in inspect(self.engine).get_table_names():
+            return
+        have = {c["name"] for c in inspect(self.engine).get_columns(table)}
+        for name, kind in columns.items():
+            if name not in have:
+                try:
+                    with self.engine.begin() as c:
+                        c.execute(text(f"ALTER TABLE {table} ADD COLUMN {name} {kind}"))
+                except DBAPIError:
+                    if name not in {c["name"] for c in inspect(self.engine).get_columns(table)}:
+                        raise
 
     def server_secret(self, name: str = "key_secret", make: Any = None) -> str | None:
         """The server secret ``name`` kept in the database; with ``make`` (a function

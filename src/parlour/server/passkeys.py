@@ -29,7 +29,7 @@ from urllib.parse import urlsplit
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
-from sqlalchemy import delete, insert, select, update
+from sqlalchemy import delete, insert, select
 from sqlalchemy.exc import IntegrityError
 from webauthn import (
     generate_authentication_options,
@@ -61,6 +61,7 @@ from parlour.server.api import _errors
 from parlour.server.errors import ServiceError
 from parlour.server.guard import public_base
 from parlour.server.identity import Player, new_player_id, player_of, start_session
+from parlour.server.passkey_list import default_label, label_of, used
 
 router = APIRouter(prefix="/api")
 CHALLENGE_SECONDS = 300.0
@@ -80,6 +81,8 @@ class Answer(BaseModel):
 
     id: Annotated[str, Field(min_length=1, max_length=64)]
     credential: dict[str, Any]
+    label: Annotated[str, Field(max_length=160)] | None = None
+    """A new passkey's label (else ``Passkey N``); ignored when signing in."""
 
 
 def _b64(data: bytes) -> str:
@@ -211,6 +214,8 @@ def register_passkey(request: Request, response: Response, body: Answer) -> dict
         except IntegrityError:
             raise ServiceError(409, "name_taken", f"there is already an account called "
                                f"{name}: choose another name") from None
+    label = label_of(body.label) if body.label and body.label.strip() \
+        else default_label(engine, player.id)
     answer = body.credential.get("response")
     transports = answer.get("transports") if isinstance(answer, dict) else None
     try:
@@ -218,7 +223,7 @@ def register_passkey(request: Request, response: Response, body: Answer) -> dict
             c.execute(insert(people.PASSKEYS).values(
                 id=_b64(checked.credential_id), player_id=player.id,
                 public_key=_b64(checked.credential_public_key),
-                sign_count=checked.sign_count, created=time.time(),
+                sign_count=checked.sign_count, created=time.time(), label=label, used=None,
                 transports=[str(t) for t in transports][:8] if isinstance(transports, list)
                 else []))
     except IntegrityError:
@@ -258,9 +263,7 @@ def passkey_sign_in(request: Request, response: Response, body: Answer) -> dict[
             credential_current_sign_count=key["sign_count"])
     except (WebAuthnException, ValueError, KeyError, TypeError):
         raise ServiceError(401, "wrong_sign_in", REFUSED) from None
-    with engine.begin() as c:
-        c.execute(update(people.PASSKEYS).where(people.PASSKEYS.c.id == key["id"])
-                  .values(sign_count=checked.new_sign_count))
+    used(engine, key["id"], checked.new_sign_count)
     found = people.get_player(engine, key["player_id"])
     if found is None:
         raise ServiceError(401, "wrong_sign_in", REFUSED)

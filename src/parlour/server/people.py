@@ -90,6 +90,10 @@ class PasskeyRow(Base):
     sign_count: Mapped[int] = mapped_column(Integer, default=0)
     created: Mapped[float] = mapped_column(Float)
     transports: Mapped[list[Any]] = mapped_column(JSON, default=list)
+    label: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    """What its owner calls it (chosen at creation, or ``Passkey N``: passkey_list.py)."""
+    used: Mapped[float | None] = mapped_column(Float, nullable=True)
+    """When it last signed someone in (None: never yet)."""
 
 
 class ChallengeRow(Base):

@@ -54,7 +54,7 @@ class Invite(BaseModel):
 class Decline(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    id: Annotated[int, Field(ge=0)]
+    id: Annotated[int, Field(ge=0, strict=True)]
 
 
 def _service(request: Request) -> TableService:
