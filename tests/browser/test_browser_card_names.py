@@ -47,3 +47,21 @@ def test_classic_names_chosen_beside_the_language_picker_in_persian(new_page, li
     for english in ("Most cards", "Cards", "Leaf", "collected"):
         assert english not in detail, detail
     assert page.errors == []
+
+
+@pytest.mark.parametrize("style", ["game", "classic"])
+def test_fanti_rules_page_in_persian_in_both_names(new_page, live_url, style):
+    """/rules/fanti with its worked examples, from the game catalog, in Persian with the
+    chosen card names (Pasur's names in the classic style)."""
+    page = new_page(locale="fa-IR")
+    page.context.add_cookies([{"name": "parlour_cards", "value": style, "url": live_url}])
+    page.goto(live_url + "/rules/fanti")
+    page.wait_for_selector(".rules-page h1")
+    words = catalog_json("fa", "game")
+    assert page.inner_text(".rules-page h1") == words["rules.fanti.title"]
+    text = page.inner_text(".rules-page")
+    assert words["rules.fanti.ex2.caption"] in text
+    guardian = words[f"card.rank.J.{style}"]
+    assert guardian in text and words["card.suit.diamonds.classic"] in text
+    assert "How to play" not in text and "{" not in text
+    assert page.errors == []

@@ -3,7 +3,8 @@
 // choose one, confirm; undo only before confirming; a single way is preselected.
 import { cardEl, cardName, listNames, registerLook, sortHand, SYMBOL } from "../cards.js";
 import { h, svgUse } from "../dom.js";
-import { catalogName } from "../gamewords.js";
+import { cardStyle, catalogName } from "../gamewords.js";
+import { tg, tgn } from "../i18n.js";
 
 // Fanti's own card names (FA-1): Guardian = J, Mystic = Q, Scout = K, Leaf = clubs,
 // Star = diamonds.
@@ -141,60 +142,77 @@ export function summary(rules) {
 const row = (codes, cls = "small") => h("span", { class: "card-row" }, codes.map((c) => cardEl("fanti", c, { cls })));
 const plus = (...parts) => h("div", { class: "eq" }, ...parts);
 
+// The rules page's words are the "game" catalog's (rules.fanti.*), with the card names
+// of the player's style and language put in ({guardian}, {leaf2}...), as the terminal's.
+function ruleWords() {
+  const style = cardStyle();
+  const rank = (r) => tg(`card.rank.${r}.${style}`);
+  const p = { guardian: rank("J"), mystic: rank("Q"), scout: rank("K"),
+    leaf: tg(`card.suit.clubs.${style}`), star: tg(`card.suit.diamonds.${style}`) };
+  for (const code of ["2C", "10D", "6D"]) p[`c${code}`] = cardName("fanti", code);
+  return (key, extra) => tg(`rules.fanti.${key}`, { ...p, ...extra });
+}
+
 export function howToPlay() {
+  const R = ruleWords();
+  const classic = cardStyle() === "classic";
+  const caption = (code, r) => classic ? cardName("fanti", code)
+    : `${cardName("fanti", code)} (${r ? tg(`card.rank.${r}.classic`) : tg(`card.suit.${code.endsWith("C") ? "clubs" : "diamonds"}.classic`)})`;
+  const most = (key) => tg(`fanti.score.${key}.what`);
   return [
-    h("h1", { text: "How to play Fanti" }),
-    h("p", { class: "lead", text: "Fanti is a collecting game for 2 to 4 players with an ordinary deck and its own names: Jacks are Guardians, Queens are Mystics, Kings are Scouts, clubs are Leaf and diamonds are Star. You play one card at a time and collect cards from the table when your card and theirs add up to 11." }),
-    h("h2", { text: "The cards" }),
+    h("h1", { text: R("title") }),
+    h("p", { class: "lead", text: R(classic ? "lead.classic" : "lead.game") }),
+    h("h2", { text: R("cards") }),
     h("div", { class: "steps" },
-      h("div", {}, row(["JH"]), h("small", { text: "Guardian (Jack)" })),
-      h("div", {}, row(["QS"]), h("small", { text: "Mystic (Queen)" })),
-      h("div", {}, row(["KD"]), h("small", { text: "Scout (King)" })),
-      h("div", {}, row(["5C"]), h("small", { text: "Leaf 5 (clubs)" })),
-      h("div", {}, row(["10D"]), h("small", { text: "Star 10 (diamonds)" }))),
-    h("p", { text: "Number cards count their value (Ace = 1). Guardians, Mystics and Scouts count nothing." }),
-    h("h2", { text: "The deal" }),
-    h("p", { text: "Four cards go face up on the table, then everyone gets four cards. When all hands are empty, four more each are dealt until the deck runs out. The player after the dealer starts; turns go to the left." }),
-    h("h2", { text: "Collecting" }),
-    h("p", { text: "On your turn play one card. If it can collect, it must, and it takes cards from the table into your pile together with itself:" }),
+      h("div", {}, row(["JH"]), h("small", { text: caption("JH", "J") })),
+      h("div", {}, row(["QS"]), h("small", { text: caption("QS", "Q") })),
+      h("div", {}, row(["KD"]), h("small", { text: caption("KD", "K") })),
+      h("div", {}, row(["5C"]), h("small", { text: caption("5C") })),
+      h("div", {}, row(["10D"]), h("small", { text: caption("10D") }))),
+    h("p", { text: R("values") }),
+    h("h2", { text: R("deal") }),
+    h("p", { text: R("deal.text") }),
+    h("h2", { text: R("collecting") }),
+    h("p", { text: R("collecting.text") }),
     h("ul", {},
-      h("li", { text: "A number card takes any group of table cards that makes 11 with it." }),
-      h("li", { text: "An Ace takes a group making 10 (11 with the Ace), or one other Ace." }),
-      h("li", { text: "A Scout takes one Scout; a Mystic takes one Mystic." }),
-      h("li", { text: "A Guardian sweeps every table card that is not a Scout or a Mystic." }),
-      h("li", { text: "A card that can collect nothing stays on the table." })),
+      h("li", { text: R("rule.number") }),
+      h("li", { text: R("rule.ace") }),
+      h("li", { text: R("rule.scout") }),
+      h("li", { text: R("rule.guardian") }),
+      h("li", { text: R("rule.nothing") })),
     h("figure", { class: "example" },
-      plus(row(["5H"]), h("span", { text: "played; on the table" }), row(["2C", "4H", "6D", "9S"])),
-      plus(h("span", { text: "takes" }), row(["2C", "4H"]), h("span", { text: "(5 + 2 + 4 = 11) or" }), row(["6D"]), h("span", { text: "(5 + 6 = 11)" })),
-      h("figcaption", { text: "A choice: the 5 can make 11 in two ways. You choose one. Taking Leaf 2 is worth a point; the Star 6 is not." })),
+      plus(row(["5H"]), h("span", { text: R("played_on_table") }), row(["2C", "4H", "6D", "9S"])),
+      plus(h("span", { text: R("takes") }), row(["2C", "4H"]), h("span", { text: R("ex1.or") }), row(["6D"]), h("span", { text: "(5 + 6 = 11)" })),
+      h("figcaption", { text: R("ex1.caption") })),
     h("figure", { class: "example" },
-      plus(row(["AS"]), h("span", { text: "played; on the table" }), row(["AD", "3H", "7C"])),
-      plus(h("span", { text: "takes" }), row(["AD"]), h("span", { text: "(Ace takes Ace) or" }), row(["3H", "7C"]), h("span", { text: "(1 + 3 + 7 = 11)" })),
-      h("figcaption", { text: "Ace takes Ace, or a group making 10." })),
+      plus(row(["AS"]), h("span", { text: R("played_on_table") }), row(["AD", "3H", "7C"])),
+      plus(h("span", { text: R("takes") }), row(["AD"]), h("span", { text: R("ex2.or") }), row(["3H", "7C"]), h("span", { text: "(1 + 3 + 7 = 11)" })),
+      h("figcaption", { text: R("ex2.caption") })),
     h("figure", { class: "example" },
-      plus(row(["KH"]), h("span", { text: "takes" }), row(["KC"]), h("span", { text: "and" }), row(["QD"]), h("span", { text: "takes" }), row(["QS"])),
-      h("figcaption", { text: "Scout takes one Scout, Mystic takes one Mystic: nothing else." })),
+      plus(row(["KH"]), h("span", { text: R("takes") }), row(["KC"]), h("span", { text: R("and") }), row(["QD"]), h("span", { text: R("takes") }), row(["QS"])),
+      h("figcaption", { text: R("ex3.caption") })),
     h("figure", { class: "example" },
-      plus(row(["JS"]), h("span", { text: "played; on the table" }), row(["3D", "JC", "KH", "9C", "QH"])),
-      plus(h("span", { text: "sweeps" }), row(["3D", "JC", "9C"]), h("span", { text: "and leaves" }), row(["KH", "QH"])),
-      h("figcaption", { text: "A Guardian sweep takes everything but Scouts and Mystics (with the option, Guardians stay too)." })),
-    h("h2", { text: "The last cards" }),
+      plus(row(["JS"]), h("span", { text: R("played_on_table") }), row(["3D", "JC", "KH", "9C", "QH"])),
+      plus(h("span", { text: R("sweeps") }), row(["3D", "JC", "9C"]), h("span", { text: R("leaves") }), row(["KH", "QH"])),
+      h("figcaption", { text: R("ex4.caption") })),
+    h("h2", { text: R("last") }),
     h("figure", { class: "example" },
-      plus(h("span", { text: "Deck and hands empty; still on the table" }), row(["4S", "8H"])),
-      h("figcaption", { text: "When the round ends, the cards left on the table go to whoever collected last. If nobody collected all round, they go to nobody. The table says so when it happens." })),
-    h("h2", { text: "Scoring each round" }),
+      plus(h("span", { text: R("ex5.still") }), row(["4S", "8H"])),
+      h("figcaption", { text: R("ex5.caption") })),
+    h("h2", { text: R("scoring") }),
     h("table", { class: "sheet" },
-      h("tbody", {}, [["Most cards collected", "2 points"], ["Most Leaf (clubs) collected", "1 point"],
-        ["Holding Leaf 2", "1 point"], ["Holding Star 10", "1 point"]].map((r) => h("tr", {}, r.map((c) => h("td", { text: c })))))),
-    h("p", { text: "A tie for most cards or most Leaf gives that bonus to nobody, unless the table shares ties. Example with three players: Ann collects 20 cards with 5 Leaf, Leaf 2 among them; Bob 20 cards with 5 Leaf and Star 10; Cleo 12 cards with 3 Leaf. Ann and Bob tie for most cards and for most Leaf, so nobody gets those bonuses: Ann scores 1 (Leaf 2), Bob 1 (Star 10), Cleo 0." }),
-    h("h2", { text: "The game" }),
-    h("p", { text: "A game has 5 rounds unless the table says otherwise; the deal moves one seat to the left each round. The highest total wins; equal highest totals share the win." }),
-    h("h2", { text: "Options" }),
+      h("tbody", {}, [[most("most_cards"), 2], [most(`most_leaves.${cardStyle()}`), 1],
+        [cardName("fanti", "2C"), 1], [cardName("fanti", "10D"), 1]].map(([what, n]) =>
+        h("tr", {}, h("td", { text: what }), h("td", { text: tgn("rules.fanti.points", n) }))))),
+    h("p", { text: R("tie") }),
+    h("h2", { text: R("game") }),
+    h("p", { text: R("game.text") }),
+    h("h2", { text: R("options") }),
     h("dl", { class: "options-list" }, Object.values(words.options).flatMap((o) => [
       h("dt", { text: o.label }),
       h("dd", {}, o.help, o.choices ? h("ul", {}, Object.values(o.choices).map((c) => h("li", { text: c }))) : null),
     ])),
-    h("p", { class: "muted", text: "For the rulings behind these rules (FA-1 to FA-10), see the project's documentation." }),
+    h("p", { class: "muted", text: R("rulings") }),
   ];
 }
 
