@@ -4,6 +4,7 @@
 // password, downloading your data and deleting the account. The server keeps the
 // session in an HttpOnly cookie: nothing here ever sees it.
 import { api, clear, h, seats } from "./dom.js";
+import { lang, t } from "./i18n.js";
 
 let current = null;
 
@@ -140,6 +141,38 @@ function yourData(me) {
     }, "warn"), err);
 }
 
+const day = (ts) => new Date(ts * 1000).toLocaleDateString(lang, { dateStyle: "medium", numberingSystem: "latn" });
+
+/** Your passkeys: each with its label and dates (never an id), renamed or removed here. */
+async function yourPasskeys() {
+  let keys;
+  try { keys = (await api("/api/passkeys")).passkeys; } catch { return null; }
+  const err = h("p", { class: "error", role: "alert" });
+  const list = h("ul", { class: "passkeys" });
+  const change = async (k, method, body) => {
+    err.textContent = "";
+    try { draw((await api(`/api/passkeys/${encodeURIComponent(k.id)}`, { method, body })).passkeys); } catch (e) { err.textContent = e.message; }
+  };
+  const row = (k) => {
+    const label = h("input", { maxlength: 40, value: k.label, "aria-label": t("account.passkeys.label"), "data-passkey-input": "", hidden: true });
+    const save = h("button", { type: "button", "data-action": "save-passkey", text: t("account.passkeys.save"), hidden: true,
+      onclick: () => change(k, "PATCH", { label: label.value }) });
+    const rename = h("button", { type: "button", "data-action": "rename-passkey", text: t("account.passkeys.rename"),
+      onclick: () => { label.hidden = save.hidden = false; rename.hidden = true; label.focus(); } });
+    const used = k.used ? t("account.passkeys.used", { date: day(k.used) }) : t("account.passkeys.unused");
+    return h("li", { "data-passkey-row": k.id },
+      h("strong", { "data-passkey-label": "", text: k.label }), " ",
+      h("span", { class: "help", "data-passkey-dates": "", text: `${t("account.passkeys.created", { date: day(k.created) })} · ${used}` }), " ",
+      label, save, rename,
+      h("button", { type: "button", class: "warn", "data-action": "remove-passkey", text: t("account.passkeys.remove"), onclick: () => change(k, "DELETE") }));
+  };
+  const draw = (items) => {
+    clear(list).append(...(items.length ? items.map(row) : [h("li", { text: t("account.passkeys.none") })]));
+  };
+  draw(keys);
+  return h("section", { class: "panel", "data-passkeys": "" }, h("h2", { text: t("account.passkeys.title") }), list, err);
+}
+
 async function yourTables() {
   let rows = [];
   try { rows = await api("/api/me/tables"); } catch { rows = []; }
@@ -157,7 +190,7 @@ export async function showAccount(app) {
   const parts = me.guest ? signedOut(app, me) : signedIn(me);
   clear(app).append(h("div", { class: "account" },
     h("h1", { text: me.guest ? "You" : me.name }),
-    ...parts, await yourTables(), me.known ? yourData(me) : null,
+    ...parts, me.guest ? null : await yourPasskeys(), await yourTables(), me.known ? yourData(me) : null,
     h("p", {}, h("a", { href: "/", text: "Back to the front page" }))));
 }
 
