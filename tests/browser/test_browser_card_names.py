@@ -65,3 +65,18 @@ def test_fanti_rules_page_in_persian_in_both_names(new_page, live_url, style):
     assert guardian in text and words["card.suit.diamonds.classic"] in text
     assert "How to play" not in text and "{" not in text
     assert page.errors == []
+
+
+@pytest.mark.parametrize("code", ["zh", "es"])
+def test_fantan_rules_page_in_the_language(new_page, live_url, code):
+    """/rules/fantan, worked round included, from the game catalog (接龙 in Chinese)."""
+    page = new_page(locale={"zh": "zh-CN", "es": "es-ES"}[code])
+    page.goto(live_url + "/rules/fantan")
+    page.wait_for_selector(".rules-page h1")
+    words = catalog_json(code, "game")
+    assert page.inner_text(".rules-page h1") == words["rules.fantan.title"]
+    text = page.inner_text(".rules-page")
+    for key in ("rules.fantan.ex1.caption", "rules.fantan.ex3.caption", "rules.fantan.col.passes"):
+        assert words[key] in text, key
+    assert "How to play" not in text and "{" not in text
+    assert page.errors == []
