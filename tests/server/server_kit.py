@@ -115,10 +115,12 @@ def http_leaks(client: TestClient, payload: Any) -> list[str]:
 
 
 HTTP_CHECKED = ("/api/me", "/api/accounts", "/api/session", "/api/passkeys",
-                "/api/players", "/api/leaderboard", "/api/pools", "/u/", "/leaderboard",
-                "/api/your-move", "/api/room", "/api/push", "/i18n/")
-"""HTTP answers about people (accounts, profiles, leaderboards, pools, the games waiting
-on you, the room's numbers, push subscriptions, the page's catalogs): each is checked
+                "/api/players", "/api/leaderboard", "/api/pool", "/u/", "/leaderboard",
+                "/api/your-move", "/api/room", "/api/push", "/i18n/", "/api/friends",
+                "/api/follows", "/api/blocks", "/api/invites", "/api/reports", "/api/here")
+"""HTTP answers about people (accounts, profiles, leaderboards, pools and pool tickets,
+the games waiting on you, the room's numbers, push subscriptions, the page's catalogs,
+friends, blocks, invitations, reports, the page's heartbeat): each is checked
 against the cards hidden at every table in play at that moment (conftest)."""
 HTTP_SKIP = {"table", "token", "rejoin_url", "id", "url", "replay"}
 """Keys holding random ids and links, which may spell a card code by chance."""
