@@ -32,6 +32,16 @@ WIDE = {"viewport": {"width": 1280, "height": 860}}
 PW = "a long enough password"
 
 
+RUNNING: list = []
+"""The server of this run and its thread: stopped at the end (its bot workers with it)."""
+
+
+def stop() -> None:
+    for server, thread in RUNNING:
+        server.should_exit = True
+        thread.join(30)
+
+
 def serve(db: Path) -> str:
     import uvicorn
 
@@ -45,7 +55,9 @@ def serve(db: Path) -> str:
         port = s.getsockname()[1]
     server = uvicorn.Server(uvicorn.Config(create_app(settings), host="127.0.0.1", port=port,
                                            log_level="warning"))
-    threading.Thread(target=server.run, daemon=True).start()
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    RUNNING.append((server, thread))
     while not server.started:
         time.sleep(0.05)
     return f"http://127.0.0.1:{port}"
@@ -266,6 +278,7 @@ def main() -> None:
         if which in ("all", "room"):
             room(browser, base)
         browser.close()
+    stop()
     for f in sorted(OUT.glob("web-*.png")):
         print(f, f.stat().st_size // 1024, "KiB")
 
