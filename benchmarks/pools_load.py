@@ -4,16 +4,25 @@ minute, across two ``parlour serve --cluster`` processes on one PostgreSQL.
 Starts a temporary PostgreSQL cluster (Debian's ``postgresql`` binaries, run as the
 ``postgres`` user: needs root, like ``tests/hardening/test_hardening_pools.py``) and two
 server processes A and B on it. First every simulated person gets a lasting guest
-identity (entering a pool once and leaving it) and a rating drawn around the
-newcomer's (stored in ``ratings`` as if they had played: ``--spread`` points standard
-deviation), so the bands matter. Then the timed part: ``--players`` people enter the
-Fanti head-to-head pool at even intervals over ``--duration`` seconds, each on A or B
-in turn, each as its own browser (cookies, address), and ask until they are paired.
+identity (entering a pool once and leaving it) and a rating history: ``--seed-games``
+rounds of rated results between them, won mostly by the one of higher hidden skill,
+written through the server's own rating update (``rated.record_in``), so the ratings
+spread (the bands matter) and ``parlour ratings rebuild`` can replay them. Then the
+timed part: ``--players`` people enter the Fanti head-to-head pool at even intervals
+over ``--duration`` seconds, each on A or B in turn, each as its own browser (cookies,
+address), and ask until they are paired. The two people of every ``--play-every``-th
+table then play it to the end at once over WebSockets (random legal moves, each seat
+on the process it entered on), so rated games end, and ratings are written, while
+others are still entering.
 
 Reports the wait from entering to the answer that brings the seat (median, p90, p99,
-max), and checks in the database that nobody was paired twice (every entry at one
-seat, every table exactly two entries, every seat distinct) and that nobody was left
-waiting. Loopback only, bounded in time.
+max, as the people see it) and, from the database, the server's part of it: from the
+moment the two could sit together (both there, their gap within the band of the
+longer waiting one) to their pairing. Checks that nobody was paired twice (every entry
+at one seat, every table exactly two entries, every seat distinct), that nobody was
+left waiting, that the played games ended rated, and runs ``parlour ratings rebuild
+--check`` on the database afterwards: every stored number must equal the recomputed
+one. Exit status 1 when a check fails. Loopback only, bounded in time.
 
     python benchmarks/pools_load.py --players 2000 --duration 60 --json out.json
 """
@@ -23,7 +32,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import math
+import os
 import random
+import subprocess
 import sys
 import tempfile
 import time
@@ -33,10 +45,10 @@ from typing import Any
 
 import bench_args
 import httpx
-from sqlalchemy import insert, select
+from sqlalchemy import select
 
 from parlour.loadtest import ServerProcess
-from parlour.loadtest.clients import percentile
+from parlour.loadtest.clients import SeatClient, Stats, TableRun, percentile
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))  # async_kit, which hardening_kit imports
@@ -101,32 +113,54 @@ async def prepare(clients: list[httpx.AsyncClient], concurrency: int) -> list[st
     return list(await asyncio.gather(*(one(i, c) for i, c in enumerate(clients))))
 
 
-def give_ratings(url: str, tickets: list[str], spread: float, seed: int) -> dict[str, float]:
-    """Ratings for the prepared players (as if they had played), by the shown scale."""
+def seed_history(url: str, tickets: list[str], rounds: int, seed: int) -> dict[str, float]:
+    """Rated results between the prepared players, ``rounds`` rounds of random pairs,
+    each won with probability ``1 / (1 + exp(-2 (a - b)))`` by hidden skills a, b ~ N(0,1):
+    written by the server's own update (``rated.record_in``) so that a rebuild replays
+    them. Their shown ratings afterwards."""
     from parlour.server import ratings
-    from parlour.server.db import Store
+    from parlour.server.db import Store, _alchemy_tx
     from parlour.server.pool_rows import POOL
-    from parlour.server.rated import RatingRow
+    from parlour.server.rated import Ending, RatingRow, record_in
     from parlour.server.tokens import hash_token
 
     rng = random.Random(seed)
+    pool = ratings.pool_of("fanti", 2)
     store = Store(url)
     try:
         with store.engine.connect() as c:
             ids = {r.ticket_hash: r.player_id for r in c.execute(select(POOL.c.ticket_hash, POOL.c.player_id))}
-        shown: dict[str, float] = {}
-        rows = []
-        for t in tickets:
-            pid = ids[hash_token(t)]
-            mu = ratings.MU + rng.gauss(0, spread / ratings.SCALE)
-            shown[pid] = ratings.shown(mu)
-            rows.append({"player_id": pid, "pool": ratings.pool_of("fanti", 2), "mu": mu,
-                         "sigma": 3.0, "games": 10, "wins": 5, "updated": time.time()})
-        with store.engine.begin() as c:
-            c.execute(insert(RatingRow.__table__), rows)
-        return shown
+        players = [ids[hash_token(t)] for t in tickets]
+        skill = {p: rng.gauss(0, 1) for p in players}
+        now = time.time() - 3600
+        for k in range(rounds):
+            order = players[:]
+            rng.shuffle(order)
+            with store.engine.begin() as c:
+                tx = _alchemy_tx(c)
+                for i in range(0, len(order) - 1, 2):
+                    a, b = order[i], order[i + 1]
+                    a_wins = rng.random() < 1 / (1 + math.exp(-2 * (skill[a] - skill[b])))
+                    now += 0.001
+                    record_in(tx, Ending(f"seed-{k}-{i}", pool, now, [1, 0] if a_wins else [0, 1],
+                                         [1, 2] if a_wins else [2, 1], [False, False]),
+                              owners={0: a, 1: b})
+        table = RatingRow.__table__
+        with store.engine.connect() as c:
+            return {r.player_id: float(ratings.shown(r.mu)) for r in c.execute(
+                select(table.c.player_id, table.c.mu).where(table.c.pool == pool))}
     finally:
         store.close()
+
+
+def fit_at(a: Any, b: Any, bands: Any) -> float:
+    """When two entries could first sit together: both there, and their rating gap
+    within the band of the longer waiting one (``pairing.fits``)."""
+    first, last = min(a.entered, b.entered), max(a.entered, b.entered)
+    gap = abs(a.rating - b.rating)
+    need = bands.open_after if gap > bands.start + bands.per_second * bands.open_after else \
+        max(0.0, (gap - bands.start) / bands.per_second)
+    return max(last, first + min(need, bands.open_after))
 
 
 def check(url: str, tickets: list[str]) -> dict[str, Any]:
@@ -140,7 +174,8 @@ def check(url: str, tickets: list[str]) -> dict[str, Any]:
         hashes = [hash_token(t) for t in tickets]
         with store.engine.connect() as c:
             rows = c.execute(select(POOL.c.ticket_hash, POOL.c.player_id, POOL.c.status,
-                                    POOL.c.table_id, POOL.c.seat, POOL.c.rating)).all()
+                                    POOL.c.table_id, POOL.c.seat, POOL.c.rating,
+                                    POOL.c.entered, POOL.c.seen)).all()
             statuses = {r.id: r.status for r in c.execute(select(TABLES.c.id, TABLES.c.status))}
     finally:
         store.close()
@@ -153,6 +188,20 @@ def check(url: str, tickets: list[str]) -> dict[str, Any]:
         if r.table_id:
             at.setdefault(r.table_id, []).append(r.rating)
     gaps = sorted(abs(x[0] - x[1]) for x in at.values() if len(x) == 2)
+    # The server's part of a wait: from when the two could sit together to the pairing
+    # (an entry's ``seen`` is the moment it was seated), for each seated entry.
+    from parlour.server.pairing import Bands
+    from parlour.server.settings import Settings
+
+    st = Settings()
+    bands = Bands(st.pool_band, st.pool_band_per_second, st.pool_band_open_after)
+    by_table: dict[str, list[Any]] = {}
+    for r in mine:
+        if r.table_id and r.status == "paired":
+            by_table.setdefault(r.table_id, []).append(r)
+    server = sorted(r.seen - r.entered for r in mine if r.status == "paired")
+    lag = sorted(max(0.0, x[0].seen - fit_at(x[0], x[1], bands))
+                 for x in by_table.values() if len(x) == 2)
     return {"entries": len(mine),
             "paired": sum(1 for r in mine if r.status == "paired"),
             "left_waiting": sum(1 for r in mine if r.status == "waiting"),
@@ -162,29 +211,110 @@ def check(url: str, tickets: list[str]) -> dict[str, Any]:
             "players_at_two_tables": sum(1 for n in players.values() if n > 1),
             "tables_playing": sum(1 for t in per_table if statuses.get(t) == "playing"),
             "rating_gap_median": percentile(gaps, 50) if gaps else None,
-            "rating_gap_max": max(gaps) if gaps else None}
+            "rating_gap_max": max(gaps) if gaps else None,
+            "server_wait_median": _r(percentile(server, 50)),
+            "server_wait_p99": _r(percentile(server, 99)),
+            "after_fit_median": _r(percentile(lag, 50)),
+            "after_fit_p99": _r(percentile(lag, 99)),
+            "after_fit_max": _r(lag[-1] if lag else None)}
+
+
+def _r(x: float | None) -> float | None:
+    return None if x is None else round(x, 3)
+
+
+def rated_check(url: str, tables: list[str]) -> dict[str, Any]:
+    """The played tables' ends and their rating rows, and ``parlour ratings rebuild
+    --check`` over the whole database (every stored number equal to the replayed one)."""
+    from parlour.server.db import TABLES, Store
+    from parlour.server.rated import RatedGameRow
+
+    store = Store(url)
+    try:
+        with store.engine.connect() as c:
+            over = c.execute(select(TABLES.c.id).where(TABLES.c.id.in_(tables),
+                                                        TABLES.c.status == "over")).all()
+            rated = c.execute(select(RatedGameRow.__table__.c.table_id).where(
+                RatedGameRow.__table__.c.table_id.in_(tables))).all()
+            total = len(c.execute(select(RatedGameRow.__table__.c.n)).all())
+    finally:
+        store.close()
+    run = subprocess.run([sys.executable, "-m", "parlour", "ratings", "rebuild", "--check",
+                          "--db", url], capture_output=True, text=True, timeout=600,
+                         env={**os.environ})
+    return {"played": len(tables), "played_over": len(over), "played_rated": len(rated),
+            "rated_games_in_db": total, "rebuild_exit": run.returncode,
+            "rebuild_says": run.stdout.strip().splitlines()[-2:]}
+
+
+class Timed:
+    """The timed part's outcome: waits, tickets, answers, the tables played, the lag of
+    the clients' own event loop (a busy client inflates the waits it measures)."""
+
+    def __init__(self) -> None:
+        self.waits: list[float] = []
+        self.tickets: list[str] = []
+        self.outs: list[dict[str, Any]] = []
+        self.played: list[str] = []
+        self.unfinished = 0
+        self.lags: list[float] = []
+
+
+async def play(table: str, seats: dict[int, tuple[str, str]], stats: Stats, rng: random.Random,
+               deadline: float) -> bool:
+    """Both seats of ``table`` play random legal moves at once until the game ends."""
+    run = TableRun([seats[0][0], seats[1][0]], stats, game="fanti", players=2,
+                   speed="full", deadline=deadline, rng=rng)
+    run.id = table
+    run.start_sent = True  # the pool started it
+    run.seats = [SeatClient(run, s, seats[s][1]) for s in (0, 1)]
+    await asyncio.gather(*(s.run() for s in run.seats))
+    return all(s.log.done for s in run.seats)
 
 
 async def timed(bases: list[str], clients: list[httpx.AsyncClient], duration: float,
-                limit: float) -> tuple[list[float], list[str], list[dict[str, Any]]]:
+                limit: float, play_every: int) -> Timed:
     start = time.monotonic()
     gap = duration / max(1, len(clients))
-    waits: list[float] = []
-    tickets: list[str] = []
-    outs: list[dict[str, Any]] = []
+    out = Timed()
+    stats = Stats(started=start)
+    seated: dict[str, dict[int, tuple[str, str]]] = {}
+    games: list[asyncio.Task] = []
+    rng = random.Random(7)
 
     async def one(i: int, c: httpx.AsyncClient) -> None:
         await asyncio.sleep(max(0.0, start + i * gap - time.monotonic()))
         t = await enter(c, f"P{i}")
         entered = time.monotonic()
-        tickets.append(t)
-        out = await until_paired(c, t, limit)
-        outs.append(out)
-        if out["status"] == "paired":
-            waits.append(time.monotonic() - entered)
+        out.tickets.append(t)
+        got = await until_paired(c, t, limit)
+        out.outs.append(got)
+        if got["status"] != "paired":
+            return
+        out.waits.append(time.monotonic() - entered)
+        j = got["joined"]
+        seats = seated.setdefault(j["table"], {})
+        seats[j["seat"]] = (bases[i % 2], j["token"])
+        if len(seats) == 2 and len(seated) % play_every == 0:
+            out.played.append(j["table"])
+            games.append(asyncio.create_task(play(j["table"], seats, stats,
+                                                  random.Random(rng.random()),
+                                                  time.monotonic() + limit)))
 
-    await asyncio.gather(*(one(i, c) for i, c in enumerate(clients)))
-    return waits, tickets, outs
+    async def lag() -> None:
+        while True:
+            t0 = time.monotonic()
+            await asyncio.sleep(0.05)
+            out.lags.append(time.monotonic() - t0 - 0.05)
+
+    lagger = asyncio.create_task(lag())
+    try:
+        await asyncio.gather(*(one(i, c) for i, c in enumerate(clients)))
+        done = await asyncio.gather(*games)
+    finally:
+        lagger.cancel()
+    out.unfinished = sum(1 for d in done if not d)
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -192,8 +322,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--players", type=bench_args.positive, default=2000)
     ap.add_argument("--duration", type=bench_args.positive, default=60,
                     help="seconds over which the people arrive")
-    ap.add_argument("--spread", type=float, default=150.0,
-                    help="standard deviation of the ratings, in shown points")
+    ap.add_argument("--seed-games", type=int, default=3,
+                    help="rounds of rated results between the people before the run")
+    ap.add_argument("--play-every", type=bench_args.positive, default=10,
+                    help="the people of every N-th table play it to the end (rated)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--json", type=Path, default=None)
     args = ap.parse_args(argv)
@@ -210,7 +342,9 @@ def main(argv: list[str] | None = None) -> int:
                 pg.url, workdir=work / name, grace=100_000, extra=["--cluster"],
                 env={"PARLOUR_INSTANCE": name, "PARLOUR_POOL_TIMER": "0",
                      "PARLOUR_MAX_OPEN_TABLES": str(args.players),
-                     "PARLOUR_GUESTS_BURST": str(args.players)}))
+                     "PARLOUR_GUESTS_BURST": str(args.players),
+                     # no computer players here: one bot worker, so a start is quick
+                     "PARLOUR_BOT_WORKERS": "1"}))
         servers = [p.start(timeout=600) for p in procs]  # a busy shared machine starts slowly
         bases = [s.base for s in servers]
 
@@ -223,25 +357,31 @@ def main(argv: list[str] | None = None) -> int:
                 t0 = time.monotonic()
                 prepared = await prepare(clients, 50)
                 prep_s = time.monotonic() - t0
-                shown = await asyncio.to_thread(give_ratings, pg.sqlalchemy_url, prepared,
-                                                args.spread, args.seed)
-                waits, tickets, outs = await timed(bases, clients, args.duration,
-                                                   limit=args.duration + 120)
-                print(f"waits: {len(waits)} paired, median {percentile(sorted(waits), 50)}, "
-                      f"p99 {percentile(sorted(waits), 99)}", flush=True)
-                checked = await asyncio.to_thread(check, pg.sqlalchemy_url, tickets)
+                shown = await asyncio.to_thread(seed_history, pg.sqlalchemy_url, prepared,
+                                                args.seed_games, args.seed)
+                load = [os.getloadavg()[0]]
+                run = await timed(bases, clients, args.duration, limit=args.duration + 120,
+                                  play_every=args.play_every)
+                load.append(os.getloadavg()[0])
+                waits = sorted(run.waits)
+                print(f"waits: {len(waits)} paired, median {percentile(waits, 50)}, "
+                      f"p99 {percentile(waits, 99)}", flush=True)
+                checked = await asyncio.to_thread(check, pg.sqlalchemy_url, run.tickets)
+                rated = await asyncio.to_thread(rated_check, pg.sqlalchemy_url, run.played)
             finally:
                 await asyncio.gather(*(c.aclose() for c in clients))
-            waits.sort()
+            spread = sorted(abs(v - 1500) for v in shown.values())
             return {"players": args.players, "duration": args.duration,
+                    "load_average": [round(x, 1) for x in load],
                     "prepare_s": round(prep_s, 1),
-                    "rating_sd": round(percentile(sorted(abs(v - 1500) for v in shown.values()), 68), 1),
-                    "answers": dict(Counter(o["status"] for o in outs)),
-                    "wait_median": round(percentile(waits, 50), 3),
-                    "wait_p90": round(percentile(waits, 90), 3),
-                    "wait_p99": round(percentile(waits, 99), 3),
-                    "wait_max": round(waits[-1], 3) if waits else None,
-                    **checked}
+                    "rating_sd": round(percentile(spread, 68), 1),
+                    "answers": dict(Counter(o["status"] for o in run.outs)),
+                    "wait_median": _r(percentile(waits, 50)),
+                    "wait_p90": _r(percentile(waits, 90)),
+                    "wait_p99": _r(percentile(waits, 99)),
+                    "wait_max": _r(waits[-1] if waits else None),
+                    "client_lag_p99": _r(percentile(sorted(run.lags), 99)),
+                    **checked, "games_unfinished": run.unfinished, **rated}
 
         result = asyncio.run(run())
     finally:
@@ -253,7 +393,8 @@ def main(argv: list[str] | None = None) -> int:
         args.json.write_text(json.dumps(result, indent=1))
     ok = (result["left_waiting"] == 0 and result["seats_shared"] == 0
           and result["tables_not_two"] == 0 and result["players_at_two_tables"] == 0
-          and result["paired"] == args.players)
+          and result["paired"] == args.players and result["rebuild_exit"] == 0
+          and result["played_rated"] == result["played"] == result["played_over"])
     return 0 if ok else 1
 
 

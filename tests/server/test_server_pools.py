@@ -174,3 +174,13 @@ def test_a_pool_name_follows_the_rules_of_a_seat_name(make_app):
     enter(client, name="  Ann   Lee ")
     with service(client).store.engine.connect() as c:
         assert [r.name for r in c.execute(POOL.select())] == ["Ann Lee"]
+
+
+def test_a_held_question_is_answered_when_computers_are_first_offered(make_app):
+    # Questions are held up to 10 s and looked at again only every 30 s, yet the one
+    # held when the offer of computer players comes is answered then, with the offer.
+    client = make_app(pool_wait=10.0, pool_recheck=30.0, pool_every=0.05, pool_fill_after=1.0)
+    a = enter(client, name="Solo")
+    out = ask(client, a["ticket"])
+    assert out["status"] == "waiting" and out["fill"] is True
+    assert out["waited"] < 5.0, out  # answered at the offer, not at the end of the hold

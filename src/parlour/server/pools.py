@@ -6,10 +6,18 @@ with it until they are paired. Each process runs pairing rounds
 (:func:`parlour.server.pairing.pair`) over the waiting entries; a group is claimed in
 one transaction that moves every entry from ``waiting`` to ``paired`` only if all of
 them are still waiting (else nothing is written) and inserts the new table: nobody is
-paired twice, and a table exists exactly when its players were paired. The seat tokens
+paired twice, and a table exists exactly when its players were paired. The database
+work of a request or a round runs in a worker thread (one connection each), so the
+event loop serves other people while PostgreSQL answers. The seat tokens
 are derived from the tickets (their hashes were stored at entry), so no token is ever
 written down. A pairing is announced with PostgreSQL ``NOTIFY`` (the cluster's
-existing channel), so the other processes wake their waiting players at once.
+existing channel) with the entries it seated, so the process holding each of their
+questions answers it at once; nobody else is woken (a pairing wakes its own people, not
+everyone waiting).
+
+On PostgreSQL one process of the cluster runs a pairing round at a time (a session
+advisory lock, tried, never waited for): two processes pairing the same people would
+each do the whole round's work and one of them would have every claim refused.
 
 After ``pool_fill_after`` seconds a person may ask for computer players in the empty
 seats instead (the table is then unrated). An entry whose holder stops asking for
@@ -27,9 +35,10 @@ import logging
 import math
 import secrets
 import time
+from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import func, insert, or_, select, update
+from sqlalchemy import func, insert, or_, select, text, update
 from sqlalchemy.exc import IntegrityError
 
 from parlour.games import get_game
@@ -53,12 +62,24 @@ DEFAULT_RATING = 1500.0
 """The rating of a player who has none yet (``ratings.BASE``)."""
 KEEP = 3600.0
 """Seconds an entry that is no longer waiting is kept (the counts of who plays)."""
+ROUND_LOCK = 0x7061726C_706F6F6C
+"""The PostgreSQL advisory lock key of a pairing round ("parlpool")."""
+ASK_THREADS = 4
+"""Worker threads for the database work of pool requests (a connection each at most)."""
+COUNTS_EVERY = 1.0
+"""Seconds the pools' counts are kept; after a change here, 0.1 s."""
 
 
 def derived(ticket: str, purpose: str) -> str:
     """The seat token (``purpose="seat"``) or rejoin key of a ticket's seat."""
     mac = hmac.new(ticket.encode("utf-8"), f"parlour-pool-{purpose}".encode(), hashlib.sha256)
     return base64.urlsafe_b64encode(mac.digest()).decode("ascii").rstrip("=")
+
+
+def _key(ticket_hash: str) -> str:
+    """What a pairing announces of an entry (short; the ticket's hash is known only to
+    the database and its holder's questions)."""
+    return ticket_hash[:16]
 
 
 def _seat_owners() -> Any:
@@ -82,11 +103,23 @@ class Pools:
         self.bands = Bands(st.pool_band, st.pool_band_per_second, st.pool_band_open_after)
         self.enter_limit = PerAddress(st.pool_enter_per_minute / 60.0, st.pool_enter_burst)
         self.ask_limit = PerAddress(st.pool_asks_per_minute / 60.0, st.pool_asks_burst)
-        self._changed = asyncio.Event()
-        """Set (and replaced) when entries may have changed: waiting requests look again."""
+        self._asking: dict[str, asyncio.Event] = {}
+        """:func:`_key` of an entry -> set when it is seated or leaves (its held question
+        answers at once)."""
         self._kick = asyncio.Event()
         self._task: asyncio.Task | None = None
         self._counts: tuple[float, dict[tuple[str, int], tuple[int, int]]] = (-math.inf, {})
+        self._dirty = False
+        """Entries changed here since the counts were taken."""
+        self._counting = asyncio.Lock()
+        self._starting: set[asyncio.Task] = set()
+        self._threads = ThreadPoolExecutor(ASK_THREADS, thread_name_prefix="parlour-pools")
+        """The database work of pool requests (their own threads: a crowd of waiting
+        people never queues before other work of the server's default threads)."""
+        self._round_thread = ThreadPoolExecutor(1, thread_name_prefix="parlour-pairing")
+        """The rounds' database work: never queued behind the questions."""
+        """Tables being started (held here so that they are not collected)."""
+        self._swept = -math.inf
         self.paired_here = 0
         self.rounds = 0
         """Pairing rounds run here (tests wait on it)."""
@@ -96,19 +129,40 @@ class Pools:
     def start(self) -> None:
         self._task = asyncio.create_task(self._run())
 
+    def _db(self, fn: Any, *args: Any, rounds: bool = False) -> Any:
+        """``fn(*args)`` in a worker thread (the rounds' own, or the requests'), awaitable."""
+        pool = self._round_thread if rounds else self._threads
+        return asyncio.get_running_loop().run_in_executor(pool, fn, *args)
+
     def stop(self) -> None:
         if self._task is not None:
             self._task.cancel()
-        self._wake()
+        self._threads.shutdown(wait=False)
+        self._round_thread.shutdown(wait=False)
+        for ev in self._asking.values():
+            ev.set()
+        self._asking.clear()
 
     def heard(self, what: str) -> None:
-        """Another process entered or paired someone (``NOTIFY``)."""
-        self._kick.set()
-        self._wake()
+        """Another process announced (``NOTIFY``) an entry (``enter``: a round here may
+        pair it) or a pairing (``paired:KEY,KEY``: answer those entries' questions)."""
+        kind, _, keys = what.partition(":")
+        if kind == "paired":
+            self._wake(keys.split(",") if keys else ())
+            self._dirty = True
+        else:
+            self._kick.set()
 
-    def _wake(self) -> None:
-        self._changed.set()
-        self._changed = asyncio.Event()
+    def _wake(self, keys: Any) -> None:
+        """Answer the held questions of the entries of ``keys`` (seated or gone)."""
+        for k in keys:
+            ev = self._asking.pop(k, None)
+            if ev is not None:
+                ev.set()
+
+    def _unlisten(self, key: str, ev: asyncio.Event) -> None:
+        if self._asking.get(key) is ev:
+            del self._asking[key]
 
     async def _run(self) -> None:
         every = self.svc.settings.pool_every
@@ -118,7 +172,9 @@ class Pools:
                 await asyncio.wait_for(self._kick.wait(), every)
             self._kick.clear()
             try:
-                await self.match()
+                with self._turn() as mine:
+                    if mine:  # else another process is pairing: it has been told of
+                        await self.match()  # every entry (NOTIFY), so it pairs them
                 if time.time() - last_clean > 60:
                     last_clean = time.time()
                     self._clean()
@@ -127,17 +183,37 @@ class Pools:
             except Exception as e:  # the database may be briefly away: next round
                 log.warning("pool pairing failed: %s", e)
 
-    def rating_of(self, player: str, game: str, players: int) -> float:
+    @contextlib.contextmanager
+    def _turn(self) -> Any:
+        """Whether this process may run a pairing round now: on PostgreSQL when it holds
+        the cluster's round lock (for the round), else always (SQLite: one process)."""
+        store = self.svc.store
+        if not store.postgres:
+            yield True
+            return
+        with store.engine.connect() as c:
+            mine = bool(c.scalar(text("SELECT pg_try_advisory_lock(:k)"), {"k": ROUND_LOCK}))
+            c.commit()
+            try:
+                yield mine
+            finally:
+                if mine:
+                    try:
+                        c.execute(text("SELECT pg_advisory_unlock(:k)"), {"k": ROUND_LOCK})
+                        c.commit()
+                    except Exception:  # closing its session is what frees the lock then
+                        c.invalidate()
+
+    @staticmethod
+    def rating_in(c: Any, player: str, game: str, players: int) -> float:
         """The rating people see for ``player`` at this game and size (a newcomer's
-        when they have none)."""
+        when they have none), read on connection ``c``."""
         from parlour.server import ratings
         from parlour.server.rated import RatingRow
 
         table = RatingRow.__table__
-        with self.svc.store.engine.connect() as c:
-            mu = c.scalar(select(table.c.mu).where(
-                table.c.player_id == player,
-                table.c.pool == ratings.pool_of(game, players)))
+        mu = c.scalar(select(table.c.mu).where(
+            table.c.player_id == player, table.c.pool == ratings.pool_of(game, players)))
         return float(ratings.shown(mu)) if mu is not None else DEFAULT_RATING
 
     # --- entering, asking, leaving -------------------------------------------------------
@@ -149,8 +225,8 @@ class Pools:
             raise ServiceError(429, "rate_limited", f"too many {what} from your address: "
                                f"try again in {secs} s", {"Retry-After": str(secs)})
 
-    def enter(self, player: str, name: str, game_name: str, players: int,
-              addr: str = "local") -> dict[str, Any]:
+    async def enter(self, player: str, name: str, game_name: str, players: int,
+                    addr: str = "local") -> dict[str, Any]:
         """Put a person in a pool (leaving any other pool they were in); their ticket."""
         st = self.svc.settings
         try:
@@ -159,47 +235,64 @@ class Pools:
         except ValueError as e:
             raise ServiceError(400, "bad_pool", str(e)) from None
         self._limit(self.enter_limit, addr, "pool entries")
-        if self.waiting_total() >= st.pool_max_waiting:
+        if await self.waiting_total() >= st.pool_max_waiting:
             raise ServiceError(503, "busy", "the pools hold as many people as they can: "
                                "try again in a minute", {"Retry-After": "60"})
         ticket = secrets.token_urlsafe(32)
         now = time.time()
         row = {"id": secrets.token_urlsafe(12), "ticket_hash": hash_token(ticket),
                "player_id": player, "name": name, "game": game.name, "players": players,
-               "rating": float(self.rating_of(player, game.name, players)),
-               "entered": now, "seen": now, "status": "waiting", "table_id": None,
-               "seat": None, "seat_hash": hash_token(derived(ticket, "seat")),
+               "rating": DEFAULT_RATING, "entered": now, "seen": now, "status": "waiting",
+               "table_id": None, "seat": None,
+               "seat_hash": hash_token(derived(ticket, "seat")),
                "rejoin_hash": hash_token(derived(ticket, "rejoin"))}
         store = self.svc.store
+
+        def write() -> None:  # in a worker thread: one connection, one transaction
+            with store.engine.begin() as c:
+                row["rating"] = self.rating_in(c, player, game.name, players)
+                c.execute(update(POOL).where(POOL.c.player_id == player,
+                                             POOL.c.status == "waiting")
+                          .values(status="left", seen=now))
+                c.execute(insert(POOL).values(**row))
+                store._notify(c, "pool:enter")
+
         for attempt in range(3):
             try:
-                with store.engine.begin() as c:
-                    c.execute(update(POOL).where(POOL.c.player_id == player,
-                                                 POOL.c.status == "waiting")
-                              .values(status="left", seen=now))
-                    c.execute(insert(POOL).values(**row))
-                    store._notify(c, "pool:enter")
+                await self._db(write)
                 break
             except IntegrityError:  # the same person entering on another process now
                 if attempt == 2:
                     raise ServiceError(409, "busy", "you are entering a pool elsewhere at "
                                        "this moment: try again") from None
         self._kick.set()
-        self._counts = (-math.inf, {})
-        return {"ticket": ticket, **self._status(row, now)}
+        self._dirty = True
+        return {"ticket": ticket, **(await self._status(row, now))}
 
-    def _row(self, ticket: str) -> dict[str, Any]:
-        with self.svc.store.engine.connect() as c:
-            r = c.execute(select(POOL).where(POOL.c.ticket_hash == hash_token(ticket))).first()
+    async def _row(self, ticket: str, seen_after: float | None = None) -> dict[str, Any]:
+        """The ticket's entry (404 when unknown). With ``seen_after``, a waiting entry
+        last seen before then is marked seen now, in the same transaction."""
+        engine = self.svc.store.engine
+
+        def read() -> Any:  # in a worker thread
+            with engine.begin() as c:
+                r = c.execute(select(POOL).where(POOL.c.ticket_hash == hash_token(ticket))).first()
+                if (r is not None and seen_after is not None and r.status == "waiting"
+                        and r.seen < seen_after):
+                    c.execute(update(POOL).where(POOL.c.id == r.id, POOL.c.status == "waiting")
+                              .values(seen=time.time()))
+                return r
+
+        r = await self._db(read)
         if r is None:
             raise ServiceError(404, "not_found", "this pool ticket is unknown or has "
                                "expired: press Play people again")
         return dict(r._mapping)
 
-    def _status(self, row: dict[str, Any], now: float) -> dict[str, Any]:
+    async def _status(self, row: dict[str, Any], now: float) -> dict[str, Any]:
         st = self.svc.settings
         waited = max(0.0, now - row["entered"])
-        waiting, playing = self.counts().get((row["game"], row["players"]), (0, 0))
+        waiting, playing = (await self.counts()).get((row["game"], row["players"]), (0, 0))
         band = self.bands.of(waited)
         out: dict[str, Any] = {
             "status": row["status"], "game": row["game"], "players": row["players"],
@@ -210,27 +303,41 @@ class Pools:
 
     async def ask(self, ticket: str, addr: str = "local", wait: bool = True) -> dict[str, Any]:
         """Where the ticket's holder stands; while waiting, the answer is held until
-        something changes or ``pool_wait`` seconds have passed."""
+        they are seated, computer players are first offered, or ``pool_wait`` seconds
+        have passed."""
         self._limit(self.ask_limit, addr, "pool requests")
-        deadline = time.monotonic() + (self.svc.settings.pool_wait if wait else 0.0)
+        st = self.svc.settings
+        deadline = time.monotonic() + (st.pool_wait if wait else 0.0)
+        key = _key(hash_token(ticket))
+        offered: bool | None = None  # whether computer players were offered at the start
         while True:
-            changed = self._changed
-            row = self._row(ticket)
+            # Listening before reading: a pairing made while the row is read still wakes.
+            changed = self._asking.setdefault(key, asyncio.Event())
+            try:  # still here: written only now and then (the stale sweep's margin is wide)
+                row = await self._row(ticket, seen_after=time.time() - min(5.0, st.pool_stale / 4))
+            except BaseException:
+                self._unlisten(key, changed)
+                raise
             now = time.time()
-            if row["status"] == "waiting":
-                with self.svc.store.engine.begin() as c:
-                    c.execute(update(POOL).where(POOL.c.id == row["id"],
-                                                 POOL.c.status == "waiting").values(seen=now))
             left = deadline - time.monotonic()
-            if row["status"] != "waiting" or left <= 0:
-                return self._answer(ticket, row, now)
-            # Looked at again on a change here or announced by another process, and
-            # every few seconds in any case (a lost announcement, or SQLite).
+            fill = now - row["entered"] >= st.pool_fill_after
+            offered = fill if offered is None else offered
+            if row["status"] != "waiting" or left <= 0 or fill != offered:
+                self._unlisten(key, changed)
+                return await self._answer(ticket, row, now)
+            # Looked at again when this entry is seated (here, or announced by another
+            # process), when computer players are first offered, and every few seconds
+            # in any case (a lost announcement, the counts, SQLite).
+            nap = min(left, st.pool_recheck)
+            offer = row["entered"] + st.pool_fill_after - now
+            if offer > 0:
+                nap = min(nap, offer + 0.05)
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(changed.wait(), min(left, self.svc.settings.pool_recheck))
+                await asyncio.wait_for(changed.wait(), nap)
+            self._unlisten(key, changed)
 
-    def _answer(self, ticket: str, row: dict[str, Any], now: float) -> dict[str, Any]:
-        out = self._status(row, now)
+    async def _answer(self, ticket: str, row: dict[str, Any], now: float) -> dict[str, Any]:
+        out = await self._status(row, now)
         if row["status"] in ("paired", "filled") and row["table_id"]:
             from parlour.server.intents import joined
 
@@ -239,39 +346,54 @@ class Pools:
             out["joined"] = j.model_dump()
         return out
 
-    def leave(self, ticket: str, addr: str = "local") -> dict[str, Any]:
+    async def leave(self, ticket: str, addr: str = "local") -> dict[str, Any]:
         self._limit(self.ask_limit, addr, "pool requests")
-        row = self._row(ticket)
-        with self.svc.store.engine.begin() as c:
-            c.execute(update(POOL).where(POOL.c.id == row["id"], POOL.c.status == "waiting")
-                      .values(status="left", seen=time.time()))
-        row = self._row(ticket)
-        return self._answer(ticket, row, time.time())
+        row = await self._row(ticket)
+
+        def write() -> None:
+            with self.svc.store.engine.begin() as c:
+                c.execute(update(POOL).where(POOL.c.id == row["id"], POOL.c.status == "waiting")
+                          .values(status="left", seen=time.time()))
+
+        await self._db(write)
+        self._wake([_key(row["ticket_hash"])])
+        self._dirty = True
+        row = await self._row(ticket)
+        return await self._answer(ticket, row, time.time())
 
     async def fill(self, ticket: str, addr: str = "local") -> dict[str, Any]:
         """Computer players in the empty seats, for someone who has waited long enough."""
         self._limit(self.ask_limit, addr, "pool requests")
-        row = self._row(ticket)
+        row = await self._row(ticket)
         now = time.time()
         if row["status"] == "waiting" and now - row["entered"] < self.svc.settings.pool_fill_after:
             wait = math.ceil(self.svc.settings.pool_fill_after - (now - row["entered"]))
             raise ServiceError(409, "too_soon", f"computer players are offered after a "
                                f"minute's wait: {wait} s to go", {"Retry-After": str(wait)})
         if row["status"] == "waiting":
-            await self._seat([row], fill=True)
-            row = self._row(ticket)
+            await self._seat([[row]], fill=True)
+            row = await self._row(ticket)
         if row["status"] not in ("paired", "filled"):
             raise ServiceError(409, "not_waiting", "you are no longer waiting in this pool")
-        return self._answer(ticket, row, now)
+        return await self._answer(ticket, row, now)
 
     # --- counting -----------------------------------------------------------------------
 
-    def counts(self) -> dict[tuple[str, int], tuple[int, int]]:
-        """(waiting, playing) per pool, counted at most once a second."""
-        at, cached = self._counts
-        now = time.time()
-        if now - at < 1.0:
-            return cached
+    async def counts(self) -> dict[tuple[str, int], tuple[int, int]]:
+        """(waiting, playing) per pool, counted at most once a second, or a tenth of a
+        second after a change here (a crowd entering does not count at every entry);
+        counted in a worker thread, one count at a time."""
+        async with self._counting:
+            at, cached = self._counts
+            now = time.time()
+            if now - at < (0.1 if self._dirty else COUNTS_EVERY):
+                return cached
+            self._dirty = False
+            counted = await self._db(self._count, now)
+            self._counts = (now, counted)
+            return counted
+
+    def _count(self, now: float) -> dict[tuple[str, int], tuple[int, int]]:
         out: dict[tuple[str, int], list[int]] = {}
         fresh = now - self.svc.settings.pool_stale
         with self.svc.store.engine.connect() as c:
@@ -287,18 +409,16 @@ class Pools:
                  .group_by(POOL.c.game, POOL.c.players))
             for g, n, k in c.execute(q):
                 out.setdefault((g, n), [0, 0])[1] = int(k)
-        counted = {k: (v[0], v[1]) for k, v in out.items()}
-        self._counts = (now, counted)
-        return counted
+        return {k: (v[0], v[1]) for k, v in out.items()}
 
-    def waiting_total(self) -> int:
-        return sum(w for w, _ in self.counts().values())
+    async def waiting_total(self) -> int:
+        return sum(w for w, _ in (await self.counts()).values())
 
-    def listing(self) -> list[dict[str, Any]]:
+    async def listing(self) -> list[dict[str, Any]]:
         """Every pool: game, size, how many wait and how many play."""
         from parlour.games import GAMES
 
-        counts = self.counts()
+        counts = await self.counts()
         return [{"game": g.name, "title": g.title, "players": n,
                  "waiting": counts.get((g.name, n), (0, 0))[0],
                  "playing": counts.get((g.name, n), (0, 0))[1]}
@@ -311,35 +431,44 @@ class Pools:
         svc = self.svc
         now = time.time()
         stale = now - svc.settings.pool_stale
-        with svc.store.engine.begin() as c:
-            gone = c.execute(update(POOL).where(POOL.c.status == "waiting", POOL.c.seen < stale)
-                             .values(status="gone")).rowcount
-            rows = [dict(r._mapping) for r in c.execute(
-                select(POOL).where(POOL.c.status == "waiting"))]
+        sweep = now - self._swept >= min(1.0, svc.settings.pool_stale / 4)
+        if sweep:
+            self._swept = now
+
+        def read() -> tuple[int, list[list[dict[str, Any]]]]:
+            # In a worker thread, on one connection: the stale sweep (now and then:
+            # nobody asks for a stale entry, so nobody is woken), the waiting entries,
+            # the blocks among them; then who plays whom (pure CPU, off the event loop).
+            with svc.store.engine.begin() as c:
+                if sweep and c.execute(update(POOL).where(POOL.c.status == "waiting",
+                                                          POOL.c.seen < stale)
+                                       .values(status="gone")).rowcount:
+                    self._dirty = True
+                rows = [dict(r._mapping) for r in c.execute(
+                    select(POOL).where(POOL.c.status == "waiting", POOL.c.seen >= stale))]
+                ids = {r["player_id"] for r in rows}
+                pairs = [(a, b) for a, b in c.execute(
+                    select(BLOCKS.c.blocker, BLOCKS.c.blocked).where(
+                        or_(BLOCKS.c.blocker.in_(ids), BLOCKS.c.blocked.in_(ids))))] if rows else []
+            blocked = blocked_by(pairs)
+            by_pool: dict[tuple[str, int], list[dict[str, Any]]] = {}
+            for r in rows:
+                by_pool.setdefault((r["game"], r["players"]), []).append(r)
+            groups: list[list[dict[str, Any]]] = []
+            for (_game, size), entries in by_pool.items():
+                index = {r["id"]: r for r in entries}
+                waiters = [Waiter(r["id"], r["player_id"], r["rating"], r["entered"])
+                           for r in entries]
+                groups += [[index[w.id] for w in g]
+                           for g in pair(waiters, size, now, self.bands, blocked)]
+            return len(rows), groups
+
+        waiting, groups = await self._db(read, rounds=True)
         self.rounds += 1
-        if gone:
-            self._wake()
-        if not rows:
-            return 0
-        ids = {r["player_id"] for r in rows}
-        with svc.store.engine.connect() as c:
-            pairs = [(a, b) for a, b in c.execute(select(BLOCKS.c.blocker, BLOCKS.c.blocked).where(
-                or_(BLOCKS.c.blocker.in_(ids), BLOCKS.c.blocked.in_(ids))))]
-        blocked = blocked_by(pairs)
-        by_pool: dict[tuple[str, int], list[dict[str, Any]]] = {}
-        for r in rows:
-            by_pool.setdefault((r["game"], r["players"]), []).append(r)
-        made = 0
-        for (_game, size), entries in by_pool.items():
-            index = {r["id"]: r for r in entries}
-            waiters = [Waiter(r["id"], r["player_id"], r["rating"], r["entered"])
-                       for r in entries]
-            for group in pair(waiters, size, now, self.bands, blocked):
-                if svc.intents.open_tables() >= svc.settings.max_open_tables:
-                    return made  # full: they wait until a table ends
-                if await self._seat([index[w.id] for w in group], fill=False):
-                    made += 1
-        return made
+        room = svc.settings.max_open_tables - svc.intents.open_tables()
+        if not waiting or room <= 0:
+            return 0  # full: they wait until a table ends
+        return len(await self._seat(groups[:room], fill=False))
 
     def _config(self, entries: list[dict[str, Any]], size: int, fill: bool) -> dict[str, Any]:
         svc = self.svc
@@ -366,55 +495,73 @@ class Pools:
                 "public": False, "pool": True, "rated": not fill,
                 "seats": [s.to_json() for s in seats]}
 
-    async def _seat(self, entries: list[dict[str, Any]], fill: bool) -> bool:
-        """Claim ``entries`` (all still waiting, or nothing is written), make their table
-        and start it; whether it was made."""
+    async def _seat(self, groups: list[list[dict[str, Any]]], fill: bool) -> list[str]:
+        """Claim each group (all its entries still waiting, or nothing of it is written)
+        and make its table, all on one connection in a worker thread; then start the
+        tables side by side in tasks of their own, each answering its people once it is
+        started. The ids of the tables made."""
         svc = self.svc
-        size = entries[0]["players"]
-        config = self._config(entries, size, fill)
-        now = time.time()
-        tid = new_table_id()
-        row = TableRow(id=tid, game=entries[0]["game"], status="waiting", created=now,
-                       updated=now, config=config, record=None, seq=0, deadline=None,
-                       salt=None, log=[], invite_key="", watch_key="", rematch=None)
         status = "filled" if fill else "paired"
-        try:
-            with svc.store.engine.begin() as c:
-                for seat, e in enumerate(entries):
-                    res = c.execute(update(POOL).where(POOL.c.id == e["id"],
-                                                       POOL.c.status == "waiting")
-                                    .values(status=status, table_id=tid, seat=seat, seen=now))
-                    if res.rowcount != 1:  # someone left, or another process paired them
-                        raise _Taken
-                c.execute(insert(TABLES).values(
-                    id=tid, game=row.game, status="waiting", created=now, updated=now,
-                    config=config, record=None, seq=0, deadline=None, salt=None, log=[],
-                    invite_key="", watch_key="", rematch=None))
-                owners = _seat_owners()
-                if owners is not None:  # who sat where: ratings and "your games" read it
-                    for seat, e in enumerate(entries):
-                        if not e["player_id"].startswith("ticket:"):
-                            c.execute(insert(owners).values(
-                                table_id=tid, seat=seat, player_id=e["player_id"],
-                                name=config["seats"][seat]["name"], at=now))
-                svc.store._notify(c, "pool:paired")
-        except _Taken:  # rolled back: nothing of it was written
-            return False
-        self.paired_here += 1
-        self._counts = (-math.inf, {})
-        t = svc.adopt(row)
-        t.creator = "pool"
-        await self._start(t)
-        self._wake()
-        return True
+        owners = _seat_owners()
+        made: list[tuple[TableRow, list[dict[str, Any]]]] = []
 
-    async def _start(self, t: LiveTable) -> None:
+        def claim(c: Any, entries: list[dict[str, Any]]) -> TableRow:
+            config = self._config(entries, entries[0]["players"], fill)
+            now = time.time()
+            tid = new_table_id()
+            for seat, e in enumerate(entries):
+                res = c.execute(update(POOL).where(POOL.c.id == e["id"],
+                                                   POOL.c.status == "waiting")
+                                .values(status=status, table_id=tid, seat=seat, seen=now))
+                if res.rowcount != 1:  # someone left, or another process paired them
+                    raise _Taken
+            row = TableRow(id=tid, game=entries[0]["game"], status="waiting", created=now,
+                           updated=now, config=config, record=None, seq=0, deadline=None,
+                           salt=None, log=[], invite_key="", watch_key="", rematch=None)
+            c.execute(insert(TABLES).values(
+                id=tid, game=row.game, status="waiting", created=now, updated=now,
+                config=config, record=None, seq=0, deadline=None, salt=None, log=[],
+                invite_key="", watch_key="", rematch=None))
+            if owners is not None:  # who sat where: ratings and "your games" read it
+                for seat, e in enumerate(entries):
+                    if not e["player_id"].startswith("ticket:"):
+                        c.execute(insert(owners).values(
+                            table_id=tid, seat=seat, player_id=e["player_id"],
+                            name=config["seats"][seat]["name"], at=now))
+            svc.store._notify(c, "pool:paired:" + ",".join(
+                _key(e["ticket_hash"]) for e in entries))
+            return row
+
+        def claim_all() -> None:
+            with svc.store.engine.connect() as c:
+                for entries in groups:  # a transaction each: one refused claim is alone
+                    try:
+                        with c.begin():
+                            made.append((claim(c, entries), entries))
+                    except _Taken:  # rolled back: nothing of it was written
+                        pass
+
+        await self._db(claim_all, rounds=True)
+        if made:
+            self._dirty = True
+        self.paired_here += len(made)
+        for row, entries in made:  # started beside the next round (not under its lock)
+            t = svc.adopt(row)
+            t.creator = "pool"
+            task = asyncio.create_task(self._start(t, [_key(e["ticket_hash"]) for e in entries]))
+            self._starting.add(task)
+            task.add_done_callback(self._starting.discard)
+        return [row.id for row, _ in made]
+
+    async def _start(self, t: LiveTable, keys: list[str]) -> None:
+        """Start ``t``, then answer its people's held questions."""
         try:
             async with t.lock:
                 if t.status == "waiting":
                     await self.svc.writer.start(t)
         except Exception as e:  # the host's page starts it when they come
             log.warning("pool table %s not started: %s", t.id, e)
+        self._wake(keys)
 
     def _clean(self) -> None:
         before = time.time() - KEEP

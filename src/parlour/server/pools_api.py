@@ -64,7 +64,7 @@ def _links(request: Request, out: dict[str, Any]) -> dict[str, Any]:
 
 @router.get("/pools", responses=_errors(), summary="Every pairing pool: how many wait, how many play")
 async def pools(request: Request) -> list[dict[str, Any]]:
-    return _service(request).pools.listing()
+    return await _service(request).pools.listing()
 
 
 @router.post("/pool", status_code=201, responses=_errors(400, 403, 409, 429),
@@ -81,7 +81,7 @@ async def enter(request: Request, response: Response, body: EnterPool) -> dict[s
         player, name = who.id, chosen or who.name
     else:
         player, name = "ticket:" + secrets.token_hex(8), chosen
-    return svc.pools.enter(player, name, body.game, body.players, _addr(request))
+    return await svc.pools.enter(player, name, body.game, body.players, _addr(request))
 
 
 @router.post("/pool/wait", responses=_errors(400, 404, 429),
@@ -99,4 +99,4 @@ async def fill(request: Request, body: Ticket) -> dict[str, Any]:
 
 @router.post("/pool/leave", responses=_errors(400, 404, 429), summary="Leave the pool")
 async def leave(request: Request, body: Ticket) -> dict[str, Any]:
-    return _links(request, _service(request).pools.leave(body.ticket, _addr(request)))
+    return _links(request, await _service(request).pools.leave(body.ticket, _addr(request)))
