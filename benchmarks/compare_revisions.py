@@ -10,7 +10,10 @@ wall time: on a machine shared with others' jobs, wall time measures their load,
 time measures the code (all of it is single-threaded). Prints one line per figure
 with both speeds and the ratio new / old. Figures: ``parlour.batch.bench`` rounds/s
 (Fan Tan 4p, Fanti 4p, batch 4096), Fan Tan lock-step (``FanTanBatch``) rounds/s, and
-the step rates of ``benchmarks/env_speed.py`` (session, PettingZoo, Gymnasium, OpenSpiel).
+the compiled vector environments' steps/s (Fan Tan 4p, Fanti 2p; self-play and each
+compiled opponent), ``hard``'s moves per second at its iteration budget (the compiled
+search kernels; no time cap, so the work is the same in both revisions), and the step
+rates of ``benchmarks/env_speed.py`` (session, PettingZoo, Gymnasium, OpenSpiel).
 """
 
 from __future__ import annotations
@@ -44,6 +47,43 @@ while (el := time.perf_counter() - t0) < secs or rounds == 0:
         fb.legal_mask(); fb.step(fb.stream_moves())
     rounds += 4096
 out["lockstep fantan 4p"] = round(rounds / el)
+import numpy as np
+from parlour.envs.vector import ParlourVectorEnv
+for game, n in (("fantan", 4), ("fanti", 2)):
+    for opp in ("self", "random", "greedy", "heuristic"):
+        venv = ParlourVectorEnv(game, 256, n, opponents=opp)
+        obs, info = venv.reset(seed=1)
+        rng = np.random.default_rng(0)
+        m = info["action_mask"]
+        obs, r, te, tr, info = venv.step((rng.random(m.shape) * m).argmax(1))
+        steps, t0 = 0, time.perf_counter()
+        while (el := time.perf_counter() - t0) < secs or steps == 0:
+            m = info["action_mask"]
+            obs, r, te, tr, info = venv.step((rng.random(m.shape) * m).argmax(1))
+            steps += 256
+        out[f"vector {game} {n}p vs {opp}"] = round(steps / el)
+import random
+from parlour.bots import make_bot
+from parlour.bots.levels import iterations
+from parlour.games import get_game
+for game, n in (("fantan", 4), ("fanti", 2)):
+    g = get_game(game)
+    views = []
+    for seed in range(40):
+        deck = list(range(52))
+        random.Random(seed).shuffle(deck)
+        r = g.new_round(g.rules(n, {"rounds": 1}), n, seed % n, deck)
+        walker = make_bot("random", game, seed)
+        for _ in range(4 + seed % 9):
+            r.apply(walker.choose(r.view(r.current_player)))
+        if not r.is_over and len(r.legal_moves()) > 1:
+            views.append(r.view(r.current_player))
+    bot = make_bot(f"hard:{iterations(game, 'hard')}", game, 3)
+    bot.choose(views[0])  # compile or load the kernels outside the clock
+    t0 = time.perf_counter()
+    for v in views[:12]:
+        bot.choose(v)
+    out[f"hard moves/s {game} {n}p"] = 12 / (time.perf_counter() - t0)
 print(json.dumps(out))
 """
 
@@ -90,7 +130,7 @@ def main() -> None:
     print(f"{'figure':42} {'old':>12} {'new':>12}  ratio")
     for k, old in best["old"].items():
         new = best["new"].get(k, 0.0)
-        print(f"{k:42} {old:12,.0f} {new:12,.0f}  {new / old:.3f}")
+        print(f"{k:42} {old:12,.1f} {new:12,.1f}  {new / old:.3f}")
 
 
 if __name__ == "__main__":

@@ -1,19 +1,11 @@
-"""Every rule variant the batch tests cover (imported by the test modules here)."""
+"""The rule variants the batch tests cover, drawn from each game's declared options
+(:mod:`option_variants`; imported by the test modules here)."""
 
 from __future__ import annotations
 
-import itertools
+from option_variants import option_variants, variant_id
 
-FANTAN_VARIANTS = [
-    {"opening": o, "ace": a, "stakes": s, "strict": st}
-    for o, a, s, st in itertools.product(("seven-of-diamonds", "any-seven"), ("low", "high"),
-                                         ("points", "chips"), (True, False))
-]
-FANTI_VARIANTS = [
-    {"guardian_takes_guardians": g, "ties": t}
-    for g, t in itertools.product((True, False), ("none", "shared"))
-]
+FANTAN_VARIANTS = option_variants("fantan")
+FANTI_VARIANTS = option_variants("fanti")
 
-
-def variant_id(rules: dict) -> str:
-    return "-".join(map(str, rules.values()))
+__all__ = ["FANTAN_VARIANTS", "FANTI_VARIANTS", "variant_id"]

@@ -1,7 +1,7 @@
 """The batch kernels against the step engine: same seeds, same choices, identical records.
 
-Every variant: Fan Tan opening x ace x stakes x strict at 3..8 players, Fanti
-guardian_takes_guardians x ties at 2..4 players -- about 6,000 rounds in all. A record
+Every variant drawn from the games' declared options (:mod:`option_variants`: every
+value and a seeded sample of combinations) at every player count. A record
 holds the deck, the dealer, every move with its seat, every round score, the totals and
 the winners, so equal records mean the two engines agree on all of it.
 """

@@ -5,21 +5,22 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from option_variants import option_variants
 from parlour.bots import make_bot
 from parlour.bots.determinize import replay
 from parlour.games import get_game
 from parlour.games.fantan.determinize import FanTanDeterminizer
 from parlour.games.fanti.determinize import FantiDeterminizer
 
-VARIANTS: list[tuple[str, int, dict[str, Any]]] = [
-    ("fantan", 4, {}),
-    ("fantan", 3, {"opening": "any-seven", "ace": "high"}),
-    ("fantan", 5, {"strict": False, "stakes": "chips"}),
-    ("fantan", 8, {"stakes": "chips"}),
-    ("fanti", 2, {}),
-    ("fanti", 3, {"ties": "shared", "guardian_takes_guardians": False}),
-    ("fanti", 4, {}),
-]
+
+def _variants(game: str, sizes: tuple[int, ...], limit: int) -> list[tuple[str, int, dict]]:
+    """The game's variants from its declared options, each at one of ``sizes`` players."""
+    return [(game, sizes[i % len(sizes)], rules)
+            for i, rules in enumerate(option_variants(game, limit=limit))]
+
+
+VARIANTS: list[tuple[str, int, dict[str, Any]]] = (_variants("fantan", (4, 3, 5, 8, 6), 6)
+                                                   + _variants("fanti", (2, 3, 4), 4))
 
 
 def round_at(game: str, players: int, rules: dict, seed: int, moves: int,

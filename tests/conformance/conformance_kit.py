@@ -7,10 +7,10 @@ to the registry is checked by the whole suite the moment it is registered.
 
 from __future__ import annotations
 
-import itertools
 import random
 from typing import Any
 
+from option_variants import option_variants
 from parlour import cards
 from parlour.game import Game, IllegalMove, Round
 from parlour.games import KITS
@@ -25,10 +25,9 @@ Variant = tuple[str, int, dict[str, Any]]
 
 
 def variants(game: Game) -> list[dict[str, Any]]:
-    """Every combination of the game's options that have a list of choices."""
-    choice = [o for o in game.options if o.choices]
-    return [dict(zip([o.name for o in choice], values, strict=True))
-            for values in itertools.product(*(o.choices for o in choice))]
+    """The game's variants from its declared options: every value of each, and a seeded
+    sample of the combinations (:func:`option_variants.option_variants`)."""
+    return option_variants(game)
 
 
 def all_variants() -> list[Variant]:

@@ -18,6 +18,7 @@ from helpers_bots import round_at
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from option_variants import option_variants
 from parlour import cards
 from parlour.bots import make_bot
 from parlour.bots.budget import Budget
@@ -33,13 +34,8 @@ from parlour.games.fantan.heuristic import best_card, round_policy
 from parlour.games.fantan.infer import Likelihood, decision_arrays
 from parlour.games.fantan.search import _TABLES, _UNLOCK, FastFanTan, _setup
 
-VARIANTS = [
-    (4, {}),
-    (3, {"opening": "any-seven", "ace": "high"}),
-    (5, {"strict": False, "stakes": "chips"}),
-    (8, {"stakes": "chips"}),
-    (6, {"strict": False, "ace": "high"}),
-]
+VARIANTS = list(zip((4, 3, 5, 8, 6, 4, 7), option_variants("fantan", limit=7), strict=False))
+"""(players, rules): every value of every option, and seeded combinations."""
 
 
 def a_view_round(players, rules, seed, bot="random"):
