@@ -353,43 +353,70 @@ def train(cfg: TrainConfig, out: Path | None = None) -> Iterator[dict[str, Any]]
     The last line yielded has ``"done": True`` and the weights under ``"weights"``.
     """
     cfg.check()
-    rng = np.random.default_rng(cfg.seed)
-    bots = compiled_bots(cfg.game)
-    probe = make_vec(cfg.game, 1, cfg.players, "self")
-    obs, info = probe.reset(seed=cfg.seed)
-    size, actions = obs.shape[1], info["action_mask"].shape[1]
-    if cfg.init_weights:
-        w = load_weights(cfg.init_weights)
-        if w["w1"].shape[0] != size or w["wp"].shape[1] != actions:
-            raise ValueError(f"{cfg.init_weights} is for observations of {w['w1'].shape[0]} "
-                             f"and {w['wp'].shape[1]} actions, not {size} and {actions}")
-        if "wv" not in w:
-            w["wv"] = np.zeros((w["w2"].shape[1], 1), np.float32)
-            w["bv"] = np.zeros(1, np.float32)
-    else:
-        w = init(rng, size, cfg.hidden, actions)
-    start = time.time()
-    step_no = 0
-
-    def checkpoint(line: dict[str, Any], force: bool = False) -> None:
-        if force or (cfg.eval_every and step_no % cfg.eval_every == 0):
-            for kind in bots:
-                line[f"vs_{kind}"] = round(evaluate(cfg.game, cfg.players, w, kind,
-                                                    cfg.eval_rounds, cfg.eval_seed), 4)
-            if out is not None:
-                np.savez(out, **w)
-                if cfg.keep_checkpoints and not force:
-                    np.savez(out.with_name(f"{out.stem}-{step_no}.npz"), **w)
-
+    run = _Run(cfg, out)
     if cfg.eval_every and not cfg.init_weights:  # the untrained network, for the curve
         first: dict[str, Any] = {"phase": "start", "update": 0}
-        for kind in bots:
-            first[f"vs_{kind}"] = round(evaluate(cfg.game, cfg.players, w, kind,
-                                                 cfg.eval_rounds, cfg.eval_seed), 4)
+        run.evaluate(first)
         yield first
-
-    # --- phase 1: imitation (DAgger) ---
     if cfg.imitate:
+        yield from run.imitate()
+    if cfg.updates:
+        yield from run.ppo()
+    yield run.finish()
+
+
+def start_weights(cfg: TrainConfig, rng: np.random.Generator, size: int,
+                  actions: int) -> Weights:
+    """The network training starts from: ``init_weights`` (checked against the
+    observation and action sizes; a value head added if it has none), else fresh."""
+    if not cfg.init_weights:
+        return init(rng, size, cfg.hidden, actions)
+    w = load_weights(cfg.init_weights)
+    if w["w1"].shape[0] != size or w["wp"].shape[1] != actions:
+        raise ValueError(f"{cfg.init_weights} is for observations of {w['w1'].shape[0]} "
+                         f"and {w['wp'].shape[1]} actions, not {size} and {actions}")
+    if "wv" not in w:
+        w["wv"] = np.zeros((w["w2"].shape[1], 1), np.float32)
+        w["bv"] = np.zeros(1, np.float32)
+    return w
+
+
+class _Run:
+    """One training run: the network, its clock and update count, and its phases."""
+
+    def __init__(self, cfg: TrainConfig, out: Path | None) -> None:
+        self.cfg, self.out = cfg, out
+        self.rng = np.random.default_rng(cfg.seed)
+        self.bots = compiled_bots(cfg.game)
+        obs, info = make_vec(cfg.game, 1, cfg.players, "self").reset(seed=cfg.seed)
+        self.size, self.actions = obs.shape[1], info["action_mask"].shape[1]
+        self.w = start_weights(cfg, self.rng, self.size, self.actions)
+        self.start = time.time()
+        self.step_no = 0
+
+    def minutes(self) -> float:
+        return round((time.time() - self.start) / 60, 2)
+
+    def evaluate(self, line: dict[str, Any]) -> None:
+        """Add the network's win share against each compiled bot to ``line``."""
+        cfg = self.cfg
+        for kind in self.bots:
+            line[f"vs_{kind}"] = round(evaluate(cfg.game, cfg.players, self.w, kind,
+                                                cfg.eval_rounds, cfg.eval_seed), 4)
+
+    def checkpoint(self, line: dict[str, Any], force: bool = False) -> None:
+        """Every ``eval_every`` updates (or with ``force``): evaluate, save the weights."""
+        cfg, out = self.cfg, self.out
+        if force or (cfg.eval_every and self.step_no % cfg.eval_every == 0):
+            self.evaluate(line)
+            if out is not None:
+                np.savez(out, **self.w)
+                if cfg.keep_checkpoints and not force:
+                    np.savez(out.with_name(f"{out.stem}-{self.step_no}.npz"), **self.w)
+
+    def imitate(self) -> Iterator[dict[str, Any]]:
+        """Phase 1: imitation of the ``expert`` bot (DAgger), from a replay of positions."""
+        cfg, w, rng, size, actions = self.cfg, self.w, self.rng, self.size, self.actions
         envs = make_vec(cfg.game, cfg.imitate_envs, cfg.players, "self", reward="score")
         obs, info = envs.reset(seed=cfg.seed)
         n = cfg.imitate_envs
@@ -403,7 +430,7 @@ def train(cfg: TrainConfig, out: Path | None = None) -> Iterator[dict[str, Any]]
         pend_slot = [[] for _ in range(n)]  # (replay slot, seat) of this round's positions
         filled = 0
         for k in range(cfg.imitate):
-            step_no = k + 1
+            self.step_no = k + 1
             mask = info["action_mask"]
             seats = info["seat"]
             labels = envs.bot_actions(cfg.expert)
@@ -446,16 +473,16 @@ def train(cfg: TrainConfig, out: Path | None = None) -> Iterator[dict[str, Any]]
                 g, lo_, ag = imitation_grads(w, X[i], M[i], A[i], R[i], K[i], cfg.vf)
                 opt.step(w, g)
                 loss, agree, batches = loss + lo_, agree + ag, batches + 1
-            line: dict[str, Any] = {"phase": "imitate", "update": step_no,
-                                    "positions": step_no * n,
-                                    "minutes": round((time.time() - start) / 60, 2),
+            line: dict[str, Any] = {"phase": "imitate", "update": self.step_no,
+                                    "positions": self.step_no * n, "minutes": self.minutes(),
                                     "loss": round(loss / batches, 4),
                                     "agree": round(agree / batches, 4)}
-            checkpoint(line)
+            self.checkpoint(line)
             yield line
 
-    # --- phase 2: PPO ---
-    if cfg.updates:
+    def ppo(self) -> Iterator[dict[str, Any]]:
+        """Phase 2: PPO against the opponents in turn (one vector of games each)."""
+        cfg, w, rng = self.cfg, self.w, self.rng
         kinds = cfg.opponents.split(",")
         vecs = {kind: make_vec(cfg.game, cfg.envs, cfg.players, kind, reward=cfg.reward)
                 for kind in dict.fromkeys(kinds)}
@@ -464,29 +491,31 @@ def train(cfg: TrainConfig, out: Path | None = None) -> Iterator[dict[str, Any]]
         opt = Adam(w, cfg.lr)
         n, T = cfg.envs, cfg.steps
         for u in range(1, cfg.updates + 1):
-            step_no = cfg.imitate + u
+            self.step_no = cfg.imitate + u
             kind = kinds[(u - 1) % len(kinds)]
-            envs = vecs[kind]
             warm = u <= cfg.value_warmup
             obs, info, stats = ppo_update(
-                w, opt, envs, *state[kind], rng, steps=T, reward_scale=cfg.reward_scale,
+                w, opt, vecs[kind], *state[kind], rng, steps=T, reward_scale=cfg.reward_scale,
                 gamma=cfg.gamma, lam=cfg.lam, epochs=cfg.epochs, minibatch=cfg.minibatch,
                 clip=cfg.clip, vf=cfg.vf, ent=cfg.ent, only=("wv", "bv") if warm else None,
                 lr=max(cfg.lr, 1e-3) if warm else None)
             state[kind] = (obs, info)
-            line = {"phase": "ppo", "update": step_no, "opponents": kind,
-                    "steps": u * T * n, "minutes": round((time.time() - start) / 60, 2),
-                    **stats}
-            checkpoint(line)
+            line = {"phase": "ppo", "update": self.step_no, "opponents": kind,
+                    "steps": u * T * n, "minutes": self.minutes(), **stats}
+            self.checkpoint(line)
             yield line
-    final: dict[str, Any] = {"done": True, "update": step_no}
-    if not cfg.eval_every or step_no % cfg.eval_every:
-        checkpoint(final, force=True)
-    final["minutes"] = round((time.time() - start) / 60, 2)
-    if out is not None:
-        np.savez(out, **w)
-    final["weights"] = w
-    yield final
+
+    def finish(self) -> dict[str, Any]:
+        """The last line: a final evaluation unless one just ran, the weights saved."""
+        cfg = self.cfg
+        final: dict[str, Any] = {"done": True, "update": self.step_no}
+        if not cfg.eval_every or self.step_no % cfg.eval_every:
+            self.checkpoint(final, force=True)
+        final["minutes"] = self.minutes()
+        if self.out is not None:
+            np.savez(self.out, **self.w)
+        final["weights"] = self.w
+        return final
 
 
 def play_layers(w: Weights) -> Weights:

@@ -5,18 +5,13 @@ from __future__ import annotations
 import gc
 import logging
 import threading
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
 
 from fastapi import FastAPI, HTTPException, Request
-from fastapi.encoders import jsonable_encoder
-from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
-from sqlalchemy.exc import DBAPIError
-from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.routing import Route
 
 from parlour import __version__
 from parlour.games import KITS
@@ -26,10 +21,10 @@ from parlour.server.accounts import router as accounts_router
 from parlour.server.admin_api import router as admin_router
 from parlour.server.api import router
 from parlour.server.between import router as between_router
-from parlour.server.db import Store, unavailable
+from parlour.server.db import Store
 from parlour.server.guard import Guard
+from parlour.server.handlers import install_handlers
 from parlour.server.logs import AccessLog
-from parlour.server.pages import error_words
 from parlour.server.pages import page as language_page
 from parlour.server.pages import router as pages_router
 from parlour.server.passkey_list import router as passkey_list_router
@@ -39,7 +34,7 @@ from parlour.server.push import router as push_router
 from parlour.server.ratings_api import router as ratings_router
 from parlour.server.readiness import Readiness
 from parlour.server.room import router as room_router
-from parlour.server.service import ServiceError, TableService
+from parlour.server.service import TableService
 from parlour.server.settings import Settings
 from parlour.server.social_api import router as social_router
 from parlour.server.webapp import router as webapp_router
@@ -48,8 +43,6 @@ from parlour.server.ws import table_socket
 
 log = logging.getLogger("parlour.server")
 STATIC = Path(__file__).resolve().parent.parent / "web" / "static"
-HTTP_CODES = {400: "bad_request", 404: "not_found", 405: "method_not_allowed",
-              413: "too_large", 429: "rate_limited"}
 
 
 def create_app(settings: Settings | None = None, *, testing: bool | None = None) -> FastAPI:
@@ -57,6 +50,20 @@ def create_app(settings: Settings | None = None, *, testing: bool | None = None)
     settings = settings or Settings.from_env()
     if testing is not None:
         settings.testing = testing
+    app = FastAPI(title="parlour", version=__version__, lifespan=_lifespan(settings),
+                  description="Fanti and Fan Tan tables. The game itself is played over the "
+                              "WebSocket at /ws: see docs/protocol.md.")
+    app.state.settings = settings
+    _routes(app, settings)
+    install_handlers(app)
+    app.add_api_websocket_route("/ws", table_socket)
+    _pages(app)
+    _probes(app, settings)
+    return app
+
+
+def _lifespan(settings: Settings) -> Callable[[FastAPI], AbstractAsyncContextManager[None]]:
+    """Open the database and the table service at start; close them at the end."""
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -82,84 +89,24 @@ def create_app(settings: Settings | None = None, *, testing: bool | None = None)
         finally:
             await service.shutdown()
 
-    app = FastAPI(title="parlour", version=__version__, lifespan=lifespan,
-                  description="Fanti and Fan Tan tables. The game itself is played over the "
-                              "WebSocket at /ws: see docs/protocol.md.")
-    app.state.settings = settings
+    return lifespan
+
+
+def _routes(app: FastAPI, settings: Settings) -> None:
+    """The HTTP API's routers and the middleware in front of them."""
     app.include_router(router)
     app.add_middleware(Guard, settings=settings)
     if settings.access_log:
         app.add_middleware(AccessLog)
-    app.include_router(room_router)
-    app.include_router(webapp_router)
-    app.include_router(pages_router)
-    app.include_router(between_router)
-    app.include_router(push_router)
-    app.include_router(pools_router)
-    app.include_router(social_router)
-    app.include_router(admin_router)
-    app.include_router(accounts_router)
-    app.include_router(account_pages)
-    app.include_router(passkeys_router)
-    app.include_router(passkey_list_router)
-    app.include_router(ratings_router)
+    for r in (room_router, webapp_router, pages_router, between_router, push_router,
+              pools_router, social_router, admin_router, accounts_router, account_pages,
+              passkeys_router, passkey_list_router, ratings_router):
+        app.include_router(r)
 
-    @app.exception_handler(ServiceError)
-    async def _service_error(request: Request, exc: ServiceError) -> JSONResponse:
-        if exc.status in (413, 429, 503):
-            metrics.refused(exc.code)
-        return JSONResponse({"error": exc.code, "message": error_words(request, exc.code, exc.message)},
-                            status_code=exc.status, headers=exc.headers)
 
-    @app.exception_handler(Exception)
-    async def _unexpected(_request: Request, exc: Exception) -> JSONResponse:
-        log.error("request failed", exc_info=exc)
-        return JSONResponse({"error": "server_error", "message": "the server could not "
-                             "handle this request; nothing was changed"}, status_code=500)
-
-    @app.exception_handler(RequestValidationError)
-    async def _invalid_body(_request: Request, exc: RequestValidationError) -> JSONResponse:
-        # A body of the wrong shape, in the API's error shape too; the first problem in
-        # words, every problem (FastAPI's list) under "detail".
-        # The client's own input is not echoed back: it may be large, or a number JSON
-        # cannot carry (1e400 parses as infinity), which made this answer a 500.
-        errors = jsonable_encoder([{k: v for k, v in e.items() if k != "input"}
-                                   for e in exc.errors()])
-        first = errors[0] if errors else {}
-        where = ".".join(str(x) for x in first.get("loc", ()) if x != "body")
-        message = f"{where}: {first.get('msg', 'invalid')}" if where else first.get(
-            "msg", "the request body is not valid")
-        return JSONResponse({"error": "invalid", "message": message, "detail": errors},
-                            status_code=422)
-
-    @app.exception_handler(StarletteHTTPException)
-    async def _http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
-        # Framework refusals (a body that is not JSON, an unknown path) in the API's
-        # own error shape; "detail" is kept for FastAPI-style clients.
-        code = HTTP_CODES.get(exc.status_code, f"http_{exc.status_code}")
-        message = str(exc.detail)
-        headers = exc.headers
-        if exc.status_code == 405:  # every method of the path, not the first route's only
-            path = _request.url.path
-            methods = sorted({m for r in app.router.routes
-                              if isinstance(r, Route) and r.path_regex.match(path)
-                              for m in (r.methods or ())})
-            headers = {**(headers or {}), "Allow": ", ".join(methods)}
-        if exc.status_code == 400 and message == "There was an error parsing the body":
-            message = "the request body is not JSON the server can read (malformed, or nested too deeply)"
-        return JSONResponse({"error": code, "message": error_words(_request, code, message),
-                             "detail": exc.detail},
-                            status_code=exc.status_code, headers=headers)
-
-    @app.exception_handler(DBAPIError)
-    async def _database_error(_request: Request, exc: DBAPIError) -> JSONResponse:
-        if unavailable(exc):
-            return JSONResponse({"error": "unavailable", "message": "the database is busy or "
-                                 "unreachable; nothing was changed: please try again"},
-                                status_code=503, headers={"Retry-After": "1"})
-        return await _unexpected(_request, exc)
-
-    app.add_api_websocket_route("/ws", table_socket)
+def _pages(app: FastAPI) -> None:
+    """The page: each game's page module, the static files, and the page routes (in the
+    visitor's language)."""
 
     @app.get("/static/js/games/{name}.js", include_in_schema=False)
     def game_module(name: str) -> FileResponse:
@@ -182,6 +129,10 @@ def create_app(settings: Settings | None = None, *, testing: bool | None = None)
     @app.get("/verify", include_in_schema=False)
     def verify_page(request: Request) -> Response:
         return language_page(request)
+
+
+def _probes(app: FastAPI, settings: Settings) -> None:
+    """Health, readiness and (when on) the metrics of this process."""
 
     @app.get("/healthz", include_in_schema=False)
     def health(request: Request) -> dict[str, str]:
@@ -211,5 +162,3 @@ def create_app(settings: Settings | None = None, *, testing: bool | None = None)
             """Prometheus text exposition of this process (no card, name or secret)."""
             body, kind = metrics.scrape(getattr(request.app.state, "service", None))
             return Response(body, media_type=kind)
-
-    return app

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import socket
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -130,8 +130,6 @@ def serve(
 
     Every setting comes from an option, else a PARLOUR_* environment variable, else
     the --config file, else its default (docs/deploy.md)."""
-    from parlour.server.config import ConfigError, report, resolve
-
     options: dict[str, object] = {
         "host": host, "port": port, "db_url": db, "bot_delay": bot_delay,
         "round_pause": round_pause, "grace": grace,
@@ -139,30 +137,47 @@ def serve(
         "allowed_origins": origin, "cluster": cluster, "lease": lease,
         "ws_deflate": ws_deflate, "trusted_proxies": trusted_proxy,
         "public_url": public_url, "listeners": listeners}
+    resolved = _resolve(options, set_ or [], config)
+    sockets = _open(resolved)
+    from parlour.server import create_app
+    from parlour.server.logs import setup as setup_logs
+
+    setup_logs()  # JSON lines on standard error (docs/deploy.md)
+    _run(create_app(resolved.settings), resolved.listen, sockets)
+
+
+def _resolve(options: dict[str, object], set_: list[str], config: str | None) -> Any:
+    """The settings from the options, ``--set`` pairs, the environment and the file (a
+    usage error, status 2, when they do not make sense)."""
+    from parlour.server.config import ConfigError, resolve
+
     sets: dict[str, str] = {}
-    for item in set_ or []:
+    for item in set_:
         name, sep, value = item.partition("=")
         if not sep:
             fail(f"--set takes NAME=VALUE, not {item!r}", 2)
         sets[name.strip()] = value.strip()
     try:
-        resolved = resolve(options, os.environ, config, sets)
+        return resolve(options, os.environ, config, sets)
     except ConfigError as e:
         fail(str(e), 2)
+
+
+def _open(resolved: Any) -> list[socket.socket]:
+    """Listen on the port and check the database before anything starts, saying what
+    is served where; a refusal is one line and status 2, never a startup traceback."""
+    from parlour.server.config import report
+    from parlour.server.db import check_database, shown_url
+
     settings, listen = resolved.settings, resolved.listen
     host, port = listen.host, listen.port
     with usage_errors():
         if "://" not in (resolved.raw_db or "parlour.sqlite3"):
             check_sqlite_file(Path(resolved.raw_db or "parlour.sqlite3"))
         sockets = listening_sockets(host, port, listen.listeners)
-    import uvicorn
-
-    from parlour.server import create_app
-    from parlour.server.db import check_database, shown_url
-
     for line in report(resolved):
         typer.echo(f"parlour: {line}")
-    try:  # a database that cannot be opened is refused now, not in a startup traceback
+    try:
         check_database(settings.db_url, settings.db_timeout, settings.db_start_wait,
                        waiting=lambda reason: typer.echo(
                            f"parlour: the database does not answer yet ({reason}); trying "
@@ -176,10 +191,12 @@ def serve(
     typer.echo(f"parlour: open http://{shown}:{port}/  (database: {shown_url(settings.db_url)})")
     if settings.testing:
         typer.echo("parlour: TESTING mode: test-only table options are accepted")
-    from parlour.server.logs import setup as setup_logs
+    return sockets
 
-    setup_logs()  # JSON lines on standard error (docs/deploy.md)
-    application = create_app(settings)
+
+def _run(application: Any, listen: Any, sockets: list[socket.socket]) -> None:
+    """Serve ``application`` on the open sockets until SIGTERM or Ctrl-C."""
+    import uvicorn
 
     class Server(uvicorn.Server):
         """On SIGTERM (or Ctrl-C), first tell every client to reconnect (a ``bye`` and
@@ -193,8 +210,9 @@ def serve(
                 await service.going_away()
             await super().shutdown(sockets)
 
-    config = uvicorn.Config(application, host=host, port=port, log_level="warning",
-                            ws_max_size=64 * 1024, ws_per_message_deflate=listen.ws_deflate,
+    config = uvicorn.Config(application, host=listen.host, port=listen.port,
+                            log_level="warning", ws_max_size=64 * 1024,
+                            ws_per_message_deflate=listen.ws_deflate,
                             backlog=BACKLOG, timeout_graceful_shutdown=5,
                             # the client's address is the guard's (--trusted-proxy) alone
                             proxy_headers=False,
