@@ -2,6 +2,7 @@
 // legal cards lit, and the Pass button when passing is allowed (FT-5, FT-8).
 import { cardEl, cardName, rankOrder, sortHand, SUITS } from "../cards.js";
 import { h } from "../dom.js";
+import { optionWords, summaryWords } from "../gamewords.js";
 import { has, tg } from "../i18n.js";
 
 const SUIT_LABEL = { C: "Clubs", D: "Diamonds", H: "Hearts", S: "Spades" };
@@ -89,29 +90,18 @@ export { backs } from "../cards.js";
 // --- words for the lobby and the "How to play" page --------------------------------
 
 /** Option labels and choices in plain words (the option names are the record's). */
-export const words = {
-  blurb: "Build the four rows out from the sevens; be first to empty your hand.",
-  options: {
-    rounds: { label: "Rounds", help: "How many deals the game lasts. Usually one per player, so everyone deals once." },
-    opening: { label: "Who starts", help: "How each round opens.",
-      choices: { "seven-of-diamonds": "Whoever holds the 7 of diamonds plays it first", "any-seven": "The player after the dealer starts, with any 7" } },
-    ace: { label: "Aces", help: "Where the Ace sits in each row.",
-      choices: { low: "Low: below the 2", high: "High: above the King" } },
-    stakes: { label: "Scoring", help: "What a round costs the players who did not go out.",
-      choices: { points: "Penalty points: lowest total wins", chips: "Chips: pay into a pot, the winner collects" } },
-    strict: { label: "Passing", help: "When a player may pass.",
-      choices: { true: "Only when nothing fits", false: "Any time, but holding back a card that fits is fined" } },
-  },
-};
+export const words = optionWords("fantan", {
+  rounds: null, opening: ["seven-of-diamonds", "any-seven"], ace: ["low", "high"],
+  stakes: ["points", "chips"], strict: ["true", "false"],
+});
 
 /** The rules in a few words, for the list of open tables. */
 export function summary(rules) {
-  const bits = [`${rules.rounds} round${rules.rounds === 1 ? "" : "s"}`,
-    rules.stakes === "chips" ? "chips" : "penalty points"];
-  if (rules.ace === "high") bits.push("Aces high");
-  if (rules.opening === "any-seven") bits.push("any 7 opens");
-  if (rules.strict === false) bits.push("passing allowed (fined)");
-  return bits.join(", ");
+  const bits = [rules.stakes === "chips" ? "chips" : "points"];
+  if (rules.ace === "high") bits.push("ace_high");
+  if (rules.opening === "any-seven") bits.push("any_seven");
+  if (rules.strict === false) bits.push("passing");
+  return summaryWords("fantan", rules.rounds, bits);
 }
 
 const cardsOf = (codes, cls = "small") => h("span", { class: "card-row" }, codes.map((c) => cardEl("fantan", c, { cls })));

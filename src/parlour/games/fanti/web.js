@@ -3,7 +3,7 @@
 // choose one, confirm; undo only before confirming; a single way is preselected.
 import { cardEl, cardName, listNames, registerLook, sortHand, SYMBOL } from "../cards.js";
 import { h, svgUse } from "../dom.js";
-import { cardStyle, catalogName } from "../gamewords.js";
+import { cardStyle, catalogName, optionWords, summaryWords } from "../gamewords.js";
 import { tg, tgn } from "../i18n.js";
 
 // Fanti's own card names (FA-1): Guardian = J, Mystic = Q, Scout = K, Leaf = clubs,
@@ -121,22 +121,21 @@ export function actions(ctx) {
 // --- words for the lobby and the "How to play" page --------------------------------
 
 /** Option labels and choices in plain words (the option names are the record's). */
-export const words = {
-  blurb: "Collect cards from the table by making 11; most cards, most Leaf, Leaf 2 and Star 10 score.",
-  options: {
-    rounds: { label: "Rounds", help: "How many deals the game lasts." },
-    ties: { label: "Ties for most cards or most Leaf", help: "What happens when two players tie for a bonus.",
-      choices: { none: "Nobody gets that bonus", shared: "Everyone tied gets it" } },
-    guardian_takes_guardians: { label: "Guardian sweep", help: "Whether a Guardian also takes other Guardians from the table.",
-      choices: { true: "Takes the Guardians on the table too", false: "Leaves Guardians on the table" } },
-  },
-};
+function names() {
+  const style = cardStyle();
+  return { guardian: tg(`card.rank.J.${style}`), leaf: tg(`card.suit.clubs.${style}`),
+    c2C: cardName("fanti", "2C"), c10D: cardName("fanti", "10D") };
+}
+
+export const words = optionWords("fanti", {
+  rounds: null, ties: ["none", "shared"], guardian_takes_guardians: ["true", "false"],
+}, names());
 
 export function summary(rules) {
-  const bits = [`${rules.rounds} round${rules.rounds === 1 ? "" : "s"}`];
-  if (rules.ties === "shared") bits.push("ties shared");
-  if (rules.guardian_takes_guardians === false) bits.push("Guardians stay");
-  return bits.join(", ");
+  const bits = [];
+  if (rules.ties === "shared") bits.push("ties");
+  if (rules.guardian_takes_guardians === false) bits.push("guardians");
+  return summaryWords("fanti", rules.rounds, bits, names());
 }
 
 const row = (codes, cls = "small") => h("span", { class: "card-row" }, codes.map((c) => cardEl("fanti", c, { cls })));

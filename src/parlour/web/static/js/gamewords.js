@@ -51,6 +51,25 @@ export function setupCardStyle() {
   lang.after(pick);
 }
 
+/** A game's option words for the front page and its rules page, from the catalog:
+ * opts.GAME.blurb, opts.GAME.OPTION.label / .help / .CHOICE (choices: option -> values). */
+export function optionWords(game, choices, params = {}) {
+  const k = (s) => tg(`opts.${game}.${s}`, params);
+  const options = {};
+  for (const [opt, values] of Object.entries(choices)) {
+    options[opt] = { label: k(`${opt}.label`), help: k(`${opt}.help`) };
+    if (values) options[opt].choices = Object.fromEntries(values.map((v) => [v, k(`${opt}.${v}`)]));
+  }
+  return { blurb: k("blurb"), options };
+}
+
+/** The rules in a few words ("5 rounds, ties shared"): the round count, then the
+ * catalog's words opts.GAME.summary.BIT for each bit that applies. */
+export function summaryWords(game, rounds, bits, params = {}) {
+  return [tgn(`opts.${game}.summary.rounds`, rounds),
+    ...bits.map((b) => tg(`opts.${game}.summary.${b}`, params))].join(tg("list.join"));
+}
+
 function styled(key) {
   const k = `${key}.${cardStyle()}`;
   return has(`${k}.what`, "game") || has(k, "game") || has(`${k}#other`, "game") ? k : key;
