@@ -7,7 +7,7 @@ import secrets
 import sys
 import time
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, NamedTuple
 
 import typer
 from rich.text import Text
@@ -222,51 +222,80 @@ def play_command(
     """
     with usage_errors():
         speak(lang, card_names)
-    if connect is not None:
+    if connect is not None:  # a seat at a server table
         given = {"--players": players, "--seed": seed, "--rule": rule, "--bots": bots,
                  "--save": save, "--resume": resume, "--seat": seat}
         if clash := [k for k, v in given.items() if v is not None and v != []]:
             fail(f"--connect takes its game from the server: drop {', '.join(clash)}")
         raise typer.Exit(_play_remote(connect, hints, pace))
-    out = stdout()
     with usage_errors():
-        if resume is not None:
+        if resume is not None:  # a saved game, where it stopped
             given = {"--players": players, "--seed": seed, "--rule": rule, "--bots": bots,
                      "--seat": seat}
             if clash := [k for k, v in given.items() if v is not None and v != []]:
                 raise UsageError(f"--resume continues the saved game as it was: drop "
                                  f"{', '.join(clash)}")
-            match, seat, bot_of, base = _resume(resume)
-            g = match.game
-            if game is not None and resolve_game(game) is not g:
-                raise UsageError(f"{resume} holds a game of {g.title}, not {game}")
-            path = save or resume
-            check_output_file(path, overwrite=path.resolve() == resume.resolve())
-            seed = (match.meta or {}).get("seed")
-            shuffler = _shuffler_after(match, seed)
-        else:
-            if game is None:
-                raise UsageError("give the GAME to play (" + " or ".join(GAMES)
-                                 + "), or --resume FILE, or --connect URL")
-            g = resolve_game(game)
-            n = resolve_players(g, players)
-            rules = resolve_rules(g, n, rule)
-            seat = seat or 0
-            if not 0 <= seat < n:
-                raise UsageError(f"--seat must be from 0 to {n - 1}, not {seat}")
-            names = resolve_bots(g, bots, n - 1, default_bot(g), n)
-            path = save or default_save_path(g.name)
-            check_output_file(path, overwrite=False)
-            bot_of = list(names)
-            bot_of.insert(seat, None)
-            # C-3: a seed makes the whole game reproducible; without one, deal from `secrets`
-            shuffler = Shuffler(seed) if seed is not None else Shuffler.live()
-            base = seed if seed is not None else secrets.randbits(63)
-            seats = [tell("seat.you") if s == seat else tell("seat.bot", number=s)
-                     for s in range(n)]
-            meta = {"generator": "parlour play", "human_seat": seat, "bots": bot_of,
-                    "seed": seed, "bot_seed": base}
-            match = Match.new(g, n, rules, seats=seats, shuffler=shuffler, meta=meta)
+            start = _resumed_game(resume, game, save)
+        else:  # a new game
+            start = _new_game(game, players, seat, seed, rule, bots, save)
+    raise typer.Exit(_play_local(start, resume, pace, hints))
+
+
+class _Start(NamedTuple):
+    """A local game ready to play: the match, the person's seat, each seat's bot (None
+    for the person), the bots' seed base, where it is saved, and the deck source."""
+
+    match: Match
+    seat: int
+    bot_of: list[str | None]
+    base: int
+    path: Path
+    shuffler: Shuffler
+
+
+def _resumed_game(resume: Path, game: str | None, save: Path | None) -> _Start:
+    match, seat, bot_of, base = _resume(resume)
+    g = match.game
+    if game is not None and resolve_game(game) is not g:
+        raise UsageError(f"{resume} holds a game of {g.title}, not {game}")
+    path = save or resume
+    check_output_file(path, overwrite=path.resolve() == resume.resolve())
+    seed = (match.meta or {}).get("seed")
+    return _Start(match, seat, bot_of, base, path, _shuffler_after(match, seed))
+
+
+def _new_game(game: str | None, players: int | None, seat: int | None, seed: int | None,
+              rule: list[str] | None, bots: str | None, save: Path | None) -> _Start:
+    if game is None:
+        raise UsageError("give the GAME to play (" + " or ".join(GAMES)
+                         + "), or --resume FILE, or --connect URL")
+    g = resolve_game(game)
+    n = resolve_players(g, players)
+    rules = resolve_rules(g, n, rule)
+    seat = seat or 0
+    if not 0 <= seat < n:
+        raise UsageError(f"--seat must be from 0 to {n - 1}, not {seat}")
+    names = resolve_bots(g, bots, n - 1, default_bot(g), n)
+    path = save or default_save_path(g.name)
+    check_output_file(path, overwrite=False)
+    bot_of: list[str | None] = list(names)
+    bot_of.insert(seat, None)
+    # C-3: a seed makes the whole game reproducible; without one, deal from `secrets`
+    shuffler = Shuffler(seed) if seed is not None else Shuffler.live()
+    base = seed if seed is not None else secrets.randbits(63)
+    seats = [tell("seat.you") if s == seat else tell("seat.bot", number=s)
+             for s in range(n)]
+    meta = {"generator": "parlour play", "human_seat": seat, "bots": bot_of,
+            "seed": seed, "bot_seed": base}
+    match = Match.new(g, n, rules, seats=seats, shuffler=shuffler, meta=meta)
+    return _Start(match, seat, bot_of, base, path, shuffler)
+
+
+def _play_local(start: _Start, resume: Path | None, pace: float | None, hints: bool) -> int:
+    """Play the game in this terminal, saving as it goes; the exit status."""
+    out = stdout()
+    match, seat, bot_of, base, path, shuffler = start
+    g = match.game
     n = match.players
     agents = [None if b is None else make_bot(b, g.name, derive_seed(base, "bot", s))
               for s, b in enumerate(bot_of)]
@@ -302,4 +331,4 @@ def play_command(
         why = "interrupted" if code == INTERRUPTED else "stopped"
         out.print("\n" + tell(f"play.{why}", progress=_progress(match), path=str(path)),
                   soft_wrap=True)
-    raise typer.Exit(code)
+    return code
