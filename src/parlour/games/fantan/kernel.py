@@ -93,15 +93,6 @@ def legal_options(hand, table, playable, any_seven, strict):
 
 
 @njit(inline="always", cache=True)
-def is_legal(move, hand, table, playable, any_seven, strict):
-    """Whether ``move`` (a card id, or PASS) is legal for ``hand`` (FT-3 .. FT-5)."""
-    legal, may_pass = legal_options(hand, table, playable, any_seven, strict)
-    if move == PASS:
-        return may_pass
-    return 0 <= move < PASS and legal & bit(move) != U0
-
-
-@njit(inline="always", cache=True)
 def withhold(seat, legal, hands, n, chips, fines, paid5):
     """FT-8: a pass holding ``legal`` cards is fined; each withheld 7 pays its 6 and 8."""
     fines[seat] += 1
@@ -115,46 +106,6 @@ def withhold(seat, legal, hands, n, chips, fines, paid5):
                 if h != seat:
                     paid5[seat] -= 5
                     paid5[h] += 5
-
-
-@njit(inline="always", cache=True)
-def move_step(seat, move, legal, hands, n, chips, unlock, table, playable, passes, fines,
-              paid5, streak):
-    """One move of ``seat``, the one compiled copy of :meth:`.rules.FanTanRound.apply`:
-    a card (FT-3; out of the hand, FT-6) or a pass (FT-5) holding the playable cards
-    ``legal`` (counted in ``passes``, fined when it withholds, FT-8), with the passes
-    in a row (``streak``) that block the round (FT-11). ``legal`` is read only for a pass.
-    Returns ``(table, playable, streak, winner)``: the winner is :data:`OPEN` while the
-    round goes on, the seat that went out, or :data:`BLOCKED`."""
-    if move == PASS:
-        passes[seat] += 1
-        if legal != U0:
-            withhold(seat, legal, hands, n, chips, fines, paid5)
-        streak, stop = passed(streak, n)
-        return table, playable, streak, BLOCKED if stop else OPEN
-    cb = bit(move)
-    hands[seat] ^= cb
-    return (table | cb, (playable ^ cb) | unlock[move], 0,
-            seat if hands[seat] == U0 else OPEN)
-
-
-@njit(cache=True)
-def replay_public(seats, moves, n, unlock, tables, passes_at):
-    """The public state before each move of a history (``seats[t]`` played ``moves[t]``)
-    through :func:`move_step`: the table to ``tables[t]``, every seat's passes to
-    ``passes_at[t]``. The hands are unknown: a stand-in hand takes the card bits."""
-    hands = np.zeros(n, np.uint64)
-    passes = np.zeros(n, np.int64)
-    fines = np.zeros(n, np.int64)
-    paid5 = np.zeros(n, np.int64)
-    table, playable, streak = U0, SEVENS_U, 0
-    for t in range(seats.shape[0]):
-        tables[t] = table
-        for s in range(n):
-            passes_at[t, s] = passes[s]
-        table, playable, streak, _w = move_step(seats[t], moves[t], U0, hands, n, False,
-                                                unlock, table, playable, passes, fines, paid5,
-                                                streak)
 
 
 @njit(cache=True)
@@ -203,10 +154,24 @@ def fantan_games(seed, game0, n, rounds, any_seven, strict, chips, unlock,
                 n_legal = cnt + (1 if may_pass else 0)
                 k = 0 if n_legal == 1 else bounded(draw(rkey, MOVE_BASE + m), n_legal)
                 seat = turn
-                move = PASS if k == cnt else kth_card(legal, k)
-                table, playable, streak, winner = move_step(
-                    seat, move, legal, hands, n, chips, unlock, table, playable, passes,
-                    fines, paid5, streak)
+                if k == cnt:  # pass (FT-5)
+                    move = PASS
+                    passes[seat] += 1
+                    if legal != U0:
+                        withhold(seat, legal, hands, n, chips, fines, paid5)
+                    streak, stop = passed(streak, n)
+                    if stop:  # FT-11
+                        winner = BLOCKED
+                else:
+                    streak = 0
+                    move = kth_card(legal, k)
+                    cb = bit(move)
+                    hand ^= cb
+                    hands[seat] = hand
+                    table |= cb
+                    playable = (playable ^ cb) | unlock[move]
+                    if hand == U0:  # FT-6
+                        winner = seat
                 turn = seat + 1 if seat + 1 < n else 0
                 if record and m < cap:
                     rec_seat[b, r, m] = seat
@@ -220,8 +185,8 @@ def fantan_games(seed, game0, n, rounds, any_seven, strict, chips, unlock,
 
 @njit(inline="always", cache=True)
 def round_score(out, n, dealer, w, chips, hands, passes, fines, paid5):
-    """FT-7 and FT-8, as :meth:`parlour.games.fantan.rules.FanTanRound.score_detail`
-    totals them; a blocked round (``w`` :data:`BLOCKED`, FT-11) too."""
+    """FT-7 and FT-8, as :meth:`parlour.games.fantan.rules.FanTanRound.score`; a blocked
+    round (``w`` :data:`BLOCKED`, FT-11) as its ``_blocked_score``."""
     if not chips:
         for s in range(n):
             out[s] = 0 if s == w else passes[s] + count(hands[s]) + 3 * fines[s]

@@ -16,6 +16,7 @@ from numba import njit
 
 from parlour.batch.bitops import (
     U0,
+    bit,
     bounded,
     count,
     draw,
@@ -27,14 +28,15 @@ from parlour.batch.bitops import (
 from parlour.batch.stream import M64, MOVE_BASE
 from parlour.game import PASS
 from parlour.games.fantan.kernel import (
+    BLOCKED,
     OPEN,
     SEVENS_U,
     UNLOCKS_U,
     deal,
-    is_legal,
     legal_options,
-    move_step,
+    passed,
     round_score,
+    withhold,
 )
 from parlour.games.fantan.rules import FANTAN
 
@@ -80,7 +82,12 @@ def _first_illegal(any_seven, strict, moves, hands, table, playable, turn, winne
     for b in range(table.shape[0]):
         if winner[b] != OPEN:
             continue
-        if not is_legal(moves[b], hands[b, turn[b]], table[b], playable[b], any_seven, strict):
+        legal, may_pass = legal_options(hands[b, turn[b]], table[b], playable[b], any_seven, strict)
+        mv = moves[b]
+        if mv == PASS:
+            if not may_pass:
+                return b
+        elif mv < 0 or mv > PASS or legal & bit(mv) == U0:
             return b
     return -1
 
@@ -93,12 +100,22 @@ def _step(n, any_seven, strict, chips, unlock, moves, hands, table, playable, tu
             continue
         seat = turn[b]
         mv = moves[b]
-        legal = U0
-        if mv == PASS:  # the cards it holds back (FT-8)
+        if mv == PASS:
+            passes[b, seat] += 1
             legal, _ = legal_options(hands[b, seat], table[b], playable[b], any_seven, strict)
-        table[b], playable[b], streak[b], winner[b] = move_step(
-            seat, mv, legal, hands[b], n, chips, unlock, table[b], playable[b], passes[b],
-            fines[b], paid5[b], streak[b])
+            if legal != U0:
+                withhold(seat, legal, hands[b], n, chips, fines[b], paid5[b])
+            streak[b], stop = passed(streak[b], n)
+            if stop:  # FT-11
+                winner[b] = BLOCKED
+        else:
+            streak[b] = 0
+            cb = bit(mv)
+            hands[b, seat] ^= cb
+            table[b] |= cb
+            playable[b] = (playable[b] ^ cb) | unlock[mv]
+            if hands[b, seat] == U0:
+                winner[b] = seat
         turn[b] = seat + 1 if seat + 1 < n else 0
         nmoves[b] += 1
 

@@ -65,18 +65,16 @@ def _moments(view: FanTanView) -> list[_Moment]:
         since[t] = list(since[t + 1])
         if move != PASS:
             since[t][seat] |= 1 << move
-    from parlour.games.fantan.kernel import UNLOCKS_U, replay_public
-
-    tables = np.zeros(len(history), np.uint64)
-    passes = np.zeros((len(history), n), np.int64)
-    if history:  # the table and the passes before each move, by the kernel's move step
-        seats, moves = (np.array(x, np.int64) for x in zip(*history, strict=True))
-        replay_public(seats, moves, n, UNLOCKS_U[view.rules["ace"] == "high"], tables, passes)
     out = []
-    for t in range(len(history)):
+    table = 0
+    passes = [0] * n
+    for t, (seat, move) in enumerate(history):
         counts = tuple(view.hand_counts[s] + since[t][s].bit_count() for s in range(n))
-        out.append(_Moment(int(tables[t]), tuple(int(p) for p in passes[t]), counts,
-                           tuple(since[t])))
+        out.append(_Moment(table, tuple(passes), counts, tuple(since[t])))
+        if move == PASS:
+            passes[seat] += 1
+        else:
+            table |= 1 << move
     return out
 
 

@@ -381,10 +381,57 @@ class FanTanRound(Round):
         return tuple(out)
 
     def score(self) -> list[int] | None:
-        """FT-7 and FT-8: penalty points, or net chips (FT-11 for a blocked round): the
-        totals of :meth:`score_detail`, where the items are computed (once)."""
-        detail = self.score_detail()
-        return None if detail is None else [seat["total"] for seat in detail["seats"]]
+        """FT-7 and FT-8: penalty points, or net chips (FT-11 for a blocked round)."""
+        if self.winner < 0 and not self.blocked:
+            return None
+        n, w = self.players, self.winner
+        left = [h.bit_count() for h in self.hands]
+        fines = [0] * n
+        for wh in self.withholdings:
+            fines[wh.seat] += 1
+        if self.blocked:
+            return self._blocked_score(left, fines)
+        if not self._chips:
+            return [0 if s == w else self.passes[s] + left[s] + 3 * fines[s] for s in range(n)]
+        dealt = [len(range((s - self.dealer - 1) % n, 52, n)) for s in range(n)]
+        most = max(dealt)
+        delta = [0] * n
+        pot = 0
+        for s in range(n):
+            paid = 1 + (dealt[s] < most) + self.passes[s] + 3 * fines[s]
+            delta[s] -= paid
+            pot += paid
+            if s != w:
+                delta[s] -= left[s]
+                delta[w] += left[s]
+        delta[w] += pot
+        for wh in self.withholdings:
+            for _seven, h6, h8 in wh.sevens:
+                for holder in (h6, h8):
+                    if holder != wh.seat:
+                        delta[wh.seat] -= 5
+                        delta[holder] += 5
+        return delta
+
+    def _blocked_score(self, left: list[int], fines: list[int]) -> list[int]:
+        """FT-11: nobody went out, so everybody scores as a loser does, but no cards are
+        paid for (there is no winner to pay): points, passes + cards left + 3 a fine;
+        chips, antes, passes and fines into the pot and the 7s' 5-chip payments, then the
+        pot shared as :func:`pot_shares` says."""
+        n = self.players
+        if not self._chips:
+            return [self.passes[s] + left[s] + 3 * fines[s] for s in range(n)]
+        dealt = self.dealt_counts()
+        paid = [1 + (dealt[s] < max(dealt)) + self.passes[s] + 3 * fines[s] for s in range(n)]
+        shares = pot_shares(sum(paid), fines, self.dealer)
+        delta = [shares[s] - paid[s] for s in range(n)]
+        for wh in self.withholdings:
+            for _seven, h6, h8 in wh.sevens:
+                for holder in (h6, h8):
+                    if holder != wh.seat:
+                        delta[wh.seat] -= 5
+                        delta[holder] += 5
+        return delta
 
     def dealt_counts(self) -> list[int]:
         """How many cards each seat was dealt (FT-1)."""

@@ -25,13 +25,7 @@ from numba import njit
 from parlour.batch.bitops import GAMMA, U0, U1, bit, bounded, count, kth_card, lowest, mix64
 from parlour.bots.models import PLACING
 from parlour.game import PASS
-from parlour.games.fantan.kernel import (
-    OPEN,
-    legal_options,
-    move_step,
-    round_score,
-    withhold,
-)
+from parlour.games.fantan.kernel import BLOCKED, legal_options, passed, round_score, withhold
 from parlour.games.fantan.lanes import LANES
 
 S11 = np.uint64(11)
@@ -343,30 +337,33 @@ def _outcome(hands, n, dealer, w, chips, passes, fines, paid5, me, score):
 
 
 @njit(inline="always", cache=True)
+def _play(hands, seat, card, table, playable, unlock):
+    """``seat`` plays ``card`` (FT-3): it leaves the hand and joins the table, and the
+    cards it unlocks become playable. Returns the new ``(table, playable)``."""
+    b = bit(card)
+    hands[seat] ^= b
+    return table | b, (playable ^ b) | unlock[card]
+
+
+@njit(inline="always", cache=True)
 def _first(hands, passes, fines, paid5, world, passes0, f0, p0, n, m, me, table, playable,
-           unlock, any_seven, strict, chips, streak0):
-    """Copy a world's state into the work arrays and play my move ``m`` there
-    (:func:`.kernel.move_step`; ``streak0`` the passes in a row before it). Returns
-    ``(table, playable, streak, winner)``, the winner -1 while the round goes on."""
+           unlock, any_seven, strict, chips):
+    """Copy a world's state into the work arrays and play my move ``m`` there: a card
+    (FT-3) or the withholding pass of ``strict: false`` (FT-8, fined). Returns
+    ``(table, playable, winner)``, the winner -1 while the round goes on."""
     for s in range(n):
         hands[s] = world[s]
         passes[s] = passes0[s]
         fines[s] = f0[s]
         paid5[s] = p0[s]
-    return _move(hands, me, m, table, playable, passes, fines, paid5, n, unlock, any_seven,
-                 strict, chips, streak0)
-
-
-@njit(inline="always", cache=True)
-def _move(hands, seat, m, table, playable, passes, fines, paid5, n, unlock, any_seven, strict,
-          chips, streak):
-    """:func:`.kernel.move_step` for ``seat``'s move ``m``, its playable cards found when it
-    passes (a withholding pass of ``strict: false`` is fined, FT-8)."""
-    legal = U0
     if m == PASS:
-        legal, _mp = legal_options(hands[seat], table, playable, any_seven, strict)
-    return move_step(seat, m, legal, hands, n, chips, unlock, table, playable, passes, fines,
-                     paid5, streak)
+        passes[me] += 1
+        legal, _mp = legal_options(hands[me], table, playable, any_seven, strict)
+        if legal != U0:
+            withhold(me, legal, hands, n, chips, fines, paid5)
+        return table, playable, -1
+    tb, pl = _play(hands, me, m, table, playable, unlock)
+    return tb, pl, me if hands[me] == U0 else -1
 
 
 @njit(inline="always", cache=True)
@@ -376,11 +373,16 @@ def _value(hands, passes, fines, paid5, world, passes0, f0, p0, n, m, me, table,
     """My ``(reward, win share)`` for move ``m`` in a world: :func:`_first`, then a
     playout (seed ``seed``, replies ``eps``) to the end of the round. ``streak0``: the
     passes in a row before ``m`` (FT-11)."""
-    tb, pl, streak, w = _first(hands, passes, fines, paid5, world, passes0, f0, p0, n, m,
-                               me, table, playable, unlock, any_seven, strict, chips, streak0)
-    if w == OPEN:
-        w = _playout(hands, n, tb, pl, me + 1 if me + 1 < n else 0, passes, fines, paid5, seed,
-                     eps, unlock, any_seven, strict, chips, af, lc, lp, ll, lm, streak)
+    tb, pl, w = _first(hands, passes, fines, paid5, world, passes0, f0, p0, n, m, me,
+                       table, playable, unlock, any_seven, strict, chips)
+    if w < 0:
+        streak, stop = passed(streak0, n) if m == PASS else (0, False)
+        if stop:  # my pass blocks the round (FT-11)
+            w = BLOCKED
+        else:
+            w = _playout(hands, n, tb, pl, me + 1 if me + 1 < n else 0, passes, fines,
+                         paid5, seed, eps, unlock, any_seven, strict, chips, af, lc, lp,
+                         ll, lm, streak)
     return _outcome(hands, n, dealer, w, chips, passes, fines, paid5, me, score)
 
 
@@ -402,16 +404,24 @@ def _playout(hands, n, table, playable, turn, passes, fines, paid5, seed, eps, u
             move = PASS if j == k else kth_card(legal, j)
         else:
             move = policy(hand, legal, af, lc, lp, ll, lm)
-        table, playable, streak, w = move_step(turn, move, legal, hands, n, chips, unlock,
-                                               table, playable, passes, fines, paid5, streak)
-        if w != OPEN:
-            return w
+        if move == PASS:
+            passes[turn] += 1
+            if legal != U0:
+                withhold(turn, legal, hands, n, chips, fines, paid5)
+            streak, stop = passed(streak, n)
+            if stop:  # FT-11
+                return BLOCKED
+        else:
+            streak = 0
+            table, playable = _play(hands, turn, move, table, playable, unlock)
+            if hands[turn] == U0:
+                return turn
         turn = turn + 1 if turn + 1 < n else 0
 
 
 @njit(cache=True)
-def _advance(hands, n, table, playable, turn, passes, fines, paid5, me, unlock, any_seven,
-             strict, chips, af, lc, lp, ll, lm, streak):
+def _advance(hands, n, table, playable, turn, passes, me, unlock, any_seven, strict,
+             af, lc, lp, ll, lm, streak):
     """Play the heuristic for the other seats (and forced moves of ``me``) until the
     round ends or ``me`` has two or more cards to choose from. Returns
     ``(winner, table, playable, turn)``; the winner is -1 while the round goes on, and
@@ -421,11 +431,17 @@ def _advance(hands, n, table, playable, turn, passes, fines, paid5, me, unlock, 
         legal, _may = legal_options(hand, table, playable, any_seven, strict)
         if turn == me and legal & (legal - U1):
             return -1, table, playable, turn
-        move = policy(hand, legal, af, lc, lp, ll, lm)  # a pass holds no playable card
-        table, playable, streak, w = move_step(turn, move, legal, hands, n, chips, unlock,
-                                               table, playable, passes, fines, paid5, streak)
-        if w != OPEN:
-            return w, table, playable, turn
+        move = policy(hand, legal, af, lc, lp, ll, lm)
+        if move == PASS:
+            passes[turn] += 1
+            streak, stop = passed(streak, n)
+            if stop:  # FT-11
+                return BLOCKED, table, playable, turn
+        else:
+            streak = 0
+            table, playable = _play(hands, turn, move, table, playable, unlock)
+            if hands[turn] == U0:
+                return turn, table, playable, turn
         turn = turn + 1 if turn + 1 < n else 0
 
 
@@ -451,8 +467,8 @@ def respond(hands0, n, table0, playable0, turn0, passes0, fines, paid5, dealer, 
     for s in range(n):
         H[0, s] = hands0[s]
         P[0, s] = passes0[s]
-    w, t, pl, _turn = _advance(H[0], n, table0, playable0, turn0, P[0], fines, paid5, me,
-                               unlock, any_seven, strict, chips, af, lc, lp, ll, lm, streak0)
+    w, t, pl, _turn = _advance(H[0], n, table0, playable0, turn0, P[0], me, unlock,
+                               any_seven, strict, af, lc, lp, ll, lm, streak0)
     if w != -1:
         r, sh = _outcome(H[0], n, dealer, w, chips, P[0], fines, paid5, me, score)
         return r, sh, True
@@ -470,13 +486,16 @@ def respond(hands0, n, table0, playable0, turn0, passes0, fines, paid5, dealer, 
             for s in range(n):
                 H[d + 1, s] = H[d, s]
                 P[d + 1, s] = P[d, s]
-            tb, pl, _streak, w = move_step(me, c, U0, H[d + 1], n, chips, unlock, T[d], PL[d],
-                                           P[d + 1], fines, paid5, 0)
-            if w == OPEN:
+            b = bit(c)
+            H[d + 1, me] ^= b
+            tb = T[d] | b
+            pl = (PL[d] ^ b) | unlock[c]
+            if H[d + 1, me] == U0:
+                w = me
+            else:
                 nxt = me + 1 if me + 1 < n else 0
-                w, tb, pl, _turn = _advance(H[d + 1], n, tb, pl, nxt, P[d + 1], fines, paid5,
-                                            me, unlock, any_seven, strict, chips, af, lc, lp,
-                                            ll, lm, 0)
+                w, tb, pl, _turn = _advance(H[d + 1], n, tb, pl, nxt, P[d + 1], me, unlock,
+                                            any_seven, strict, af, lc, lp, ll, lm, 0)
             if w != -1:
                 r, sh = _outcome(H[d + 1], n, dealer, w, chips, P[d + 1], fines, paid5, me,
                                  score)
@@ -559,16 +578,32 @@ def evaluate(worlds, which, moves, n, table, playable, me, passes0, dealer, seed
                     fines[s] = f0[s]
                     paid5[s] = p0[s]
                 nxt = me + 1 if me + 1 < n else 0
-                tb, pl, streak, w = _move(hands, me, m, table, playable, passes, fines, paid5,
-                                          n, unlock, any_seven, strict, chips, streak0)
-                if w != OPEN:  # out, or my pass blocks the round (FT-11)
-                    r, sh = _outcome(hands, n, dealer, w, chips, passes, fines, paid5, me,
-                                     score)
-                    ok = True
+                if m == PASS:
+                    passes[me] += 1
+                    legal, _mp = legal_options(hands[me], table, playable, any_seven, strict)
+                    if legal != U0:
+                        withhold(me, legal, hands, n, chips, fines, paid5)
+                    streak, stop = passed(streak0, n)
+                    if stop:  # my pass blocks the round (FT-11)
+                        r, sh = _outcome(hands, n, dealer, BLOCKED, chips, passes, fines,
+                                         paid5, me, score)
+                        ok = True
+                    else:
+                        r, sh, ok = respond(hands, n, table, playable, nxt, passes, fines,
+                                            paid5, dealer, me, unlock, any_seven, strict,
+                                            chips, af, lc, lp, ll, lm, node_cap, streak)
                 else:
-                    r, sh, ok = respond(hands, n, tb, pl, nxt, passes, fines, paid5, dealer,
-                                        me, unlock, any_seven, strict, chips, af, lc, lp, ll,
-                                        lm, node_cap, streak)
+                    b = bit(m)
+                    hands[me] ^= b
+                    if hands[me] == U0:
+                        r, sh = _outcome(hands, n, dealer, me, chips, passes, fines, paid5,
+                                         me, score)
+                        ok = True
+                    else:
+                        r, sh, ok = respond(hands, n, table | b, (playable ^ b) | unlock[m],
+                                            nxt, passes, fines, paid5, dealer, me, unlock,
+                                            any_seven, strict, chips, af, lc, lp, ll, lm,
+                                            node_cap, 0)
                 if not ok:
                     done = False
                     break
@@ -657,13 +692,17 @@ def info_evaluate(worlds, moves, n, table, playable, me, passes0, dealer, seeds,
     for j in range(moves.shape[0]):
         m = moves[j]
         for wi in range(nw):
-            tb, pl, streak, win = _first(hands, passes, fines, paid5, worlds[wi], passes0,
-                                         f0[wi], p0[wi], n, m, me, table, playable, unlock,
-                                         any_seven, strict, chips, streak0)
-            if win == OPEN:
-                win, tb, pl, _turn = _advance(hands, n, tb, pl, nxt, passes, fines, paid5, me,
-                                             unlock, any_seven, strict, chips, af, lc, lp, ll,
-                                             lm, streak)
+            tb, pl, win = _first(hands, passes, fines, paid5, worlds[wi], passes0, f0[wi],
+                                 p0[wi], n, m, me, table, playable, unlock, any_seven,
+                                 strict, chips)
+            if win < 0:
+                streak, stop = passed(streak0, n) if m == PASS else (0, False)
+                if stop:  # my pass blocks the round (FT-11)
+                    win = BLOCKED
+                else:
+                    win, tb, pl, _turn = _advance(hands, n, tb, pl, nxt, passes, me, unlock,
+                                                 any_seven, strict, af, lc, lp, ll, lm,
+                                                 streak)
             over[wi] = win != -1
             if win != -1:
                 r, sh = _outcome(hands, n, dealer, win, chips, passes, fines, paid5, me,

@@ -23,6 +23,7 @@ from numba import njit
 
 from parlour.batch.bitops import (
     U0,
+    bit,
     bounded,
     count,
     draw,
@@ -37,14 +38,15 @@ from parlour.game import PASS
 from parlour.games.fantan.env import BEHIND_CAP, GAP_CAP, PASS_CAP, FanTanObservation
 from parlour.games.fantan.kernel import (
     B7D,
+    BLOCKED,
     OPEN,
     SEVENS_U,
     UNLOCKS_U,
     deal,
-    is_legal,
     legal_options,
-    move_step,
+    passed,
     round_score,
+    withhold,
 )
 from parlour.games.fantan.rules import FANTAN, SEVEN
 from parlour.games.fantan.search_kernel import LANE_CARDS, LANE_LEN, LANE_MASK, LANE_PREFIX, policy
@@ -149,20 +151,28 @@ def _apply(b, mv, seed, n, any_seven, strict, chips, rounds, reward_score, unloc
            order, gapat, deck, score, rew):
     """Play move ``mv`` (a legal card, or PASS) for the seat to move."""
     seat = iv[b, TURN]
-    table = uv[b, n]
-    legal = U0
     if mv == PASS:
+        sv[b, PASSES, seat] += 1
+        table = uv[b, n]
         legal, _ = legal_options(uv[b, seat], table, uv[b, n + 1], any_seven, strict)
         if strict:  # FT-5: what fitted is not in that hand
             uv[b, n + 2 + seat] |= uv[b, n + 1] if table != U0 or any_seven else B7D
-    else:  # the observation's play order, and the passes before each play
+        if legal != U0:  # FT-8
+            withhold(seat, legal, uv[b], n, chips, sv[b, FINES], sv[b, PAID5])
+        iv[b, GAP], stop = passed(iv[b, GAP], n)  # GAP: passes since the last play
+        if stop:  # FT-11
+            iv[b, WINNER] = BLOCKED
+    else:
+        cb = bit(mv)
+        uv[b, seat] ^= cb
+        uv[b, n] |= cb
+        uv[b, n + 1] = (uv[b, n + 1] ^ cb) | unlock[mv]
         iv[b, NPLAYS] += 1
         order[b, mv] = iv[b, NPLAYS] * n + seat + 1  # the order and the seat in one number
         gapat[b, mv] = iv[b, GAP]
-    # GAP: passes since the last play (FT-11)
-    uv[b, n], uv[b, n + 1], iv[b, GAP], iv[b, WINNER] = move_step(
-        seat, mv, legal, uv[b], n, chips, unlock, table, uv[b, n + 1], sv[b, PASSES],
-        sv[b, FINES], sv[b, PAID5], iv[b, GAP])
+        iv[b, GAP] = 0
+        if uv[b, seat] == U0:  # FT-6
+            iv[b, WINNER] = seat
     iv[b, TURN] = seat + 1 if seat + 1 < n else 0
     iv[b, NMOVES] += 1
     if iv[b, WINNER] != OPEN:
@@ -315,33 +325,35 @@ def _mask(b, seat, out, n, any_seven, strict, iv, uv):
 @njit(cache=True)
 def _first_illegal(actions, n, any_seven, strict, iv, uv):
     for b in range(actions.shape[0]):
-        if not is_legal(actions[b], uv[b, iv[b, TURN]], uv[b, n], uv[b, n + 1], any_seven,
-                        strict):
+        legal, may_pass = _legal(b, n, any_seven, strict, iv, uv)
+        a = actions[b]
+        if a == PASS:
+            if not may_pass:
+                return b
+        elif a < 0 or a > PASS or legal & bit(a) == U0:
             return b
     return -1
 
 
 @njit(cache=True)
-def _open_game(b, game, seed, n, any_seven, strict, chips, rounds, reward_score, af, seat,
-               bots, selfplay, unlock, iv, uv, sv, order, gapat, deck, score, rew):
-    """Env ``b`` starts game ``game`` of the stream; the opponents play up to the learner."""
-    iv[b, GAME] = game
-    _start_game(b, seed, n, any_seven, seat, iv, uv, sv, order, gapat, deck)
-    for s in range(n):
-        rew[b, s] = 0.0
-    if not selfplay:
-        _bots_play(b, bots, seed, n, any_seven, strict, chips, rounds, reward_score, af,
-                   unlock, iv, uv, sv, order, gapat, deck, score, rew)
-
-
-@njit(cache=True)
-def _look(b, n, any_seven, strict, chips, ace_high, rounds, selfplay, iv, uv, sv, order,
-          gapat, obs, off, info, mask):
-    """The observation and the action mask of the seat to act next in env ``b``."""
-    me = iv[b, TURN] if selfplay else iv[b, LEARNER]
-    _observe(b, me, obs, off, n, any_seven, strict, chips, ace_high, rounds, info, iv, uv,
-             sv, order, gapat)
-    _mask(b, me, mask, n, any_seven, strict, iv, uv)
+def vec_reset(seed, num_envs, n, any_seven, strict, chips, rounds, reward_score, ace_high,
+              seat, bots, selfplay, unlock, iv, uv, sv, order, gapat, score, rew, obs, off,
+              info, mask):
+    """Start a game in every env, let the opponents open, observe."""
+    deck = np.empty(52, np.int64)
+    af = 1 if ace_high else 0
+    for b in range(num_envs):
+        iv[b, GAME] = b
+        _start_game(b, seed, n, any_seven, seat, iv, uv, sv, order, gapat, deck)
+        for s in range(n):
+            rew[b, s] = 0.0
+        if not selfplay:
+            _bots_play(b, bots, seed, n, any_seven, strict, chips, rounds, reward_score, af,
+                       unlock, iv, uv, sv, order, gapat, deck, score, rew)
+        me = iv[b, TURN] if selfplay else iv[b, LEARNER]
+        _observe(b, me, obs, off, n, any_seven, strict, chips, ace_high, rounds, info, iv, uv,
+                 sv, order, gapat)
+        _mask(b, me, mask, n, any_seven, strict, iv, uv)
 
 
 @njit(cache=True)
@@ -372,28 +384,39 @@ def vec_step(actions, seed, num_envs, n, any_seven, strict, chips, rounds, rewar
         if terminated[b] or truncated[b]:
             _observe(b, me, final_obs, off, n, any_seven, strict, chips, ace_high, rounds, info,
                      iv, uv, sv, order, gapat)
-            _open_game(b, iv[b, GAME] + num_envs, seed, n, any_seven, strict, chips, rounds,
-                       reward_score, af, seat, bots, selfplay, unlock, iv, uv, sv, order,
-                       gapat, deck, score, rew)
-        _look(b, n, any_seven, strict, chips, ace_high, rounds, selfplay, iv, uv, sv, order,
-              gapat, obs, off, info, mask)
+            iv[b, GAME] += num_envs
+            _start_game(b, seed, n, any_seven, seat, iv, uv, sv, order, gapat, deck)
+            for s in range(n):
+                rew[b, s] = 0.0
+            if not selfplay:
+                _bots_play(b, bots, seed, n, any_seven, strict, chips, rounds, reward_score, af,
+                           unlock, iv, uv, sv, order, gapat, deck, score, rew)
+        nxt = iv[b, TURN] if selfplay else iv[b, LEARNER]
+        _observe(b, nxt, obs, off, n, any_seven, strict, chips, ace_high, rounds, info, iv, uv,
+                 sv, order, gapat)
+        _mask(b, nxt, mask, n, any_seven, strict, iv, uv)
 
 
 @njit(cache=True)
-def vec_start(envs, games, seed, n, any_seven, strict, chips, rounds, reward_score, ace_high,
-              seat, bots, selfplay, unlock, iv, uv, sv, order, gapat, score, rew, obs, off,
-              info, mask):
-    """Env ``envs[i]`` starts game ``games[i]`` of the stream and observes it: every env's
-    first game at a reset, or the next game of each env abandoned for an illegal action
-    (``illegal_action="terminate"``, as the autoreset of ``vec_step``)."""
+def vec_restart(envs, seed, num_envs, n, any_seven, strict, chips, rounds, reward_score,
+                ace_high, seat, bots, selfplay, unlock, iv, uv, sv, order, gapat, score, rew,
+                obs, off, info, mask):
+    """Abandon the game of each env in ``envs`` and start its next one (an illegal
+    action under ``illegal_action="terminate"``), as the autoreset of ``vec_step``."""
     deck = np.empty(52, np.int64)
     af = 1 if ace_high else 0
-    for i in range(envs.shape[0]):
-        b = envs[i]
-        _open_game(b, games[i], seed, n, any_seven, strict, chips, rounds, reward_score, af,
-                   seat, bots, selfplay, unlock, iv, uv, sv, order, gapat, deck, score, rew)
-        _look(b, n, any_seven, strict, chips, ace_high, rounds, selfplay, iv, uv, sv, order,
-              gapat, obs, off, info, mask)
+    for b in envs:
+        iv[b, GAME] += num_envs
+        _start_game(b, seed, n, any_seven, seat, iv, uv, sv, order, gapat, deck)
+        for s in range(n):
+            rew[b, s] = 0.0
+        if not selfplay:
+            _bots_play(b, bots, seed, n, any_seven, strict, chips, rounds, reward_score, af,
+                       unlock, iv, uv, sv, order, gapat, deck, score, rew)
+        nxt = iv[b, TURN] if selfplay else iv[b, LEARNER]
+        _observe(b, nxt, obs, off, n, any_seven, strict, chips, ace_high, rounds, info, iv, uv,
+                 sv, order, gapat)
+        _mask(b, nxt, mask, n, any_seven, strict, iv, uv)
 
 
 class FanTanVector:
@@ -439,13 +462,8 @@ class FanTanVector:
 
     def reset(self, seed: int, obs: np.ndarray, mask: np.ndarray) -> None:
         self.seed = np.uint64(int(seed) & M64)
-        envs = np.arange(self.num_envs)
-        self._start(envs, envs, obs, mask)
-
-    def _start(self, envs: np.ndarray, games: np.ndarray, obs: np.ndarray,
-               mask: np.ndarray) -> None:
         n, any_seven, strict, chips, rounds, reward_score = self.args
-        vec_start(envs, games, self.seed, n, any_seven, strict, chips, rounds, reward_score,
+        vec_reset(self.seed, self.num_envs, n, any_seven, strict, chips, rounds, reward_score,
                   self.ace_high, self.seat, self.bots, self.selfplay, self.unlock, self.iv,
                   self.uv, self.sv, self.order, self.gapat, self.score, self.rew, obs, self.off,
                   self.info, mask)
@@ -470,8 +488,11 @@ class FanTanVector:
 
     def restart(self, envs: np.ndarray, obs: np.ndarray, mask: np.ndarray) -> None:
         """Start the next game of each env in ``envs`` now, observing it into ``obs``."""
-        envs = np.asarray(envs, np.int64)
-        self._start(envs, self.iv[envs, GAME] + self.num_envs, obs, mask)
+        n, any_seven, strict, chips, rounds, reward_score = self.args
+        vec_restart(np.asarray(envs, np.int64), self.seed, self.num_envs, n, any_seven, strict,
+                    chips, rounds, reward_score, self.ace_high, self.seat, self.bots,
+                    self.selfplay, self.unlock, self.iv, self.uv, self.sv, self.order,
+                    self.gapat, self.score, self.rew, obs, self.off, self.info, mask)
 
     def learner_seats(self) -> np.ndarray:
         """(num_envs,) the seat each env's observation is for."""

@@ -186,41 +186,6 @@ def deal(deck, dealt, hands, n, dealer):
     return dealt + HAND_SIZE * n
 
 
-@njit(inline="always", cache=True)
-def play_step(seat, c, take, hands, piles, table, last):
-    """The one compiled copy of :meth:`.rules.FantiRound.apply`'s play: ``seat`` plays card
-    ``c`` collecting ``take`` (FA-5 .. FA-7: the card and the collection to its pile) or,
-    with nothing to take, leaves ``c`` on the table. Returns ``(table, last collector)``."""
-    cb = bit(c)
-    hands[seat] ^= cb
-    if take != U0:  # FA-7
-        piles[seat] |= take | cb
-        return table ^ take, seat
-    return table | cb, last
-
-
-@njit(inline="always", cache=True)
-def next_turn(seat, n, deck, dealt, hands, dealer):
-    """The seat after ``seat``; when its hand is empty, four more cards each while the
-    stock lasts (FA-3). Returns ``(turn, dealt, over)``: over when the round is played out."""
-    turn = seat + 1 if seat + 1 < n else 0
-    if hands[turn] == U0:
-        if dealt < 52:
-            return turn, deal(deck, dealt, hands, n, dealer), False
-        return turn, dealt, True
-    return turn, dealt, False
-
-
-@njit(inline="always", cache=True)
-def collect_rest(piles, table, last):
-    """FA-8: what is left on the table goes to the last collector (stays if nobody
-    collected). Returns the table after."""
-    if last >= 0:
-        piles[last] |= table
-        return U0
-    return table
-
-
 @njit(cache=True)
 def fanti_games(seed, game0, n, rounds, gtg, shared_ties,
                 first, scores, nmoves, rec_deck, rec_seat, rec_move, rec_take):
@@ -262,16 +227,27 @@ def fanti_games(seed, game0, n, rounds, gtg, shared_ties,
                 k = 0 if n_legal == 1 else bounded(draw(rkey, MOVE_BASE + m), n_legal)
                 c, take = kth_move(hand, k, table, gtg, cards, cnt, nv)
                 seat = turn
-                table, last = play_step(seat, c, take, hands, piles, table, last)
+                cb = bit(c)
+                hands[seat] = hand ^ cb
+                if take != U0:  # FA-7
+                    table ^= take
+                    piles[seat] |= take | cb
+                    last = seat
+                else:
+                    table |= cb
                 if record:
                     rec_seat[b, r, m] = seat
                     rec_move[b, r, m] = c
                     rec_take[b, r, m] = take
                 m += 1
-                turn, dealt, over = next_turn(seat, n, deck, dealt, hands, dealer)
-                if over:
-                    table = collect_rest(piles, table, last)  # FA-8
-                    break
+                turn = seat + 1 if seat + 1 < n else 0
+                if hands[turn] == U0:
+                    if dealt < 52:
+                        dealt = deal(deck, dealt, hands, n, dealer)
+                    else:  # FA-8
+                        if last >= 0:
+                            piles[last] |= table
+                        break
             nmoves[b, r] = m
             round_score(scores[b, r], n, piles, shared_ties)
             dealer = dealer + 1 if dealer + 1 < n else 0

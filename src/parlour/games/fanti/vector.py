@@ -33,14 +33,11 @@ from parlour.games.fanti.kernel import (
     LEAVES_U,
     MAX_TARGET,
     VALUED_U,
-    collect_rest,
     count_table,
     deal,
     kth_move,
     kth_take,
     legal_count,
-    next_turn,
-    play_step,
     round_score,
     ways,
 )
@@ -137,31 +134,42 @@ def _apply(b, c, take, seed, n, shared_ties, rounds, reward_score, iv, uv, sv, d
            taken, score, rew):
     """Play card ``c`` collecting ``take`` for the seat to move (FA-5 .. FA-8)."""
     seat = iv[b, TURN]
-    piles = uv[b, n:2 * n]
-    uv[b, 2 * n], iv[b, LAST] = play_step(seat, c, take, uv[b], piles, uv[b, 2 * n],
-                                          iv[b, LAST])
+    cb = bit(c)
+    uv[b, seat] ^= cb
     k = iv[b, NMOVES] + 1
     order[b, c] = k * n + seat + 1  # the order and the seat in one number
-    t = take
-    while t != U0:  # when each card was taken, for the observation
-        x = lowest(t)
-        t &= t - np.uint64(1)
-        taken[b, x] = k
+    if take != U0:  # FA-7
+        uv[b, 2 * n] ^= take
+        uv[b, n + seat] |= take | cb
+        iv[b, LAST] = seat
+        t = take
+        while t != U0:
+            x = lowest(t)
+            t &= t - np.uint64(1)
+            taken[b, x] = k
+    else:
+        uv[b, 2 * n] |= cb
     iv[b, NMOVES] = k
     iv[b, PCARD] = -1
     iv[b, PLAST] = -1
     uv[b, 2 * n + 1] = U0
-    iv[b, TURN], iv[b, DEALT], over = next_turn(seat, n, decks[b], iv[b, DEALT], uv[b],
-                                                iv[b, DEALER])
-    if over:  # FA-8: the leftovers to the last collector
-        t = uv[b, 2 * n]
-        uv[b, 2 * n] = collect_rest(piles, t, iv[b, LAST])
-        while t != U0 and iv[b, LAST] >= 0:
-            x = lowest(t)
-            t &= t - np.uint64(1)
-            taken[b, x] = LEFTOVER
-        _end_round(b, seed, n, shared_ties, rounds, reward_score, iv, uv, sv, decks, order,
-                   taken, score, rew)
+    turn = seat + 1 if seat + 1 < n else 0
+    iv[b, TURN] = turn
+    if uv[b, turn] == U0:
+        if iv[b, DEALT] < 52:
+            iv[b, DEALT] = deal(decks[b], iv[b, DEALT], uv[b], n, iv[b, DEALER])
+        else:  # FA-8: the leftovers to the last collector
+            last = iv[b, LAST]
+            if last >= 0:
+                t = uv[b, 2 * n]
+                uv[b, n + last] |= t
+                while t != U0:
+                    x = lowest(t)
+                    t &= t - np.uint64(1)
+                    taken[b, x] = LEFTOVER
+                uv[b, 2 * n] = U0
+            _end_round(b, seed, n, shared_ties, rounds, reward_score, iv, uv, sv, decks, order,
+                       taken, score, rew)
 
 
 @njit(cache=True)
@@ -397,16 +405,21 @@ def _first_illegal(actions, n, gtg, iv, uv, cards, cnt):
 
 
 @njit(cache=True)
-def _open_game(b, game, seed, n, gtg, shared_ties, rounds, reward_score, seat, bots, selfplay,
-               iv, uv, sv, decks, order, taken, score, rew, cards, cnt):
-    """Env ``b`` starts game ``game`` of the stream; the opponents play up to the learner."""
-    iv[b, GAME] = game
-    _start_game(b, seed, n, seat, iv, uv, sv, decks, order, taken)
-    for s in range(n):
-        rew[b, s] = 0.0
-    if not selfplay:
-        _bots_play(b, bots, seed, n, gtg, shared_ties, rounds, reward_score, iv, uv, sv,
-                   decks, order, taken, score, rew, cards, cnt)
+def vec_reset(seed, num_envs, n, gtg, shared_ties, rounds, reward_score, seat, bots, selfplay,
+              iv, uv, sv, decks, order, taken, score, rew, obs, off, info, mask):
+    cards = np.zeros(52, np.int64)
+    cnt = np.zeros((53, MAX_TARGET + 1), np.int64)
+    for b in range(num_envs):
+        iv[b, GAME] = b
+        _start_game(b, seed, n, seat, iv, uv, sv, decks, order, taken)
+        for s in range(n):
+            rew[b, s] = 0.0
+        if not selfplay:
+            _bots_play(b, bots, seed, n, gtg, shared_ties, rounds, reward_score, iv, uv, sv,
+                       decks, order, taken, score, rew, cards, cnt)
+        me = iv[b, TURN] if selfplay else iv[b, LEARNER]
+        _observe_and_mask(b, me, obs, off, mask, n, gtg, shared_ties, rounds, info, iv, uv, sv,
+                          order, taken, cards, cnt)
 
 
 @njit(cache=True)
@@ -435,26 +448,33 @@ def vec_step(actions, seed, num_envs, n, gtg, shared_ties, rounds, reward_score,
         if terminated[b] or truncated[b]:
             _observe(b, me, final_obs, off, n, gtg, shared_ties, rounds, info, iv, uv, sv, order,
                      taken)
-            _open_game(b, iv[b, GAME] + num_envs, seed, n, gtg, shared_ties, rounds,
-                       reward_score, seat, bots, selfplay, iv, uv, sv, decks, order, taken,
-                       score, rew, cards, cnt)
+            iv[b, GAME] += num_envs
+            _start_game(b, seed, n, seat, iv, uv, sv, decks, order, taken)
+            for s in range(n):
+                rew[b, s] = 0.0
+            if not selfplay:
+                _bots_play(b, bots, seed, n, gtg, shared_ties, rounds, reward_score, iv, uv, sv,
+                           decks, order, taken, score, rew, cards, cnt)
         nxt = iv[b, TURN] if selfplay else iv[b, LEARNER]
         _observe_and_mask(b, nxt, obs, off, mask, n, gtg, shared_ties, rounds, info, iv, uv, sv,
                           order, taken, cards, cnt)
 
 
 @njit(cache=True)
-def vec_start(envs, games, seed, n, gtg, shared_ties, rounds, reward_score, seat, bots,
-              selfplay, iv, uv, sv, decks, order, taken, score, rew, obs, off, info, mask):
-    """Env ``envs[i]`` starts game ``games[i]`` of the stream and observes it: every env's
-    first game at a reset, or the next game of each env abandoned for an illegal action
-    (``illegal_action="terminate"``, as the autoreset of ``vec_step``)."""
+def vec_restart(envs, seed, num_envs, n, gtg, shared_ties, rounds, reward_score, seat, bots,
+                selfplay, iv, uv, sv, decks, order, taken, score, rew, obs, off, info, mask):
+    """Abandon the game of each env in ``envs`` and start its next one (an illegal
+    action under ``illegal_action="terminate"``), as the autoreset of ``vec_step``."""
     cards = np.zeros(52, np.int64)
     cnt = np.zeros((53, MAX_TARGET + 1), np.int64)
-    for i in range(envs.shape[0]):
-        b = envs[i]
-        _open_game(b, games[i], seed, n, gtg, shared_ties, rounds, reward_score, seat, bots,
-                   selfplay, iv, uv, sv, decks, order, taken, score, rew, cards, cnt)
+    for b in envs:
+        iv[b, GAME] += num_envs
+        _start_game(b, seed, n, seat, iv, uv, sv, decks, order, taken)
+        for s in range(n):
+            rew[b, s] = 0.0
+        if not selfplay:
+            _bots_play(b, bots, seed, n, gtg, shared_ties, rounds, reward_score, iv, uv, sv,
+                       decks, order, taken, score, rew, cards, cnt)
         nxt = iv[b, TURN] if selfplay else iv[b, LEARNER]
         _observe_and_mask(b, nxt, obs, off, mask, n, gtg, shared_ties, rounds, info, iv, uv, sv,
                           order, taken, cards, cnt)
@@ -503,13 +523,8 @@ class FantiVector:
 
     def reset(self, seed: int, obs: np.ndarray, mask: np.ndarray) -> None:
         self.seed = np.uint64(int(seed) & M64)
-        envs = np.arange(self.num_envs)
-        self._start(envs, envs, obs, mask)
-
-    def _start(self, envs: np.ndarray, games: np.ndarray, obs: np.ndarray,
-               mask: np.ndarray) -> None:
         n, gtg, shared, rounds, reward_score = self.args
-        vec_start(envs, games, self.seed, n, gtg, shared, rounds, reward_score, self.seat,
+        vec_reset(self.seed, self.num_envs, n, gtg, shared, rounds, reward_score, self.seat,
                   self.bots, self.selfplay, self.iv, self.uv, self.sv, self.decks, self.order,
                   self.taken, self.score, self.rew, obs, self.off, self.info, mask)
 
@@ -532,8 +547,11 @@ class FantiVector:
 
     def restart(self, envs: np.ndarray, obs: np.ndarray, mask: np.ndarray) -> None:
         """Start the next game of each env in ``envs`` now, observing it into ``obs``."""
-        envs = np.asarray(envs, np.int64)
-        self._start(envs, self.iv[envs, GAME] + self.num_envs, obs, mask)
+        n, gtg, shared, rounds, reward_score = self.args
+        vec_restart(np.asarray(envs, np.int64), self.seed, self.num_envs, n, gtg, shared,
+                    rounds, reward_score, self.seat, self.bots, self.selfplay, self.iv, self.uv,
+                    self.sv, self.decks, self.order, self.taken, self.score, self.rew, obs,
+                    self.off, self.info, mask)
 
     def learner_seats(self) -> np.ndarray:
         return self.iv[:, TURN].copy() if self.selfplay else self.iv[:, LEARNER].copy()
