@@ -84,7 +84,7 @@ def create_with_form(page: Any, base: str, game: str, name: str, rounds: int,
 
 def create_by_api(page: Any, base: str, **body: Any) -> str:
     """Create a table over HTTP (for test-only options) and hand its seat to the page."""
-    j = httpx.post(base + "/api/tables", json=body, timeout=10).json()
+    j = httpx.post(base + "/api/tables", json=body, timeout=30).json()
     page.goto(base + "/")
     page.evaluate("([t, v]) => localStorage.setItem('parlour.seat.' + t, JSON.stringify(v))",
                   [j["table"], {"token": j["token"], "seat": j["seat"]}])

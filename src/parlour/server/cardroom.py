@@ -182,6 +182,10 @@ class CardRoom:
                         "status": t.status, "players": t.players, "free": free,
                         "rules": t.rules, "round": t.round_number, "rounds": t.rules["rounds"],
                         "host": t.seats[host].name if host is not None else "",
+                        # who sits there already (public facts: the names any visitor
+                        # sees at the table), so that two such tables differ in the list
+                        "names": [s.name for s in t.seats
+                                  if s.kind != "person" or s.token_hash is not None],
                         "created": t.created, "watch_url": f"/t/{t.id}#watch={t.watch_key}"})
         out.sort(key=lambda e: (e["status"] != "waiting", -e["created"]))
         return out[: self.svc.settings.open_tables_listed]

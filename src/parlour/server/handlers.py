@@ -10,7 +10,7 @@ import logging
 from fastapi import FastAPI, Request
 from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Route
@@ -19,6 +19,7 @@ from parlour.server import metrics
 from parlour.server.db import unavailable
 from parlour.server.errors import ServiceError
 from parlour.server.pages import error_words
+from parlour.server.webapp import page_not_found
 
 log = logging.getLogger("parlour.server")
 HTTP_CODES = {400: "bad_request", 404: "not_found", 405: "method_not_allowed",
@@ -29,7 +30,9 @@ def install_handlers(app: FastAPI) -> None:
     """Answer every exception a request can end in with the API's error shape."""
 
     @app.exception_handler(ServiceError)
-    async def _service_error(request: Request, exc: ServiceError) -> JSONResponse:
+    async def _service_error(request: Request, exc: ServiceError) -> Response:
+        if exc.status == 404 and (shown := page_not_found(request)) is not None:
+            return shown  # a browser asked for a page: the page says so in words
         if exc.status in (413, 429, 503):
             metrics.refused(exc.code)
         return JSONResponse({"error": exc.code, "message": error_words(request, exc.code, exc.message)},
@@ -57,9 +60,12 @@ def install_handlers(app: FastAPI) -> None:
                             status_code=422)
 
     @app.exception_handler(StarletteHTTPException)
-    async def _http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
+    async def _http_error(_request: Request, exc: StarletteHTTPException) -> Response:
         # Framework refusals (a body that is not JSON, an unknown path) in the API's
-        # own error shape; "detail" is kept for FastAPI-style clients.
+        # own error shape; "detail" is kept for FastAPI-style clients. A browser asking
+        # for a page that is not there gets the page, which says so in words.
+        if exc.status_code == 404 and (shown := page_not_found(_request)) is not None:
+            return shown
         code = HTTP_CODES.get(exc.status_code, f"http_{exc.status_code}")
         message = str(exc.detail)
         headers = exc.headers

@@ -49,6 +49,18 @@ MANIFEST = {
 }
 
 router = APIRouter(include_in_schema=False)
+API_PREFIXES = ("/api/", "/static/", "/i18n/", "/ws", "/sw.js", "/manifest.webmanifest")
+
+
+def page_not_found(request: Request) -> Response | None:
+    """A browser that asks for a page that is not there gets the page itself (404), which
+    says so in words with a way on (main.js); scripts and the API keep the JSON shape."""
+    path, accept = request.url.path, request.headers.get("accept", "")
+    if request.method not in ("GET", "HEAD") or path.startswith(API_PREFIXES) or "text/html" not in accept:
+        return None
+    shown = page(request)
+    shown.status_code = 404
+    return shown
 
 
 def static_files() -> dict[str, Path]:

@@ -55,11 +55,11 @@ export function hand(ctx) {
   const cards = sortHand(v.hand, v.rules.ace === "high").map((code) =>
     cardEl("fantan", code, {
       legal: myTurn && legal.has(code),
-      reason: myTurn ? state.reasons[code] : "it is not your turn",
+      reason: myTurn ? state.reasons[code] : ctx.notNow(),
       cls: ctx.ui.hint === code ? "hinted" : "",
       onClick: () => {
         if (myTurn && legal.has(code)) ctx.play({ play: code });
-        else ctx.explain(code, myTurn ? state.reasons[code] : "it is not your turn");
+        else ctx.explain(code, myTurn ? state.reasons[code] : ctx.notNow());
       },
     }));
   return cards;
@@ -139,7 +139,7 @@ export function howToPlay() {
     h("p", { text: R("scoring.points") }),
     h("figure", { class: "example" },
       h("table", { class: "sheet" },
-        h("thead", {}, h("tr", {}, ["", R("col.cards_left"), R("col.passes"), R("col.round_score")].map((t) => h("th", { text: t })))),
+        h("thead", {}, h("tr", {}, h("td"), [R("col.cards_left"), R("col.passes"), R("col.round_score")].map((t) => h("th", { scope: "col", text: t })))),
         h("tbody", {}, [[R("ex3.ann"), "0", "1", "0"], [R("ex3.bob"), "2", "1", "3"], [R("ex3.cleo"), "5", "1", "6"], [R("ex3.dan"), "9", "1", "10"]]
           .map((r) => h("tr", {}, r.map((c) => h("td", { text: c })))))),
       h("figcaption", { text: R("ex3.caption") })),

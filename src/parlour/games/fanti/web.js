@@ -75,11 +75,11 @@ export function hand(ctx) {
   const legal = new Set(v.legal.map((m) => m.play));
   return sortHand(v.hand).map((code) => cardEl("fanti", code, {
     legal: myTurn && legal.has(code),
-    reason: myTurn ? state.reasons[code] : "it is not your turn",
+    reason: myTurn ? state.reasons[code] : ctx.notNow(),
     pressed: ui.selected === code,
     cls: `${ui.selected === code ? "selected" : ""}${ui.hint === code ? " hinted" : ""}`,
     onClick: () => {
-      if (!myTurn || !legal.has(code)) { ctx.explain(code, myTurn ? state.reasons[code] : "it is not your turn"); return; }
+      if (!myTurn || !legal.has(code)) { ctx.explain(code, myTurn ? state.reasons[code] : ctx.notNow()); return; }
       const opts = optionsFor(v, code);
       ui.selected = code;
       ui.choice = opts.length === 1 ? opts[0] : null;
@@ -107,8 +107,8 @@ export function actions(ctx) {
       type: "button", class: `option${sameTake(m, ui.choice) ? " chosen" : ""}`,
       "data-take": m.take.join(","), "aria-pressed": sameTake(m, ui.choice) ? "true" : "false",
       onclick: () => { ui.choice = m; ctx.rerender("[data-action=confirm]"); },
-    }, m.take.length ? m.take.map((c) => cardEl("fanti", c, { cls: "tiny" })) : "discard",
-    h("span", { class: "sr-only", text: describeOption(m) })))) : null,
+    }, m.take.length ? m.take.map((c) => cardEl("fanti", c, { cls: "tiny", decor: true })) : "discard",
+    m.take.length ? h("span", { class: "sr-only", text: describeOption(m) }) : null))) : null,
     h("div", { class: "picker-buttons" },
       h("button", { type: "button", class: "primary", "data-action": "confirm", disabled: !ui.choice,
         onclick: () => { if (ui.choice) { const m = ui.choice; ui.selected = null; ui.choice = null; ctx.play(m); } } },

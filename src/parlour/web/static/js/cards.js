@@ -50,11 +50,21 @@ export function listNames(game, codes) {
   return codes.map((c) => cardName(game, c)).join(", ");
 }
 
-function suitMark(game, suit, cls) {
+function suitMark(game, suit, cls, drawn = false) {
   const look = lookOf(game);
   const mark = look.suitMark ? look.suitMark(suit) : null;
   if (mark && mark.svg) return h("span", { class: cls }, svgUse(mark.svg, mark.svg));
-  return h("span", { class: cls, text: mark && mark.text ? mark.text : SYMBOL[suit] });
+  const text = mark && mark.text ? mark.text : SYMBOL[suit];
+  return drawn ? h("span", { class: cls, "data-t": text }) : h("span", { class: cls, text });
+}
+
+/** The text a card shows in its top corner ("7♣", "G★", "5" beside a Leaf). */
+export function cornerText(game, code) {
+  const { rank, suit } = split(code);
+  const look = lookOf(game);
+  const mark = look.suitMark ? look.suitMark(suit) : null;
+  const label = (look.letter && look.letter[rank]) || rank;
+  return label + (mark && mark.svg ? "" : mark && mark.text ? mark.text : SYMBOL[suit]);
 }
 
 /**
@@ -71,8 +81,13 @@ export function cardEl(game, code, opts = {}) {
     class: `card s-${suit}${face ? " face" : ""}${opts.cls ? " " + opts.cls : ""}`,
     "data-card": code,
   };
-  const name = cardName(game, code);
-  if (tag === "button") {
+  // The name begins with what the card shows (WCAG 2.5.3): "7♣, 7 of clubs". Only the top
+  // corner is text; the other corner and the middle are drawn from data-t by the style
+  // sheet, so the visible text is that corner alone.
+  const name = `${cornerText(game, code)}, ${cardName(game, code)}`;
+  if (opts.decor) {
+    attrs["aria-hidden"] = "true";
+  } else if (tag === "button") {
     attrs.type = "button";
     attrs.onclick = opts.onClick;
     attrs["data-legal"] = opts.legal ? "true" : "false";
@@ -82,21 +97,21 @@ export function cardEl(game, code, opts = {}) {
       attrs["aria-label"] = `${name}, not playable: ${opts.reason || "not now"}`;
     } else {
       attrs["aria-label"] = name;
-      attrs.title = opts.title || name;
+      attrs.title = opts.title || cardName(game, code);
     }
     if (opts.pressed !== undefined) attrs["aria-pressed"] = opts.pressed ? "true" : "false";
   } else {
     attrs.role = "img";
     attrs["aria-label"] = name;
-    attrs.title = name;
+    attrs.title = cardName(game, code);
   }
   const corner = (pos) => h("span", { class: `idx ${pos}`, "aria-hidden": "true" },
-    h("b", { text: label }), suitMark(game, suit, "pip"));
+    pos === "tl" ? h("b", { text: label }) : h("b", { "data-t": label }), suitMark(game, suit, "pip", true));
   const middle = face
     ? h("span", { class: "big face-letter", "aria-hidden": "true" },
-        h("b", { text: label }),
-        look.faceWord && look.faceWord[rank] ? h("small", { text: look.faceWord[rank] }) : suitMark(game, suit, "mini"))
-    : h("span", { class: "big", "aria-hidden": "true" }, suitMark(game, suit, "pip"));
+        h("b", { "data-t": label }),
+        look.faceWord && look.faceWord[rank] ? h("small", { "data-t": look.faceWord[rank] }) : suitMark(game, suit, "mini", true))
+    : h("span", { class: "big", "aria-hidden": "true" }, suitMark(game, suit, "pip", true));
   return h(tag, attrs, corner("tl"), middle, corner("br"));
 }
 

@@ -56,9 +56,18 @@ export async function api(path, options = {}) {
     let msg = `HTTP ${res.status}`;
     if (data && data.message) msg = data.message;
     else if (data && Array.isArray(data.detail)) msg = data.detail.map((d) => `${(d.loc || []).slice(1).join(".")}: ${d.msg}`).join("; ");
-    throw new Error(msg);
+    const err = new Error(msg);
+    err.status = res.status;  // a page can tell "not there" (404) from other refusals
+    throw err;
   }
   return data;
+}
+
+/** A page that cannot show what was asked: a heading, why, and the ways on (links). */
+export function wayOn(app, title, why, links) {
+  clear(app).append(h("section", { class: "panel", "data-way-on": "" }, h("h1", { text: title }),
+    h("p", { text: why }),
+    h("ul", {}, links.map(([href, text]) => h("li", {}, h("a", { href, text }))))));
 }
 
 // Seat tokens live in localStorage, one per table; never in a URL.

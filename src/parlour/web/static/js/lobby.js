@@ -8,7 +8,7 @@ import { whoAmI } from "./account.js";
 import { yourGames } from "./history.js";
 import { friendsPanel } from "./people.js";
 import { playPeople } from "./pool.js";
-import { lang, t, tn } from "./i18n.js";
+import { lang, list as joinWords, t, tn } from "./i18n.js";
 import { levelName, levelsFor } from "./words.js";
 
 const TIMERS = [["", t("lobby.timer.none")], ["30", tn("lobby.timer.seconds", 30)], ["60", tn("lobby.timer.minutes", 1)],
@@ -83,7 +83,9 @@ function openTables(list, words) {
   }
   const row = (tb, action) => h("li", { class: "open-row" },
     h("span", { class: "open-game", text: tb.title }),
-    h("span", { class: "open-rules", text: (words[tb.game] && words[tb.game].summary ? words[tb.game].summary(tb.rules) : "") }),
+    h("span", { class: "open-rules" }, (words[tb.game] && words[tb.game].summary ? words[tb.game].summary(tb.rules) : ""),
+      // the players' names tell two tables of the same game and rules apart
+      tb.names && tb.names.length ? h("span", { class: "open-names", "data-names": "", text: joinWords(tb.names) }) : null),
     h("span", { class: "open-seats", text: tb.status === "waiting" ? tn("lobby.open.free", tb.free, { host: tb.host })
       : [t("lobby.open.round", { round: tb.round, rounds: tb.rounds }), tn("lobby.players", tb.players)].join(" · ") }),
     action);

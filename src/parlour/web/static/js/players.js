@@ -2,6 +2,7 @@
 // (/u/NAME), drawn from GET /api/leaderboard/GAME and GET /api/players/NAME. The rating
 // chart is an SVG drawn here from the profile's history (no library).
 import { api, append, clear, h } from "./dom.js";
+import { t } from "./i18n.js";
 import { profileActions } from "./people.js";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -14,8 +15,8 @@ function playerLink(name) {
   return name ? h("a", { href: `/u/${encodeURIComponent(name)}`, text: name }) : h("span", { text: "a former player" });
 }
 
-function fail(app, message) {
-  append(clear(app), [h("section", { class: "panel" }, h("p", { class: "error", role: "alert", text: message }),
+function fail(app, message, title) {
+  append(clear(app), [h("section", { class: "panel" }, h("h1", { text: title }), h("p", { class: "error", role: "alert", text: message }),
     h("p", {}, h("a", { href: "/", text: "Back to the front page" })))]);
 }
 
@@ -24,7 +25,7 @@ export async function showLeaderboard(app, game) {
   let board;
   try {
     board = await api(`/api/leaderboard/${encodeURIComponent(game)}${pool ? "?pool=" + encodeURIComponent(pool) : ""}`);
-  } catch (e) { fail(app, e.message); return; }
+  } catch (e) { fail(app, e.message, t("nowhere.board.title")); return; }
   document.title = `${board.title} leaderboard · parlour`;
   document.getElementById("title").textContent = `${board.title} leaderboard`;
   const tabs = h("nav", { class: "pool-tabs", "aria-label": "Table size" }, board.pools.map((p) =>
@@ -91,7 +92,7 @@ function change(n) {
 
 export async function showProfile(app, name) {
   let p;
-  try { p = await api(`/api/players/${encodeURIComponent(name)}`); } catch (e) { fail(app, e.message); return; }
+  try { p = await api(`/api/players/${encodeURIComponent(name)}`); } catch (e) { fail(app, e.message, t("nowhere.player.title")); return; }
   document.title = `${p.name} · parlour`;
   document.getElementById("title").textContent = p.name;
   const games = Object.entries(p.ratings);

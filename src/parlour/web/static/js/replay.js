@@ -7,7 +7,8 @@
 // one (every CHECKPOINT steps) by applying the deltas after it.
 import { cardEl, cardName, sortHand } from "./cards.js";
 import { applyDelta } from "./delta.js";
-import { api, clear, h } from "./dom.js";
+import { api, clear, h, wayOn } from "./dom.js";
+import { t } from "./i18n.js";
 import { readRecordFile } from "./verify.js";
 import { scoreDetail } from "./score.js";
 import { levelName } from "./words.js";
@@ -17,9 +18,11 @@ export async function showReplay(app, table) {
   if (!table) return uploadPage(app);
   let data;
   try { data = await api(`/api/tables/${table}/replay`); } catch (e) {
-    clear(app).append(h("section", { class: "panel" }, h("h1", { text: "No replay yet" }),
-      h("p", { role: "alert", text: e.message }), h("p", {}, h("a", { href: "/", text: "Back to the front page" }))));
-    return;
+    if (e.status === 404) {
+      return wayOn(app, t("nowhere.game.title"), t("nowhere.table.why"), [["/replay", t("nowhere.record_instead")], ["/", t("nowhere.front_plain")]]);
+    }
+    return wayOn(app, t("nowhere.replay.title"), e.status === 409 ? t("nowhere.replay.why") : e.message,
+      [[`/t/${table}`, t("nowhere.to_table")], ["/", t("nowhere.front_plain")]]);
   }
   new Replay(app, data, { table }).start();
 }
@@ -155,7 +158,7 @@ class Replay {
       h("button", { type: "button", "data-action": "end-of-round", onclick: () => { this.step = rd.steps.length - 1; this.render(); } }, "Round end"));
     const hands = h("div", { class: "replay-hands" }, st.hands.map((hand, i) => h("section", {
       class: `replay-seat${st.current === i ? " turn" : ""}${st.event && st.event.seat === i ? " moved" : ""}`, "data-seat": i },
-      h("h3", { text: `${names[i]} · ${hand.length} card${hand.length === 1 ? "" : "s"}` }),
+      h("h2", { class: "seat-title", text: `${names[i]} · ${hand.length} card${hand.length === 1 ? "" : "s"}` }),
       h("div", { class: "card-row" }, sortHand(hand).map((c) => cardEl(game, c, {
         cls: `tiny${st.event && st.event.kind === "move" && rd.steps[this.step + 1] && rd.steps[this.step + 1].event.move.play === c && rd.steps[this.step + 1].event.seat === i ? " next-play" : ""}` }))),
       ...(this.mod.seatExtras ? this.mod.seatExtras({ ...ctx.state, totals: d.totals }, i) : []))));

@@ -62,18 +62,14 @@ export function roundChart(state, lower) {
   const svg = el("svg", { viewBox: `0 0 ${W} ${H}`, class: "chart", role: "img",
     "aria-label": `Running totals after each round (${lower ? "lower" : "higher"} is better)` });
   svg.append(el("line", { x1: P, y1: H - P, x2: W - P, y2: H - P, class: "axis" }));
-  for (let k = 0; k <= rows.length; k++) {
-    const t = el("text", { x: x(k), y: H - 8, class: "tick" });
-    t.textContent = String(k);
-    svg.append(t);
-  }
   running.forEach((pts, i) => {
     svg.append(el("polyline", { points: pts.map((v, k) => `${x(k)},${y(v)}`).join(" "), class: `line c${i}` }));
-    const end = el("text", { x: x(rows.length) + 3, y: y(pts[pts.length - 1]) + 4, class: `end c${i}` });
-    end.textContent = String(pts[pts.length - 1]);
-    svg.append(end);
   });
-  const legend = h("ul", { class: "legend" }, state.table.seats.map((s, i) => h("li", { class: `c${i}`, text: s.name })));
+  // The totals are words beside each name, not numbers drawn at the lines' ends: close
+  // totals drawn there fell on each other on a phone, and text in a drawing has no
+  // background a contrast check can read.
+  const legend = h("ul", { class: "legend" }, state.table.seats.map((s, i) => h("li", { class: `c${i}`, "data-total": running[i][running[i].length - 1] },
+    h("span", { class: "swatch", "aria-hidden": "true" }), `${s.name}: ${running[i][running[i].length - 1]}`)));
   return h("figure", { class: "round-chart" }, svg, legend,
     h("figcaption", { class: "muted", text: `Totals after each round; ${lower ? "lower" : "higher"} is better.` }));
 }

@@ -30,7 +30,7 @@ export function scoreSheet(state, onVerified) {
   const seats = state.table.seats;
   const { lower_wins: lower, signed } = state.table.scoring;  // from the game (server/views.py)
   const sign = (v) => (signed && v > 0 ? "+" + v : String(v));
-  const table = h("table", { class: "sheet" },
+  const table = h("table", { class: `sheet${seats.length > 4 ? " wide" : ""}` },
     h("caption", { text: lower ? "Penalty points: lowest total wins" : signed ? "Net chips: highest total wins" : "Points: highest total wins" }),
     h("thead", {}, h("tr", {}, h("th", { scope: "col", text: "Round" }),
       seats.map((s, i) => h("th", { scope: "col", class: i === state.you ? "me" : "", text: s.name })),

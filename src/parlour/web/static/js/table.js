@@ -9,7 +9,8 @@ import { chatBox } from "./chat.js";
 import { peopleBox } from "./people.js";
 import { Conn } from "./conn.js";
 import { Mirror } from "./delta.js";
-import { announce, api, clear, h, prefs, seats } from "./dom.js";
+import { announce, api, clear, h, prefs, seats, wayOn } from "./dom.js";
+import { t } from "./i18n.js";
 import { remember } from "./history.js";
 import { notify } from "./notify.js";
 import { describe } from "./log.js";
@@ -44,9 +45,17 @@ export async function showTable(app, id) {
     const mine = await seatOfMine(id);
     if (mine) return new TablePage(app, id, { token: mine.token }).start();
   }
-  clear(app).append(h("section", { class: "panel" }, h("h1", { text: "No seat here" }),
-    h("p", { text: "Open the invite link you were sent to take a seat, your own rejoin link to get your seat back, or a spectator link to watch." }),
-    h("p", {}, h("a", { href: "/", text: "Back to the front page" }))));
+  let info = null;
+  try { info = await api(`/api/tables/${id}`); } catch (e) {
+    if (e.status === 404) {
+      return wayOn(app, t("nowhere.table.title"), t("nowhere.table.why"), [["/", t("nowhere.front")], ["/replay", t("nowhere.record")]]);
+    }
+  }
+  if (info && info.status === "over") {
+    return wayOn(app, t("nowhere.over.title", { game: info.title }), t("nowhere.over.why"),
+      [[`/replay/${id}`, t("nowhere.watch_replay")], [`/verify#table=${id}`, t("nowhere.verify")], ["/", t("nowhere.front_plain")]]);
+  }
+  wayOn(app, t("nowhere.seat.title"), t("nowhere.seat.why"), [["/", t("nowhere.front")]]);
 }
 
 /** A personal rejoin link: the seat comes back on this device (any device). */
@@ -91,6 +100,8 @@ async function joinDialog(app, id, key) {
   clear(app).append(form);
   name.focus();
 }
+
+const LOG_SHOWN = 8;  // the log's latest lines shown; the rest fold under "Earlier"
 
 class TablePage {
   constructor(app, id, auth) {
@@ -223,6 +234,16 @@ class TablePage {
     }
   }
 
+  /** Why no card can be played while it is not this seat's turn: someone else's turn,
+   * or the round or the game is over (a hand left at a round's end says that). */
+  notNow() {
+    const s = this.state;
+    const cur = s.view ? s.view.current_player : null;
+    if (s.table.status === "over") return t("notnow.game_over");
+    if (cur === null || cur < 0 || (this.finished && this.finished.round >= s.round)) return t("notnow.round_over");
+    return t("notnow.not_your_turn");
+  }
+
   myTurn() {
     const s = this.state;
     return !!(s && s.view && s.table.status === "playing" && s.you !== null && s.view.current_player === s.you);
@@ -274,7 +295,7 @@ class TablePage {
     const t = s.table;
     document.getElementById("title").textContent = `${t.title}${t.rated ? " · rated" : ""}${s.round ? ` · round ${s.round} of ${s.rounds}` : ""}`;
     document.title = `${this.myTurn() ? "● Your turn · " : ""}${t.title} · parlour`;
-    const page = h("div", { class: `table-page game-${t.game}` });
+    const page = h("div", { class: `table-page game-${t.game}${t.seats.length >= 7 ? " many" : ""}` });
     page.append(this.felt(), this.side());
     this.app.append(page);
     let el = null;
@@ -331,6 +352,7 @@ class TablePage {
     const rules = h("button", { type: "button", class: "tool-in", "data-action": "rules", title: "How to play (opens over the table)" }, "Rules");
     rules.addEventListener("click", () => openRulesDialog(s.table.game, rules));
     return h("div", { class: "status-line" },
+      h("h1", { class: "sr-only", text: s.table.title }),
       h("span", { class: "whose", text: whose }),
       ...this.game.statusExtras(s),
       s.commit ? h("span", { class: "commit", title: "This deal is sealed: its fingerprint is published now and the deck is shown after the round, so anyone can check it.", text: "deal sealed ✓" }) : null,
@@ -423,7 +445,8 @@ class TablePage {
   linkRow(label, url, action) {
     const input = h("input", { readonly: true, value: url, "aria-label": label, "data-link": action });
     return h("div", { class: "link-row" }, h("span", { class: "link-label", text: label }), input,
-      h("button", { type: "button", "data-action": "copy-" + action, onclick: () => { navigator.clipboard?.writeText(url).catch(() => {}); input.select(); } }, "Copy"));
+      h("button", { type: "button", "data-action": "copy-" + action, "aria-label": t(`copy.${action}`),  // named by what it copies
+        onclick: () => { navigator.clipboard?.writeText(url).catch(() => {}); input.select(); } }, "Copy"));
   }
 
   freeSeats() {
@@ -511,8 +534,16 @@ class TablePage {
 
   side() {
     const s = this.state;
-    const log = h("ol", { class: "log", "aria-label": "Game log" },
-      s.log.map((e) => describe(e, s)).filter(Boolean).map((t) => h("li", { text: t })));
+    // The latest lines in the box, the rest folded away above them: no box that scrolls,
+    // so every line is reachable by keyboard and readable at its contrast.
+    const lines = s.log.map((e) => describe(e, s)).filter(Boolean);
+    const cut = Math.max(0, lines.length - LOG_SHOWN);
+    const log = h("ol", { class: "log", "aria-label": "Game log", start: cut + 1 },
+      lines.slice(cut).map((line) => h("li", { text: line })));
+    const earlier = cut ? h("details", { class: "log-earlier", open: this.logOpen || null,
+      ontoggle: (ev) => { this.logOpen = ev.target.open; } },
+    h("summary", { text: t("log.earlier", { count: cut }) }),
+    h("ol", { class: "log" }, lines.slice(0, cut).map((line) => h("li", { text: line })))) : null;
     const saved = seats.get(this.id);
     const origin = location.origin;
     const free = this.freeSeats();
@@ -520,7 +551,7 @@ class TablePage {
       h("section", { class: "box" }, h("h2", { text: "Score sheet" }), scoreSheet(s)),
       chatBox(this),
       peopleBox(this),
-      h("section", { class: "box" }, h("h2", { text: "Log" }), log),
+      h("section", { class: "box" }, h("h2", { text: "Log" }), earlier, log),
       h("section", { class: "box links" }, h("h2", { text: "Links" }),
         s.you !== null && saved && saved.rejoin ? h("div", {},
           this.linkRow("Your rejoin link", saved.rejoin.startsWith("http") ? saved.rejoin : origin + saved.rejoin, "rejoin"),
@@ -529,7 +560,6 @@ class TablePage {
         h("p", {}, h("a", { href: s.links.watch, "data-link": "watch", text: "Spectator link" })),
         h("p", {}, h("a", { href: `/rules/${s.table.game}`, target: "_blank", text: "How to play (new tab)" })),
         h("p", { class: "muted", text: "Keys: ←/→ move between cards, Enter plays, P pass, H hint." })));
-    setTimeout(() => { log.scrollTop = log.scrollHeight; }, 0);
     return aside;
   }
 
