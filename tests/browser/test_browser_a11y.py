@@ -111,7 +111,7 @@ def test_the_end_replay_verify_and_profile_pass_axe(new_page, live_url):
     assert_clean(page)
     assert page.locator("h1").count() == 1
     page.goto(f"{live_url}/replay/{table}")
-    page.wait_for_selector(".replay-hands .card")
+    page.wait_for_selector(".replay-hands .card", timeout=90_000)  # a loaded machine's workers
     assert_clean(page)
     page.goto(f"{live_url}/verify#table={table}")
     page.wait_for_selector(".verdict")
