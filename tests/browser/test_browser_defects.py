@@ -185,3 +185,13 @@ def test_public_rows_of_the_same_game_differ_by_their_players(new_page, live_url
         rows[name] = link.evaluate("a => a.closest('li').innerText")
     assert "Anneli" in rows["Anneli"] and "Bertil" in rows["Bertil"]
     assert rows["Anneli"] != rows["Bertil"]
+
+
+def test_deal_sealed_explains_itself_where_it_appears(new_page, live_url):
+    """Words: "deal sealed ✓" is explained where it appears (a title alone reaches no
+    phone, keyboard or screen reader)."""
+    page = new_page()
+    vs_computers(page, live_url, "fanti", 2)
+    page.click("[data-sealed] summary")
+    why = page.wait_for_selector(".sealed-why")
+    assert why.is_visible() and "fingerprint" in why.inner_text()

@@ -355,7 +355,9 @@ class TablePage {
       h("h1", { class: "sr-only", text: s.table.title }),
       h("span", { class: "whose", text: whose }),
       ...this.game.statusExtras(s),
-      s.commit ? h("span", { class: "commit", title: "This deal is sealed: its fingerprint is published now and the deck is shown after the round, so anyone can check it.", text: "deal sealed ✓" }) : null,
+      // "deal sealed ✓" explains itself where it appears (a tap or Enter opens the why)
+      s.commit ? h("details", { class: "commit", "data-sealed": "" }, h("summary", { text: t("table.sealed") }),
+        h("p", { class: "sealed-why", text: t("table.sealed.why") })) : null,
       rules);
   }
 
