@@ -10,10 +10,10 @@ written through the server's own rating update (``rated.record_in``), so the rat
 spread (the bands matter) and ``parlour ratings rebuild`` can replay them. Then the
 timed part: ``--players`` people enter the Fanti head-to-head pool at even intervals
 over ``--duration`` seconds, each on A or B in turn, each as its own browser (cookies,
-address), and ask until they are paired. The two people of every ``--play-every``-th
-table then play it to the end at once over WebSockets (random legal moves, each seat
-on the process it entered on), so rated games end, and ratings are written, while
-others are still entering.
+address), and ask until they are paired. With ``--play-every N`` the two people of
+every N-th table then play it to the end at once over WebSockets (random legal moves,
+each seat on the process it entered on), so rated games end, and ratings are written,
+while others are still entering (not working yet: see docs/hardening.md).
 
 Reports the wait from entering to the answer that brings the seat (median, p90, p99,
 max, as the people see it) and, from the database, the server's part of it: from the
@@ -295,7 +295,7 @@ async def timed(bases: list[str], clients: list[httpx.AsyncClient], duration: fl
         j = got["joined"]
         seats = seated.setdefault(j["table"], {})
         seats[j["seat"]] = (bases[i % 2], j["token"])
-        if len(seats) == 2 and len(seated) % play_every == 0:
+        if play_every > 0 and len(seats) == 2 and len(seated) % play_every == 0:
             out.played.append(j["table"])
             games.append(asyncio.create_task(play(j["table"], seats, stats,
                                                   random.Random(rng.random()),
@@ -324,8 +324,10 @@ def main(argv: list[str] | None = None) -> int:
                     help="seconds over which the people arrive")
     ap.add_argument("--seed-games", type=int, default=3,
                     help="rounds of rated results between the people before the run")
-    ap.add_argument("--play-every", type=bench_args.positive, default=10,
-                    help="the people of every N-th table play it to the end (rated)")
+    ap.add_argument("--play-every", type=int, default=0,
+                    help="the people of every N-th table play it to the end (rated); 0: "
+                         "none. Not working yet: in the last check the played games made "
+                         "no move in 130 s (docs/hardening.md)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--json", type=Path, default=None)
     args = ap.parse_args(argv)
@@ -343,8 +345,9 @@ def main(argv: list[str] | None = None) -> int:
                 env={"PARLOUR_INSTANCE": name, "PARLOUR_POOL_TIMER": "0",
                      "PARLOUR_MAX_OPEN_TABLES": str(args.players),
                      "PARLOUR_GUESTS_BURST": str(args.players),
-                     # no computer players here: one bot worker, so a start is quick
-                     "PARLOUR_BOT_WORKERS": "1"}))
+                     # no computer players here: bots think in the server process
+                     # (no worker processes to warm up: a loaded machine starts at once)
+                     "PARLOUR_BOT_WORKERS": "0"}))
         servers = [p.start(timeout=600) for p in procs]  # a busy shared machine starts slowly
         bases = [s.base for s in servers]
 
@@ -355,7 +358,9 @@ def main(argv: list[str] | None = None) -> int:
                        for i in range(args.players)]
             try:
                 t0 = time.monotonic()
-                prepared = await prepare(clients, 50)
+                # One at a time: two people waiting at once would be paired, and the
+                # tables of the preparation would load the servers (their leases).
+                prepared = await prepare(clients, 1)
                 prep_s = time.monotonic() - t0
                 shown = await asyncio.to_thread(seed_history, pg.sqlalchemy_url, prepared,
                                                 args.seed_games, args.seed)
