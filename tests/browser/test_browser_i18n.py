@@ -121,3 +121,31 @@ def test_a_round_to_the_end_in(new_page, live_url, artifacts, code, game, bots):
     page.screenshot(path=str(artifacts / f"i18n-{code}-{game}-over.png"), full_page=True)
     assert {u.split("/i18n/")[1].split("/")[0] for u in fetched} == {code}
     assert page.errors == []
+
+
+WEIGHT = """() => {
+  const nav = performance.getEntriesByType('navigation')[0];
+  const res = performance.getEntriesByType('resource');
+  return nav.decodedBodySize + res.reduce((a, r) => a + r.decodedBodySize, 0);
+}"""
+"""Everything the page fetched, in bytes as served (before compression), as
+benchmarks/web_quickplay.py counts it."""
+
+
+@pytest.mark.parametrize("code", ["en", "fa"])
+def test_pages_stay_light(new_page, live_url, code):
+    """Front page <= 100 KiB, table page <= 150 KiB uncompressed, in English and in the
+    language whose catalog is largest (Persian: two bytes a letter)."""
+    page = new_page(locale=code)
+    page.goto(live_url + "/")
+    page.wait_for_selector("[data-action=quick-play][data-game=fantan]")
+    page.wait_for_load_state("networkidle")
+    front = page.evaluate(WEIGHT)
+    assert front <= 100 * 1024, f"front page {front / 1024:.1f} KiB"
+    bots_ready(live_url)
+    page.click("[data-action=quick-play][data-game=fanti]")
+    page.wait_for_selector(".hand .card")
+    page.wait_for_load_state("networkidle")
+    table = page.evaluate(WEIGHT)
+    assert table <= 150 * 1024, f"table page {table / 1024:.1f} KiB"
+    no_keys(page)

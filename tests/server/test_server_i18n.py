@@ -44,19 +44,27 @@ def test_the_picker_offers_every_language_in_its_own_name(client):
 def test_the_catalog_holds_one_language_and_is_cached_by_version(client):
     html = client.get("/", headers={"Accept-Language": "az"}).text
     url = catalog_of(html)
-    assert url.startswith("/i18n/az/") and f'<link rel="preload" href="{url}"' in html
+    assert url.startswith("/i18n/az/front/") and f'<link rel="preload" href="{url}"' in html
     r = client.get(url)
     assert r.status_code == 200 and "immutable" in r.headers["Cache-Control"]
     body = r.json()
     assert set(body) == {"web", "game"}
-    assert body["web"] == catalog_json("az", "web")
     assert body["web"]["error.not_your_turn"] == "Hələ sizin növbəniz deyil."
+    # the front page gets the front page's words only; other pages get the catalogs
+    assert set(body["game"]) == {"fanti.blurb", "fantan.blurb"} and "lobby.heading" in body["web"]
+    assert set(body["web"]) < set(catalog_json("az", "web"))
+    table = client.get(catalog_of(client.get("/t/x", headers={"Accept-Language": "az"}).text))
+    assert "lobby.heading" not in table.json()["web"]
+    assert table.json()["game"] and "error.not_your_turn" in table.json()["web"]
+    whole = client.get(catalog_of(client.get("/verify", headers={"Accept-Language": "az"}).text))
+    assert whole.json() == {d: catalog_json("az", d) for d in ("web", "game")}
     assert catalog_of(client.get("/", headers={"Accept-Language": "fa"}).text) != url
-    old = client.get("/i18n/az/0000.json")  # an older page's URL: today's words, not kept
+    old = client.get("/i18n/az/front/0000.json")  # an older page's URL: today's words, not kept
     assert old.json() == body and old.headers["Cache-Control"] == "no-cache"
 
 
-@pytest.mark.parametrize("url", ["/i18n/fr/1.json", "/i18n/EN/1.json", "/i18n/../1.json"])
+@pytest.mark.parametrize("url", ["/i18n/fr/all/1.json", "/i18n/EN/all/1.json",
+                                 "/i18n/../all/1.json", "/i18n/en/nope/1.json"])
 def test_an_unknown_catalog_is_a_plain_404(client, url):
     r = client.get(url)
     assert r.status_code == 404 and r.json()["error"] == "not_found"

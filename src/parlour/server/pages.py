@@ -8,9 +8,11 @@ flash, no inline script: the CSP allows none). The language is the ``parlour_lan
 cookie (set by the picker), else the first ``Accept-Language`` tag we have, else
 English (``parlour.i18n.negotiate``).
 
-The catalog (``/i18n/{lang}/{version}.json``) holds one language's ``web`` and
-``game`` words and nothing else; its version is a hash of its contents, so it is
-cached for a year and a changed catalog gets a new URL.
+The catalog (``/i18n/{lang}/{bundle}/{version}.json``) holds one language's ``web``
+and ``game`` words and nothing else -- for the front page and the table page only the
+keys they draw (``front``, ``table``; the rules on demand: ``rules``), for the other
+pages all (``all``); its version is a hash of its contents, so it is cached for a year
+and a changed catalog gets a new URL.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ import orjson
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 
+from parlour.games import KITS
 from parlour.i18n import LANGUAGES, catalog_json, language, negotiate, t
 from parlour.server.errors import ServiceError
 
@@ -43,16 +46,62 @@ def lang_of(request: Request) -> str:
     return negotiate(request.headers.get("accept-language"), request.cookies.get(COOKIE))
 
 
+FRONT_WEB = ("page", "lang", "error", "level", "lobby", "account", "between", "people",
+             "pool", "notify")
+"""The first segments of the web keys the front page draws (js/lobby.js and what it
+imports); of the game words only each game's one-line blurb (``{game}.blurb``)."""
+NOT_AT_TABLE = ("lobby", "admin", "offline", "verify", "replay", "players", "rules")
+"""Web keys a table page never draws, and game keys it loads only when asked
+(the rules dialog: ``more("rules")`` in js/i18n.js)."""
+BUNDLES = ("front", "table", "rules", "all")
+
+
+def _known(bundle: str) -> bool:
+    """``table-{game}``: a table page of one game (the other games' words left out)."""
+    base, _, game = bundle.partition("-")
+    return base in BUNDLES and (not game or (base == "table" and game in KITS))
+
+
+def _in_bundle(bundle: str, domain: str, key: str) -> bool:
+    head = key.split(".", 1)[0]
+    second = key.split(".")[1] if key.count(".") else ""
+    if bundle == "front":
+        return head in FRONT_WEB if domain == "web" else key.endswith(".blurb")
+    if bundle.startswith("table"):
+        game = bundle.partition("-")[2]
+        other_game = domain == "game" and game and head in KITS and head != game
+        return head not in NOT_AT_TABLE and second != "rules" and not other_game
+    if bundle == "rules":
+        return domain == "game" and (head == "rules" or second == "rules")
+    return True
+
+
 @cache
-def catalog_body(code: str) -> tuple[bytes, str]:
-    """The page's catalog of one language as JSON, and its version."""
-    body = orjson.dumps({d: catalog_json(code, d) for d in PAGE_DOMAINS},
+def catalog_body(code: str, bundle: str = "all") -> tuple[bytes, str]:
+    """One language's words for one kind of page, as JSON, and its version. The front
+    page and the table page get only the keys they draw (light pages, issue #33);
+    every other page gets the whole ``web`` and ``game`` catalogs."""
+    body = orjson.dumps({d: {k: v for k, v in catalog_json(code, d).items()
+                             if _in_bundle(bundle, d, k)} for d in PAGE_DOMAINS},
                         option=orjson.OPT_SORT_KEYS)
     return body, hashlib.sha256(body).hexdigest()[:12]
 
 
-def catalog_url(code: str) -> str:
-    return f"/i18n/{code}/{catalog_body(code)[1]}.json"
+def bundle_of(request: Request) -> str:
+    """Which words a page draws: the front page's, a table's (of its game, when this
+    process holds the table), or all."""
+    path = request.url.path
+    if path == "/":
+        return "front"
+    if path.startswith("/t/"):
+        service = getattr(request.app.state, "service", None)
+        table = service.tables.get(path[3:].strip("/")) if service is not None else None
+        return f"table-{table.game.name}" if table is not None else "table"
+    return "all"
+
+
+def catalog_url(code: str, bundle: str = "all") -> str:
+    return f"/i18n/{code}/{bundle}/{catalog_body(code, bundle)[1]}.json"
 
 
 def _picker(code: str) -> str:
@@ -65,7 +114,7 @@ def _picker(code: str) -> str:
 
 
 @cache
-def render(name: str, code: str) -> bytes:
+def render(name: str, code: str, bundle: str = "all") -> bytes:
     """One static page with the language's words filled in (kept per language)."""
     lang = language(code)
     assert lang is not None
@@ -78,7 +127,7 @@ def render(name: str, code: str) -> bytes:
         if what == "dir":
             return lang.dir
         if what == "catalog":
-            return catalog_url(code)
+            return catalog_url(code, bundle)
         if what == "picker":
             return _picker(code)
         return html.escape(t(code, what[2:]))
@@ -88,7 +137,8 @@ def render(name: str, code: str) -> bytes:
 
 def page(request: Request, name: str = "index.html") -> HTMLResponse:
     """A page in the request's language (headers: server/guard.py adds the CSP)."""
-    return HTMLResponse(render(name, lang_of(request)), headers=PAGE_HEADERS)
+    bundle = bundle_of(request) if name == "index.html" else "all"
+    return HTMLResponse(render(name, lang_of(request), bundle), headers=PAGE_HEADERS)
 
 
 def error_words(request: Request, code: str, message: str) -> str:
@@ -100,13 +150,13 @@ def error_words(request: Request, code: str, message: str) -> str:
     return catalog_json(lang, "web").get(f"error.{code}", message)
 
 
-@router.get("/i18n/{code}/{version}.json")
-def catalog(code: str, version: str) -> Response:
-    """One language's words for the page (``web`` and ``game`` catalogs)."""
+@router.get("/i18n/{code}/{bundle}/{version}.json")
+def catalog(code: str, bundle: str, version: str) -> Response:
+    """One language's words for one kind of page (``web`` and ``game`` catalogs)."""
     lang = language(code)
-    if lang is None or lang.code != code:
+    if lang is None or lang.code != code or not _known(bundle):
         raise ServiceError(404, "not_found", "there is no catalog for that language")
-    body, current = catalog_body(code)
+    body, current = catalog_body(code, bundle)
     # An older page asking for an older version gets today's words, not to be kept.
     headers = FOREVER if version == current else {"Cache-Control": "no-cache"}
     return Response(body, media_type="application/json", headers=headers)

@@ -1,31 +1,10 @@
-// Who you are: the header's link ("Sign in", or your name) and the account page at
-// /account -- a guest's name, signing in and up with a password or a passkey, signing
-// out (here or everywhere), your games to take back without the link, changing the
+// The account page at /account (the header's link and whoAmI live in who.js): a
+// guest's name, signing in and up with a password or a passkey, signing out (here or everywhere), your games to take back without the link, changing the
 // password, downloading your data and deleting the account. The server keeps the
 // session in an HttpOnly cookie: nothing here ever sees it.
-import { api, clear, h, seats } from "./dom.js";
+import { api, clear, h } from "./dom.js";
 import { lang, t } from "./i18n.js";
-
-let current = null;
-
-/** This browser's player (GET /api/me), fetched once a page. */
-export async function whoAmI(fresh = false) {
-  if (!current || fresh) {
-    try { current = await api("/api/me"); } catch { current = { name: "", guest: true, known: false, ratings: {} }; }
-  }
-  return current;
-}
-
-/** The header's link to the account page, with your name when you are signed in. */
-export async function setupAccount() {
-  const tools = document.querySelector(".bar-tools");
-  if (!tools || document.getElementById("who")) return;
-  const link = h("a", { id: "who", class: "tool button", href: "/account", "data-action": "account", text: "Sign in" });
-  tools.prepend(link);
-  const me = await whoAmI();
-  if (!me.guest) link.textContent = me.name;
-  else if (me.name) link.textContent = `${me.name} (guest)`;
-}
+import { whoAmI } from "./who.js";
 
 const passkeysWork = () => typeof window.PublicKeyCredential === "function"
   && typeof PublicKeyCredential.parseCreationOptionsFromJSON === "function";
@@ -192,16 +171,4 @@ export async function showAccount(app) {
     h("h1", { text: me.guest ? "You" : me.name }),
     ...parts, me.guest ? null : await yourPasskeys(), await yourTables(), me.known ? yourData(me) : null,
     h("p", {}, h("a", { href: "/", text: "Back to the front page" }))));
-}
-
-/** A table page without a token in this browser: the seat of the signed-in player (or
- *  of this browser's guest), taken back without the link. Returns the seat or null. */
-export async function seatOfMine(id) {
-  try {
-    const j = await api(`/api/tables/${id}/rejoin`, { method: "POST", body: {} });
-    seats.set(id, { token: j.token, seat: j.seat, rejoin: j.rejoin_url || null });
-    return j;
-  } catch {
-    return null;
-  }
 }

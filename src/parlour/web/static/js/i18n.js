@@ -61,6 +61,15 @@ export function tgn(key, count, params) {
   return look("game", pick("game", key, count), { count: num(count), ...params });
 }
 
+/** More words for this page (the rules dialog at a table: bundle "rules"), merged in. */
+export async function more(bundle) {
+  const extra = await load(`/i18n/${encodeURIComponent(lang === "en-XA" ? "en-XA" : code())}/${bundle}/latest.json`);
+  for (const d of Object.keys(extra)) words[d] = { ...extra[d], ...(words[d] || {}) };
+}
+
+/** The catalog's language code (the folder's name: "zh" where <html lang> says "zh-Hans"). */
+function code() { return (root.dataset.catalog || "/i18n/en/").split("/")[2]; }
+
 /** Whether a key exists (for words a server code may or may not have). */
 export function has(key, domain = "web") { return Boolean(words[domain] && key in words[domain]); }
 

@@ -4,12 +4,12 @@
 // each game's options (GET /api/games), worded by the game's page module.
 import { roomLine, yourMove } from "./between.js";
 import { api, append, clear, h, seats } from "./dom.js";
-import { whoAmI } from "./account.js";
+import { whoAmI } from "./who.js";
 import { yourGames } from "./history.js";
 import { friendsPanel } from "./people.js";
 import { playPeople } from "./pool.js";
-import { lang, list as joinWords, t, tn } from "./i18n.js";
-import { levelName, levelsFor } from "./words.js";
+import { has, lang, list as joinWords, t, tg, tn } from "./i18n.js";
+import { levelName, levelsFor } from "./levels.js";
 
 const TIMERS = [["", t("lobby.timer.none")], ["30", tn("lobby.timer.seconds", 30)], ["60", tn("lobby.timer.minutes", 1)],
   ["120", tn("lobby.timer.minutes", 2)], ["300", tn("lobby.timer.minutes", 5)],
@@ -42,7 +42,7 @@ async function createAndGo(body, autostart) {
   }
 }
 
-function quickPlay(g, words) {
+function quickPlay(g) {
   const levels = levelsFor(g);
   const id = "level-" + g.name;
   const chosen = level.get(g.name);
@@ -66,7 +66,7 @@ function quickPlay(g, words) {
   });
   return h("article", { class: "quick panel" },
     h("h2", { text: g.title }),
-    h("p", { class: "muted", text: [words.blurb || "", tn("lobby.you_and_computers", players - 1)].filter(Boolean).join(" ") }),
+    h("p", { class: "muted", text: [has(`${g.name}.blurb`, "game") ? tg(`${g.name}.blurb`) : "", tn("lobby.you_and_computers", players - 1)].filter(Boolean).join(" ") }),
     h("div", { class: "field" }, h("label", { for: id, text: t("lobby.level") }), sel, desc),
     button, error, playPeople(g, players, playerName),
     h("p", {}, h("a", { href: `/rules/${g.name}`, text: t("lobby.how_to_play", { game: g.title }) })));
@@ -215,6 +215,20 @@ function customForm(games, words) {
     gameSel, body, error,
     h("button", { type: "submit", class: "primary", "data-action": "create", text: t("lobby.create") }));
   renderBody();
+  // The game's own words for its rules, once its page module is here (texts only: what
+  // the player already chose stays).
+  form.relabel = () => {
+    const w = words[current.name] || {};
+    for (const o of current.options) {
+      const ow = (w.options || {})[o.name] || {};
+      const input = form.querySelector("#rule-" + o.name);
+      if (!input) continue;
+      const field = input.closest(".field");
+      if (ow.label) field.querySelector("label").textContent = ow.label;
+      if (ow.help) field.querySelector(".help").textContent = ow.help;
+      if (ow.choices) for (const c of input.querySelectorAll("option")) c.textContent = ow.choices[c.value] || c.textContent;
+    }
+  };
 
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
@@ -252,8 +266,12 @@ export async function showLobby(app) {
     clear(app).append(h("p", { class: "error", text: t("lobby.unreachable", { reason: e.message }) }));
     return;
   }
+  // The games' page modules word the custom form's rules and the open tables' summaries:
+  // fetched when those are wanted, not with the front page (which stays light).
   const words = {};
-  await Promise.all(games.map(async (g) => { words[g.name] = (await gameModule(g.name)).words || {}; }));
+  const loadWords = async () => {
+    await Promise.all(games.map(async (g) => { words[g.name] = (await gameModule(g.name)).words || {}; }));
+  };
   const open = h("div", { class: "open-slot" });
   const waiting = h("div", { class: "your-move-slot" });
   const counts = h("div", { class: "room-slot" });
@@ -262,25 +280,35 @@ export async function showLobby(app) {
   const details = h("details", { class: "panel custom" },
     h("summary", { "data-action": "custom", text: t("lobby.custom.summary") }),
     customForm(games, words));
+  const form = details.querySelector("form");
+  const wanted = () => { loadWords().then(() => form.relabel()); };
+  details.addEventListener("toggle", wanted, { once: true });
+  details.querySelector("summary").addEventListener("pointerover", wanted, { once: true });
   append(clear(app), [
     h("section", { class: "intro" },
       h("h1", { text: t("lobby.heading") }),
       h("p", { text: t("lobby.intro") }),
       counts),
     waiting,
-    h("section", { class: "quick-row", "aria-label": t("lobby.quick") }, games.map((g) => quickPlay(g, words[g.name] || {}))),
+    h("section", { class: "quick-row", "aria-label": t("lobby.quick") }, games.map((g) => quickPlay(g))),
     friends, open, mine, details,
     h("p", { class: "muted" }, t("lobby.leaderboards") + " ", games.map((g, i) => [i ? ", " : "",
       h("a", { href: `/leaderboard/${g.name}`, "data-leaderboard": g.name, text: g.title })]), " · ",
       h("a", { href: "/verify", text: t("lobby.verify") }), " · ",
       h("a", { href: "/replay", text: t("lobby.replay") }))]);
-  // Quick play goes straight to a table: have its modules in the cache before the click.
-  setTimeout(() => { import("./table.js").catch(() => {}); }, 0);
+  // Quick play goes straight to a table: its modules are fetched as soon as a hand moves
+  // towards the buttons (not with the front page, which stays light).
+  const warm = () => { import("./table.js").catch(() => {}); };
+  for (const ev of ["pointerover", "focusin", "touchstart"]) app.addEventListener(ev, (e) => {
+    if (e.target.closest && e.target.closest(".quick-row, .open-tables, form.create")) warm();
+  }, { passive: true });
   yourMove().then((el) => { if (el) waiting.append(el); });
   roomLine().then((el) => { if (el) counts.append(el); });
   friendsPanel().then((p) => { if (p) friends.append(p); });
   history().then((p) => { if (p) mine.append(p); });
   try {
-    open.append(openTables(await api("/api/open-tables"), modules));
+    const list = await api("/api/open-tables");
+    if (list.length) await loadWords();
+    open.append(openTables(list, modules));
   } catch { /* an older server without the list: nothing to show */ }
 }

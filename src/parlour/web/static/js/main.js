@@ -1,11 +1,9 @@
 // The page's router: the front page at /, a table at /t/ID, the rules at /rules/GAME,
 // replays at /replay and /replay/ID, the verifier at /verify, a game's leaderboard at
 // /leaderboard/GAME, a player's profile at /u/NAME and your account at /account.
-import { setupAccount } from "./account.js";
 import { api, prefs, wayOn } from "./dom.js";
 import { setupCardStyle } from "./gamewords.js";
 import { setupPicker, t } from "./i18n.js";
-import { showLobby } from "./lobby.js";
 import { enabled as notifying, supported as canNotify, turnOff, turnOn } from "./notify.js";
 
 function setupTools() {
@@ -67,7 +65,7 @@ else if (board) import("./players.js").then((m) => m.showLeaderboard(app, board[
 else if (profile) import("./players.js").then((m) => m.showProfile(app, decodeURIComponent(profile[1])));
 else if (/^\/account\/?$/.test(path)) import("./account.js").then((m) => m.showAccount(app));
 else if (path.startsWith("/verify")) import("./verify.js").then((m) => m.showVerify(app));
-else if (path === "/" || path === "/index.html") showLobby(app);
+else if (path === "/" || path === "/index.html") import("./lobby.js").then((m) => m.showLobby(app));
 else notFound(app);
 
 /** A path the room does not have: say so, and offer the ways on. */

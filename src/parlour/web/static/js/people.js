@@ -2,7 +2,7 @@
 // invite a player you follow to a free seat here; and, on the front page, who of the
 // players you follow is online and the tables they invited you to. Blocked players'
 // chat lines (tagged by the server) are hidden at every table.
-import { whoAmI } from "./account.js";
+import { whoAmI } from "./who.js";
 import { api, h, seats } from "./dom.js";
 import { t } from "./i18n.js";
 

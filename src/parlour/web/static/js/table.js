@@ -2,7 +2,7 @@
 // follow the game over the WebSocket. The server sends this seat's view only; the page
 // draws it and sends intents (a move names the sequence number it answers). No rule is
 // decided here: legal moves, reasons, fines and itemised scores come from the engine.
-import { seatOfMine, whoAmI } from "./account.js";
+import { seatOfMine, whoAmI } from "./who.js";
 import * as anim from "./anim.js";
 import { backs, cardEl, cardName } from "./cards.js";
 import { chatBox } from "./chat.js";

@@ -3,20 +3,7 @@
 import { cardName } from "./cards.js";
 import { has, t } from "./i18n.js";
 
-/** The computer levels a stranger is offered, each with one line about how it plays. */
-export const LEVELS = ["easy", "medium", "hard", "expert"].map((v) => [v, t(`level.${v}`), t(`level.${v}.line`)]);
-
-/** The levels this server offers for a game, in the order above (internal engines left out). */
-export function levelsFor(game) {
-  const have = new Set(game.bots || []);
-  const out = LEVELS.filter(([v]) => have.has(v));
-  return out.length ? out : (game.bots || []).map((b) => [b, b, ""]);
-}
-
-export function levelName(bot) {
-  const l = LEVELS.find(([v]) => v === bot);
-  return l ? l[1] : bot;
-}
+export { LEVELS, levelName, levelsFor } from "./levels.js";
 
 const RULING = /\s*\((?:(?:FA|FT|C)-\d+(?:,\s*)?)+\)/g;
 const CODE = /\b(10|[2-9AJQK])([CDHS])\b/g;
