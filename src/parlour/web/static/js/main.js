@@ -5,6 +5,7 @@ import { api, prefs, wayOn } from "./dom.js";
 import { setupCardStyle } from "./gamewords.js";
 import { setupPicker, t } from "./i18n.js";
 import { enabled as notifying, supported as canNotify, turnOff, turnOn } from "./notify.js";
+import { setupAccount } from "./who.js";
 
 function setupTools() {
   const four = document.getElementById("four-colour");
