@@ -70,7 +70,11 @@ def _in_bundle(bundle: str, domain: str, key: str) -> bool:
     if bundle.startswith("table"):
         game = bundle.partition("-")[2]
         other_game = domain == "game" and game and head in KITS and head != game
-        return head not in NOT_AT_TABLE and second != "rules" and not other_game
+        # drawn elsewhere: the lobby's level lines, the header (served filled in), the
+        # custom form's option words
+        elsewhere = (key.endswith(".line") and head == "level") or (
+            head == "page" and key != "page.notify.blocked") or (domain == "game" and head == "opts")
+        return head not in NOT_AT_TABLE and second != "rules" and not other_game and not elsewhere
     if bundle == "rules":
         return domain == "game" and (head == "rules" or second == "rules")
     return True
