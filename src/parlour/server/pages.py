@@ -49,7 +49,9 @@ def lang_of(request: Request) -> str:
 FRONT_WEB = ("page", "lang", "error", "level", "lobby", "account", "between", "people",
              "pool", "notify")
 """The first segments of the web keys the front page draws (js/lobby.js and what it
-imports); of the game words only each game's one-line blurb (``{game}.blurb``)."""
+imports); of the game words the card names (the card-style toggle), the rules' option
+words (the custom form) and each game's one-line blurb (``{game}.blurb``)."""
+FRONT_GAME = ("card", "opts")
 NOT_AT_TABLE = ("lobby", "admin", "offline", "verify", "replay", "players", "rules")
 """Web keys a table page never draws, and game keys it loads only when asked
 (the rules dialog: ``more("rules")`` in js/i18n.js)."""
@@ -66,14 +68,14 @@ def _in_bundle(bundle: str, domain: str, key: str) -> bool:
     head = key.split(".", 1)[0]
     second = key.split(".")[1] if key.count(".") else ""
     if bundle == "front":
-        return head in FRONT_WEB if domain == "web" else key.endswith(".blurb")
+        return head in FRONT_WEB if domain == "web" else (
+            head in FRONT_GAME or key.endswith(".blurb"))
     if bundle.startswith("table"):
         game = bundle.partition("-")[2]
         other_game = domain == "game" and game and head in KITS and head != game
-        # drawn elsewhere: the lobby's level lines, the header (served filled in), the
-        # custom form's option words
+        # drawn elsewhere: the lobby's level lines, the header (served filled in)
         elsewhere = (key.endswith(".line") and head == "level") or (
-            head == "page" and key != "page.notify.blocked") or (domain == "game" and head == "opts")
+            head == "page" and key != "page.notify.blocked")
         return head not in NOT_AT_TABLE and second != "rules" and not other_game and not elsewhere
     if bundle == "rules":
         return domain == "game" and (head == "rules" or second == "rules")
