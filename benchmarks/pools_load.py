@@ -324,10 +324,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="seconds over which the people arrive")
     ap.add_argument("--seed-games", type=int, default=3,
                     help="rounds of rated results between the people before the run")
-    ap.add_argument("--play-every", type=int, default=0,
-                    help="the people of every N-th table play it to the end (rated); 0: "
-                         "none. Not working yet: in the last check the played games made "
-                         "no move in 130 s (docs/hardening.md)")
+    ap.add_argument("--play-every", type=int, default=10,
+                    help="the people of every N-th table play it to the end (rated), "
+                         "while others still enter; 0: none")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--json", type=Path, default=None)
     args = ap.parse_args(argv)
@@ -347,7 +346,10 @@ def main(argv: list[str] | None = None) -> int:
                      "PARLOUR_GUESTS_BURST": str(args.players),
                      # no computer players here: bots think in the server process
                      # (no worker processes to warm up: a loaded machine starts at once)
-                     "PARLOUR_BOT_WORKERS": "0"}))
+                     "PARLOUR_BOT_WORKERS": "0",
+                     # the played tables move as fast as answered: the per-connection
+                     # message rate is not what this measures
+                     "PARLOUR_RATE_PER_SECOND": "1000", "PARLOUR_RATE_BURST": "1000"}))
         servers = [p.start(timeout=600) for p in procs]  # a busy shared machine starts slowly
         bases = [s.base for s in servers]
 
