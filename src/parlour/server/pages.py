@@ -85,7 +85,7 @@ def _in_bundle(bundle: str, domain: str, key: str) -> bool:
 @cache
 def catalog_body(code: str, bundle: str = "all") -> tuple[bytes, str]:
     """One language's words for one kind of page, as JSON, and its version. The front
-    page and the table page get only the keys they draw (light pages, issue #33);
+    page and the table page get only the keys they draw (light pages);
     every other page gets the whole ``web`` and ``game`` catalogs."""
     body = orjson.dumps({d: {k: v for k, v in catalog_json(code, d).items()
                              if _in_bundle(bundle, d, k)} for d in PAGE_DOMAINS},
@@ -94,15 +94,10 @@ def catalog_body(code: str, bundle: str = "all") -> tuple[bytes, str]:
 
 
 def bundle_of(request: Request) -> str:
-    """Which words a page draws: the front page's, a table's (of its game, when this
-    process holds the table), or all."""
-    path = request.url.path
-    if path == "/":
-        return "front"
-    if path.startswith("/t/"):
-        service = getattr(request.app.state, "service", None)
-        table = service.tables.get(path[3:].strip("/")) if service is not None else None
-        return f"table-{table.game.name}" if table is not None else "table"
+    """Which words a page draws. Every page gets them all for now: the lighter
+    bundles (``front``, ``table-{game}``) left out words the page draws (the card-name
+    toggle's, the rules dialog's, the joined-up lists'), and a missing word is worse
+    than a few KiB; the bundles stay served for the day their lists are checked."""
     return "all"
 
 
