@@ -13,7 +13,7 @@ over ``--duration`` seconds, each on A or B in turn, each as its own browser (co
 address), and ask until they are paired. With ``--play-every N`` the two people of
 every N-th table then play it to the end at once over WebSockets (random legal moves,
 each seat on the process it entered on), so rated games end, and ratings are written,
-while others are still entering (not working yet: see docs/hardening.md).
+while others are still entering (every tenth table by default).
 
 Reports the wait from entering to the answer that brings the seat (median, p90, p99,
 max, as the people see it) and, from the database, the server's part of it: from the
