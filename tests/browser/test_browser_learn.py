@@ -39,6 +39,11 @@ def test_front_page_and_form_speak_plain_words(new_page, live_url):
     page.wait_for_selector("[data-action=quick-play]")
     assert page.query_selector("form.create").is_visible() is False  # folded
     page.click("[data-action=custom]")
+    # The rules wait, hidden, for the game's own words: never a raw option value, even
+    # before the game's page module has arrived.
+    early = page.inner_text("main")
+    assert not [w for w in INTERNAL if w in early], early
+    page.wait_for_selector("form.create:not([aria-busy])")
     for game in ("fantan", "fanti"):
         page.click(f"label[for=game-{game}]")
         text = page.inner_text("main")

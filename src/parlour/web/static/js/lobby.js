@@ -162,7 +162,9 @@ function seatRow(i, game) {
 }
 
 function customForm(games, words) {
-  const form = h("form", { class: "create", "aria-label": t("lobby.custom") });
+  // Busy until the game's own words for its rules are here: the raw option values are
+  // never shown (the rules fieldset stays hidden meanwhile, see parlour.css).
+  const form = h("form", { class: "create", "aria-label": t("lobby.custom"), "aria-busy": "true" });
   const gameSel = h("div", { class: "game-pick", role: "radiogroup", "aria-label": t("lobby.game") });
   const body = h("div");
   const error = h("p", { class: "error", role: "alert" });
@@ -228,6 +230,7 @@ function customForm(games, words) {
       if (ow.help) field.querySelector(".help").textContent = ow.help;
       if (ow.choices) for (const c of input.querySelectorAll("option")) c.textContent = ow.choices[c.value] || c.textContent;
     }
+    form.removeAttribute("aria-busy");
   };
 
   form.addEventListener("submit", async (ev) => {
