@@ -1,43 +1,55 @@
 """Variant balance report for game designers.
 
-For each rule variant, the same seeded deals are played by the same bots (the
-``heuristic`` bot in every seat by default), one round per deal, and the report
-measures, with 95% confidence intervals where they apply:
+The variants are a grid: every ``--compare KEY=V1,V2,...`` is a list of values, and
+the lists are crossed (two keys of two values each make four cells); the first cell
+is the **baseline**. Every cell plays the same seeded deals with the same bots (the
+``heuristic`` bot in every seat by default), one game per deal (one round unless the
+rules say ``rounds``), and the report measures, with 95% confidence intervals:
 
 * **seat advantage**: the win rate of each position counted from the dealer
   (position 1 sits after the dealer; in Fanti and with ``opening: any-seven`` it
   moves first), against the fair share 1/N;
-* **first-player advantage**: the win rate of whoever made the round's first move
+* **first-player advantage**: the win rate of whoever made the game's first move
   (in Fan Tan with ``opening: seven-of-diamonds``, the holder of 7D);
 * **round length**: moves per round;
-* **shared wins**: how often the round's win is shared;
+* **shared wins**: how often the win is shared;
 * **the game's own measures**: the ``METRICS`` of the ``analysis`` part of the game's
   kit (:mod:`parlour.measures`): passes per round in Fan Tan; in Fanti how often the
   +2 for most cards and the +1 for most Leaf cards are tied (FA-9);
-* **score distributions**: every seat's round score, per variant.
+* **score distributions**: every seat's score, per cell;
+* **differences from the baseline** (:mod:`.findings`), paired deal by deal, and the
+  findings in words;
+* **ablations** (``--ablate KEY``): a rule the kit's ``ABLATIONS`` declare, switched
+  off by scoring each round again without it, so its worth to the seat it favours is
+  measured on the very same games.
 
-Rounds are independent deals, so each deal is its own cluster in the intervals.
+Games are independent deals, so each deal is its own cluster in the intervals.
 """
 
 from __future__ import annotations
 
+import itertools
 import statistics
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from parlour.arena import stats
+from parlour.arena import findings, stats
 from parlour.arena.backends import Progress, run_local, run_ray
 from parlour.arena.lineup import bot_seed, deal_seed
 from parlour.bots import make_bot
 from parlour.games import get_game, get_kit
-from parlour.match import Shuffler
-from parlour.measures import Measure
+from parlour.match import Match, Shuffler
+from parlour.measures import Ablation, Measure
+
+Compare = Sequence[tuple[str, Sequence[Any]]]
+"""The grid's axes: each an option key and its values."""
 
 
 @dataclass(frozen=True)
 class BalanceJob:
-    """Play one deal of one variant."""
+    """Play one deal of one cell of the grid."""
 
     game: str
     players: int
@@ -45,20 +57,25 @@ class BalanceJob:
     bots: tuple[str, ...]
     seed: int
     deal: int
+    ablate: tuple[str, ...] = ()
 
 
 @dataclass
 class RoundFacts:
-    """What the report needs from one round."""
+    """What the report needs from one game (one deal of one cell)."""
 
     deal: int
     dealer: int
     first: int
-    moves: int
+    moves: float
+    """Moves per round (the mean over the game's rounds)."""
     scores: list[int]
     winners: list[int]
     measures: dict[str, float]
-    """The game's own measures (:func:`metrics`), by key."""
+    """The game's own measures (:func:`metrics`), by key, the mean over its rounds."""
+    ablations: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """Per ``--ablate`` key: ``seat`` the rule favoured (or None), ``with`` and
+    ``without`` (the round's score with the rule and without it)."""
 
 
 def metrics(game: str) -> tuple[Measure, ...]:
@@ -66,29 +83,39 @@ def metrics(game: str) -> tuple[Measure, ...]:
     return tuple(get_kit(game).attr("analysis", "METRICS", ()))
 
 
+def ablations(game: str) -> dict[str, Ablation]:
+    """The rules the game's kit lets ``--ablate`` switch off, by key."""
+    return {a.key: a for a in get_kit(game).attr("analysis", "ABLATIONS", ())}
+
+
 def run_balance_job(job: BalanceJob) -> RoundFacts:
-    """Play one round of a variant with the job's bots."""
+    """Play one game of a cell with the job's bots (its first deal is the same in
+    every cell, and so are the later ones when the cells play the same rounds)."""
     game = get_game(job.game)
     rules = dict(job.rules)
-    n = job.players
     shuffler = Shuffler(deal_seed(job.seed, job.deal))
-    dealer = shuffler.seat(n)
-    r = game.new_round(rules, n, dealer, shuffler.deck())
+    m = Match.new(game, job.players, rules, shuffler=shuffler)
     agents = [make_bot(b, job.game, bot_seed(job.seed, job.deal, s))
               for s, b in enumerate(job.bots)]
-    while not r.is_over:
-        p = r.current_player
-        r.apply(agents[p].choose(r.view(p)))
-    score = r.score()
-    assert score is not None
+    m.play_out(agents, shuffler)
+    rounds = m.rounds
+    found = ablations(job.game)
+    ablated: dict[str, dict[str, Any]] = {}
+    for key in job.ablate:  # one round per game: the CLI refuses --ablate with rounds > 1
+        r = rounds[-1]
+        ablated[key] = {"seat": found[key].seat(r), "with": list(r.score() or []),
+                        "without": list(found[key].score_without(r))}
     return RoundFacts(
-        deal=job.deal, dealer=dealer, first=r.history[0][0], moves=len(r.history),
-        scores=list(score), winners=game.winners(rules, score),
-        measures={m.key: float(m.of(r)) for m in metrics(job.game)})
+        deal=job.deal, dealer=m.first_dealer, first=rounds[0].history[0][0],
+        moves=statistics.fmean(len(r.history) for r in rounds),
+        scores=list(m.totals), winners=list(m.winners or []),
+        measures={ms.key: statistics.fmean(float(ms.of(r)) for r in rounds)
+                  for ms in metrics(job.game)},
+        ablations=ablated)
 
 
 def variant_summary(game: str, players: int, facts: list[RoundFacts]) -> dict[str, Any]:
-    """The balance figures of one variant."""
+    """The balance figures of one cell."""
     n = players
     positions = []
     for pos in range(n):
@@ -121,43 +148,76 @@ def variant_summary(game: str, players: int, facts: list[RoundFacts]) -> dict[st
     return out
 
 
-def _sd(xs: list[int] | list[float]) -> float:
+def _sd(xs: Sequence[float]) -> float:
     return statistics.stdev(xs) if len(xs) > 1 else 0.0
 
 
-def analyze(game: str, players: int, deals: int, rules: dict[str, Any],
-            compare: tuple[str, list[Any]] | None = None, bots: list[str] | None = None,
-            seed: int = 0, workers: int = 1, backend: str = "local",
-            address: str | None = None, progress: Progress | None = None
-            ) -> dict[str, Any]:
-    """Play every variant on the same deals and summarise each (see the module doc)."""
+def grid(game: str, players: int, rules: dict[str, Any], compare: Compare | None
+         ) -> list[tuple[str, dict[str, Any], dict[str, Any]]]:
+    """Every cell of the grid, baseline first: ``(label, compared values, full rules)``."""
     g = get_game(game)
+    axes = list(compare or [])
+    cells = []
+    for values in itertools.product(*(vals for _, vals in axes)):
+        chosen = {k: v for (k, _), v in zip(axes, values, strict=True)}
+        label = ", ".join(f"{k}={show(v)}" for k, v in chosen.items()) or "rules as given"
+        cells.append((label, chosen, g.rules(players, {"rounds": 1, **rules, **chosen})))
+    return cells
+
+
+def jobs_of(game: str, players: int, deals: int, rules: dict[str, Any],
+            compare: Compare | None, names: Sequence[str], seed: int,
+            ablate: Sequence[str] = ()) -> list[BalanceJob]:
+    """Every game to play, cell by cell, deal by deal."""
+    g = get_game(game)
+    return [BalanceJob(g.name, players, tuple(sorted(full.items())), tuple(names), seed, d,
+                       tuple(ablate))
+            for _, _, full in grid(game, players, rules, compare) for d in range(deals)]
+
+
+def lineup_of(bots: Sequence[str] | None, players: int) -> list[str]:
     names = list(bots or ["heuristic"])
-    names = names + [names[-1]] * (players - len(names))
-    variants: list[tuple[str, dict[str, Any]]] = []
-    values = compare[1] if compare else [None]
-    for v in values:
-        given = {"rounds": 1, **rules}
-        if compare:
-            given[compare[0]] = v
-        label = f"{compare[0]}={_show(v)}" if compare else "rules as given"
-        variants.append((label, g.rules(players, given)))
-    jobs = [BalanceJob(g.name, players, tuple(sorted(full.items())), tuple(names), seed, d)
-            for _, full in variants for d in range(deals)]
-    if backend == "ray":
-        facts = run_ray(jobs, address, workers, progress, fn=run_balance_job)
-    else:
-        facts = run_local(jobs, workers, progress, fn=run_balance_job)
-    report = {"game": g.name, "players": players, "deals": deals, "seed": seed,
-              "bots": names, "variants": []}
-    for i, (label, full) in enumerate(variants):
+    return names + [names[-1]] * (players - len(names))
+
+
+def analyze(game: str, players: int, deals: int, rules: dict[str, Any],
+            compare: Compare | tuple[str, Sequence[Any]] | None = None,
+            bots: list[str] | None = None, seed: int = 0, workers: int = 1,
+            backend: str = "local", address: str | None = None,
+            progress: Progress | None = None, ablate: Sequence[str] = (),
+            facts: list[RoundFacts] | None = None) -> dict[str, Any]:
+    """Play every cell on the same deals and summarise each (see the module doc).
+    ``facts``: the games already played (in job order), e.g. by :func:`play`."""
+    g = get_game(game)
+    if compare and isinstance(compare[0], str):  # one axis, the older call
+        compare = [compare]  # type: ignore[list-item]
+    axes: Compare = compare or []  # type: ignore[assignment]
+    names = lineup_of(bots, players)
+    cells = grid(g.name, players, rules, axes)
+    if facts is None:
+        jobs = jobs_of(g.name, players, deals, rules, axes, names, seed, ablate)
+        if backend == "ray":
+            facts = run_ray(jobs, address, workers, progress, fn=run_balance_job)
+        else:
+            facts = run_local(jobs, workers, progress, fn=run_balance_job)
+    report: dict[str, Any] = {
+        "game": g.name, "players": players, "deals": deals, "seed": seed, "bots": names,
+        "compare": [[k, list(v)] for k, v in axes], "variants": [],
+        "games": [asdict(f) for f in facts]}
+    for i, (label, chosen, full) in enumerate(cells):
         part = facts[i * deals:(i + 1) * deals]
-        report["variants"].append({"label": label, "rules": full,
+        report["variants"].append({"label": label, "chosen": chosen, "rules": full,
                                    **variant_summary(g.name, players, part)})
+    per_cell = [facts[i * deals:(i + 1) * deals] for i in range(len(cells))]
+    report["differences"] = findings.differences(g.name, players, per_cell, metrics(g.name))
+    found = ablations(g.name)
+    report["ablations"] = [findings.ablation(g.name, players, found[k], cells[i][2], part)
+                           for k in ablate for i, part in enumerate(per_cell)]
+    report["findings"] = findings.sentences(report)
     return report
 
 
-def _show(v: Any) -> str:
+def show(v: Any) -> str:
     return str(v).lower() if isinstance(v, bool) else str(v)
 
 
@@ -170,16 +230,17 @@ def _ci(c: list[float]) -> str:
 
 
 def markdown(report: dict[str, Any], charts: list[str] | None = None) -> str:
-    """The report as Markdown: one column per variant."""
+    """The report as Markdown: one column per cell, the differences from the baseline,
+    the ablations, the charts, and the findings in words at the end."""
     vs = report["variants"]
     n = report["players"]
     head = "| | " + " | ".join(v["label"] for v in vs) + " |"
     sep = "|---|" + "---|" * len(vs)
     lines = [f"# Balance report: {report['game']}, {n} players",
              "",
-             f"{report['deals']} deals per variant (seed {report['seed']}), one round each, "
-             f"played by {', '.join(report['bots'])}. Win rates with 95% confidence "
-             f"intervals; fair share {_pct(1 / n)}.",
+             f"{report['deals']} deals per variant (seed {report['seed']}), the same deals "
+             f"in every variant, played by {', '.join(report['bots'])}. Win rates with 95% "
+             f"confidence intervals; fair share {_pct(1 / n)}.",
              "", head, sep]
 
     def row(name: str, cells: list[str]) -> None:
@@ -197,18 +258,20 @@ def markdown(report: dict[str, Any], charts: list[str] | None = None) -> str:
             row(m.label, [_pct(v[m.key]) for v in vs])
         else:
             row(m.label, [f"{v[m.key]['mean']:.1f} ± {v[m.key]['sd']:.1f}" for v in vs])
-    row("shared round wins", [_pct(v["shared_wins"]) for v in vs])
-    row("round score (all seats)", [f"{v['scores']['mean']:.2f} ± {v['scores']['sd']:.2f} "
-                                    f"[{v['scores']['min']}, {v['scores']['max']}]"
-                                    for v in vs])
+    row("shared wins", [_pct(v["shared_wins"]) for v in vs])
+    row("score (all seats)", [f"{v['scores']['mean']:.2f} ± {v['scores']['sd']:.2f} "
+                              f"[{v['scores']['min']}, {v['scores']['max']}]" for v in vs])
+    lines += findings.markdown(report)
     for c in charts or []:
         lines += ["", f"![{Path(c).stem}]({Path(c).name})"]
+    lines += ["", "## Findings", ""] + [f"- {s}" for s in report["findings"]]
     return "\n".join(lines) + "\n"
 
 
 def write_charts(report: dict[str, Any], out: Path) -> list[Path]:
-    """Seat advantage per variant (with CI bars) and score distributions, titled, with
-    legends beside the plot (never over the bars) and whole-number score ticks."""
+    """Seat advantage per cell (with CI bars), score distributions and, with more than
+    one cell, the differences from the baseline; titled, with legends beside the plot
+    (never over the bars) and whole-number score ticks."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -230,7 +293,7 @@ def write_charts(report: dict[str, Any], out: Path) -> list[Path]:
     ax.axhline(1 / n, color="black", linestyle="--", linewidth=1, label="fair share")
     ax.set_xticks(x + width * (len(vs) - 1) / 2, [str(p + 1) for p in range(n)])
     ax.set_xlabel("position after the dealer (1 = the seat after the dealer)")
-    ax.set_ylabel("round win rate (95% CI)")
+    ax.set_ylabel("win rate (95% CI)")
     ax.yaxis.set_major_formatter(PercentFormatter(1.0))
     ax.set_title(f"{game.title}, {n} players: who wins by seat ({report['deals']} deals)")
     ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1.0))
@@ -249,15 +312,18 @@ def write_charts(report: dict[str, Any], out: Path) -> list[Path]:
         tail = f" ({better[game.lower_wins(v['rules'])]})" if len(lower) > 1 else ""
         ax.hist(v["score_values"], bins=bins, histtype="step", linewidth=1.5,
                 density=True, label=v["label"] + tail)
-    ax.set_xlabel("round score per seat" + (f" ({better[lower.pop()]})" if len(lower) == 1
-                                            else ""))
-    ax.set_ylabel("share of seat-rounds")
+    ax.set_xlabel("score per seat" + (f" ({better[lower.pop()]})" if len(lower) == 1
+                                      else ""))
+    ax.set_ylabel("share of seat-games")
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.yaxis.set_major_formatter(PercentFormatter(1.0))
-    ax.set_title(f"{game.title}, {n} players: round scores")
+    ax.set_title(f"{game.title}, {n} players: scores")
     ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1.0))
     fig.tight_layout()
     p2 = out / "score_distribution.png"
     fig.savefig(p2, dpi=100)
     plt.close(fig)
-    return [p1, p2]
+    paths = [p1, p2]
+    if len(vs) > 1:
+        paths.append(findings.chart(report, out))
+    return paths

@@ -74,3 +74,21 @@ def ratings(games: Iterable[tuple[Sequence[str], Sequence[int]]]
             current[b] = (sum(v[0] for v in vals) / len(vals),
                           sum(v[1] for v in vals) / len(vals))
     return current
+
+
+def paired_ci(diffs: Sequence[float]) -> tuple[float, tuple[float, float] | None]:
+    """Mean of per-deal differences and its 95% CI (mean ± z · sd / √D).
+
+    Each deal was played under both variants, so the difference is taken deal by deal
+    and the deal's own luck cancels out; the interval is that of a mean of ``D``
+    independent differences. None when there are fewer than two deals.
+    """
+    d = len(diffs)
+    if d == 0:
+        return 0.0, None
+    mean = sum(diffs) / d
+    if d < 2:
+        return mean, None
+    var = sum((x - mean) ** 2 for x in diffs) / (d - 1)
+    half = Z95 * math.sqrt(var / d)
+    return mean, (mean - half, mean + half)

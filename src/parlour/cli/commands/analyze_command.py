@@ -11,6 +11,7 @@ from rich.console import Console
 from rich.markdown import Markdown
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from parlour.arena import export
 from parlour.arena.analyze import analyze as run_analysis
 from parlour.arena.analyze import markdown, write_charts
 from parlour.bots.base import BotFailed
@@ -31,17 +32,43 @@ from parlour.cli.common import (
 from parlour.cli.paths import prepare_output_dir
 
 
-def parse_compare(game: str, text: str | None) -> tuple[str, list[Any]] | None:
-    """``KEY=V1,V2`` as the option name and its parsed values."""
-    if not text:
-        return None
-    key, sep, values = text.partition("=")
-    key = key.strip().replace("-", "_")
-    if not sep or not values.strip():
-        raise UsageError("--compare takes KEY=V1,V2[,...]")
-    parsed = [resolve_game(game).options.parse_pairs([f"{key}={v}"])[key]
-              for v in values.split(",") if v.strip()]
-    return key, parsed
+def parse_compare(game: str, texts: list[str] | str | None) -> list[tuple[str, list[Any]]]:
+    """Each ``KEY=V1,V2`` as the option name and its parsed values: the grid's axes."""
+    if isinstance(texts, str):
+        texts = [texts]
+    axes: list[tuple[str, list[Any]]] = []
+    for text in texts or []:
+        key, sep, values = text.partition("=")
+        key = key.strip().replace("-", "_")
+        if not sep or not values.strip():
+            raise UsageError("--compare takes KEY=V1,V2[,...]")
+        if key in (k for k, _ in axes):
+            raise UsageError(f"{key} is compared twice: give its values in one --compare")
+        parsed = [resolve_game(game).options.parse_pairs([f"{key}={v}"])[key]
+                  for v in values.split(",") if v.strip()]
+        if len(set(map(repr, parsed))) != len(parsed):
+            raise UsageError(f"--compare {key} names a value twice")
+        axes.append((key, parsed))
+    return axes
+
+
+def check_ablate(game: str, names: list[str] | None, rounds: list[int]) -> list[str]:
+    """The ``--ablate`` switches, checked against the ones the game's kit declares."""
+    from parlour.arena.analyze import ablations
+
+    found = ablations(resolve_game(game).name)
+    chosen: list[str] = []
+    for name in names or []:
+        key = name.strip().lower()
+        if key not in found:
+            offered = ", ".join(found) or "none"
+            raise UsageError(f"{resolve_game(game).title} has no rule switch {name!r} for "
+                             f"--ablate (it offers: {offered})")
+        if key not in chosen:
+            chosen.append(key)
+    if chosen and any(r != 1 for r in rounds):
+        raise UsageError("--ablate measures single rounds: leave rounds at 1")
+    return chosen
 
 
 @app.command("analyze", short_help="Variant balance report for game designers.")
@@ -53,8 +80,13 @@ def analyze(
     rule: Annotated[list[str] | None, typer.Option(
         "--rule", "-r", metavar="KEY=VALUE",
         help="A rule option for every variant (repeatable).", autocompletion=complete_rule)] = None,
-    compare: Annotated[str | None, typer.Option(
-        metavar="KEY=V1,V2", help="The variants to set side by side.")] = None,
+    compare: Annotated[list[str] | None, typer.Option(
+        metavar="KEY=V1,V2", help="Values of an option to set side by side (repeatable: "
+                                  "the lists are crossed into a grid; the first cell is "
+                                  "the baseline).")] = None,
+    ablate: Annotated[list[str] | None, typer.Option(
+        metavar="RULE", help="Switch a rule off in paired games to measure its worth "
+                             "(repeatable; the game lists its switches).")] = None,
     bots: Annotated[str, typer.Option(
         "--bots", "-b", metavar="NAME,...", autocompletion=complete_bots,
         help="Bots, comma-separated; the last fills the remaining seats.")] = "heuristic",
@@ -67,7 +99,9 @@ def analyze(
         help="Directory for report.md, report.json and charts (created if need be).")] = None,
 ) -> None:
     """Balance report: seat and first-player advantage, round length, bonus ties,
-    score distributions, for each variant side by side (Markdown, with charts)."""
+    score distributions, for each cell of a grid of variants side by side, each
+    cell's difference from the baseline on the same deals, rules switched off, and
+    the findings in words (Markdown with charts; per-game CSV and Parquet)."""
     with usage_errors():
         players = resolve_players(resolve_game(game), players)
         if games < 1:
@@ -75,8 +109,13 @@ def analyze(
         check_backend(backend, ray_address)
         rules = parse_rules(game, players, rule)
         cmp = parse_compare(game, compare)
-        if cmp and cmp[0] in rules:
-            raise UsageError(f"{cmp[0]} is both compared and fixed by --rule")
+        for key, _ in cmp:
+            if key in rules:
+                raise UsageError(f"{key} is both compared and fixed by --rule")
+        from parlour.arena.analyze import grid
+
+        cells = grid(resolve_game(game).name, players, rules, cmp)
+        switches = check_ablate(game, ablate, [full["rounds"] for _, _, full in cells])
         from parlour.bots.registry import check_lineup
 
         try:
@@ -86,13 +125,14 @@ def analyze(
         if out:
             prepare_output_dir(Path(out))
     console = Console(stderr=True)
-    total = games * (len(cmp[1]) if cmp else 1)
+    total = games * len(cells)
     try:
         with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                       TimeElapsedColumn(), console=console) as bar:
             task = bar.add_task("balance", total=total)
             report = run_analysis(game, players, games, rules, cmp, bots.split(","), seed,
-                                  workers, backend, ray_address, lambda _f: bar.advance(task))
+                                  workers, backend, ray_address, lambda _f: bar.advance(task),
+                                  ablate=switches)
     except ConnectionError as e:  # the Ray cluster never answered, or went away
         fail(str(e))
     except BotFailed as e:  # an entered agent broke off a game
@@ -105,7 +145,10 @@ def analyze(
         (path / "report.md").write_text(markdown(report, charts), encoding="utf-8")
         slim = {**report, "variants": [{k: v for k, v in var.items() if k != "score_values"}
                                        for var in report["variants"]]}
+        slim.pop("games")
         (path / "report.json").write_text(json.dumps(slim, indent=2) + "\n", encoding="utf-8")
+        tables = [str(export.write_csv(report, path / "games.csv")),
+                  str(export.write_parquet(report, path / "games.parquet"))]
         console.print(f"wrote {path / 'report.md'}, {path / 'report.json'}, "
-                      + ", ".join(charts))
+                      + ", ".join(tables + charts))
     Console().print(Markdown(markdown(report)))
