@@ -38,40 +38,12 @@ def run_local(jobs: Sequence[Any], workers: int = 1, progress: Progress | None =
 
 def run_ray(jobs: Sequence[Any], address: str | None = None, workers: int | None = None,
             progress: Progress | None = None, fn: Callable[[Any], Any] = run_job) -> list[Any]:
-    """Run ``fn`` on the jobs as Ray tasks.
+    """Run ``fn`` on the jobs on a Ray cluster (:mod:`.ray_backend`: batched, streamed).
 
-    Connects to the cluster at ``address`` (``ray.init(address=...)``), or starts a
-    local Ray with ``workers`` CPUs when no address is given; a Ray started here is
-    shut down at the end. If Ray is already initialised in this process, it is used
-    as it is and left running.
+    Connects to the cluster at ``address``, or starts a local Ray with ``workers`` CPUs
+    when no address is given; a Ray started here is shut down at the end. If Ray is
+    already initialised in this process, it is used as it is and left running.
     """
-    import ray
+    from parlour.arena.ray_backend import run_ray as on_ray
 
-    started = False
-    if not ray.is_initialized():
-        if address:
-            try:
-                ray.init(address=address, include_dashboard=False, log_to_driver=False)
-            except (ConnectionError, TimeoutError) as e:  # said once, in words, by the CLI
-                first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
-                raise ConnectionError(f"no Ray cluster answers at {address}: {first}") from None
-        else:
-            ray.init(num_cpus=workers or None, include_dashboard=False,
-                     log_to_driver=False)
-        started = True
-    try:
-        task = ray.remote(fn)
-        pending = {task.remote(job): i for i, job in enumerate(jobs)}
-        results: dict[int, Any] = {}
-        waiting = list(pending)
-        while waiting:
-            done, waiting = ray.wait(waiting, num_returns=1)
-            for ref in done:
-                res = ray.get(ref)
-                results[pending[ref]] = res
-                if progress:
-                    progress(res)
-        return [results[i] for i in range(len(jobs))]
-    finally:
-        if started:
-            ray.shutdown()
+    return on_ray(jobs, address, workers, progress, fn)

@@ -15,6 +15,7 @@ from parlour.bots.base import BotFailed
 from parlour.cli.app import app
 from parlour.cli.common import (
     UsageError,
+    check_backend,
     complete_bots,
     complete_rule,
     fail,
@@ -73,7 +74,10 @@ def simulate_command(
     out: Annotated[Path | None, typer.Option(
         "--out", "-o", metavar="FILE.jsonl", help="Write every game's record, one per line.",
     )] = None,
-    workers: Annotated[int, typer.Option("--workers", "-w", help="Worker processes.")] = 1,
+    workers: Annotated[int, typer.Option("--workers", "-w", help="Worker processes or Ray CPUs.")] = 1,
+    backend: Annotated[str, typer.Option(metavar="local|ray", help="Where the games run.")] = "local",
+    ray_address: Annotated[str | None, typer.Option(
+        metavar="ADDRESS", help="Ray cluster address (default: start a local Ray).")] = None,
     engine: Annotated[str, typer.Option(
         "--engine", metavar="step|batch|auto",
         help="step: the bots, move by move; batch: the numba batch engine, random play only; "
@@ -87,9 +91,10 @@ def simulate_command(
 ) -> None:
     """Play bot-only games and summarise them; the same seed gives the same games.
 
-    The records in --out and the summary are byte-identical for the same seed, options and engine, whatever --workers is. The batch engine draws its random moves from its own stream, so it plays different games from the step engine's random bots for the same seed (each reproducible).
+    The records in --out and the summary are byte-identical for the same seed, options and engine, whatever --workers or --backend is. The batch engine draws its random moves from its own stream, so it plays different games from the step engine's random bots for the same seed (each reproducible).
     """
     with usage_errors():
+        check_backend(backend, ray_address)
         g = resolve_game(game)
         n = resolve_players(g, players)
         rules = resolve_rules(g, n, rule)
@@ -114,14 +119,22 @@ def simulate_command(
         with progress, contextlib.ExitStack() as files:
             f = files.enter_context(out.open("w", encoding="utf-8")) if out else None
             task = progress.add_task("games", total=games)
-            for chunk in run_chunks(config, workers, progress=lambda k: progress.advance(task, k),
-                                    records=f is not None):
+            advance = lambda k: progress.advance(task, k)  # noqa: E731
+            if backend == "ray":
+                from parlour.arena.ray_backend import simulate_chunks
+
+                chunks = simulate_chunks(config, ray_address, workers, advance, f is not None)
+            else:
+                chunks = run_chunks(config, workers, progress=advance, records=f is not None)
+            for chunk in chunks:
                 summary.add_chunk(chunk)
                 if f is not None:
                     f.writelines(line + "\n" for line in chunk.records())
     except KeyboardInterrupt:
         fail(f"interrupted after {summary.games} games"
              + (f"; {out} holds their records" if out else ""), 130)
+    except ConnectionError as e:  # the Ray cluster never answered, or went away
+        fail(str(e))
     except OSError as e:
         fail(f"could not write {out}: {e}", 1)
     except BotFailed as e:  # an entered agent broke off a game
