@@ -30,16 +30,14 @@ configuration, by index).
 
 from __future__ import annotations
 
-import concurrent.futures as cf
 import hashlib
 import json
 import multiprocessing
-import signal
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from parlour import record
+from parlour import record, stopping
 from parlour.bots import make_bot
 from parlour.games import get_game, get_kit
 from parlour.match import Match, Shuffler
@@ -234,8 +232,9 @@ def chunk_size(games: int, workers: int, engine: str = "step",
 
 def run_chunks(config: SimConfig, workers: int = 1, chunk: int | None = None,
                progress: Callable[[int], None] | None = None,
-               records: bool = True) -> Iterator[Chunk]:
-    """Play every game of ``config`` and yield them in chunks, in game order.
+               records: bool = True, first: int = 0) -> Iterator[Chunk]:
+    """Play every game of ``config`` from number ``first`` on (a resumed run) and yield
+    them in chunks, in game order.
 
     With ``workers > 1`` chunks of games run in a process pool; finished chunks are held
     back until every earlier one is in, so the order never depends on timing.
@@ -253,7 +252,7 @@ def run_chunks(config: SimConfig, workers: int = 1, chunk: int | None = None,
     config.full_rules()  # check the rules and the engine once, before any process starts
     engine = config.resolved_engine()
     size = chunk or chunk_size(config.games, workers, engine, config.batch)
-    bounds = [(a, min(a + size, config.games)) for a in range(0, config.games, size)]
+    bounds = [(a, min(a + size, config.games)) for a in range(first, config.games, size)]
     if workers == 1:
         for a, b in bounds:
             ch = play_chunk(config, a, b, records)
@@ -261,28 +260,37 @@ def run_chunks(config: SimConfig, workers: int = 1, chunk: int | None = None,
                 progress(ch.count)
             yield ch
         return
-    # spawn: a clean interpreter per worker, safe next to the progress bar's thread
+    # spawn: a clean interpreter per worker, safe next to the progress bar's thread; a
+    # stop (Ctrl-C, SIGTERM as parlour.stopping raises it, or the caller closing this
+    # generator) terminates every worker at once instead of waiting for the queue
     ctx = multiprocessing.get_context("spawn")
-    with cf.ProcessPoolExecutor(max_workers=workers, mp_context=ctx,
-                                initializer=_ignore_interrupts) as pool:
-        chunk_of = {pool.submit(play_chunk, config, a, b, records): k
-                    for k, (a, b) in enumerate(bounds)}
+    pool = ctx.Pool(workers, initializer=stopping.ignore_in_worker)
+    complete = False
+    try:
         ready: dict[int, Chunk] = {}
         next_chunk = 0
-        pending = set(chunk_of)
-        try:
-            while pending:
-                finished, pending = cf.wait(pending, return_when=cf.FIRST_COMPLETED)
-                for f in finished:
-                    ready[chunk_of[f]] = f.result()
-                    if progress:
-                        progress(ready[chunk_of[f]].count)
-                while next_chunk in ready:
-                    yield ready.pop(next_chunk)
-                    next_chunk += 1
-        finally:
-            for f in pending:
-                f.cancel()
+        tasks = [(config, k, a, b, records) for k, (a, b) in enumerate(bounds)]
+        for k, ch in pool.imap_unordered(_numbered_chunk, tasks):
+            ready[k] = ch
+            if progress:
+                progress(ch.count)
+            while next_chunk in ready:
+                yield ready.pop(next_chunk)
+                next_chunk += 1
+        complete = True
+        pool.close()
+    except KeyboardInterrupt:
+        stopping.hold()  # a second Ctrl-C must not cut the clean-up short
+        raise
+    finally:
+        if not complete:
+            pool.terminate()
+        pool.join()
+
+
+def _numbered_chunk(task: tuple[SimConfig, int, int, int, bool]) -> tuple[int, Chunk]:
+    config, k, start, stop, records = task
+    return k, play_chunk(config, start, stop, records)
 
 
 def run(config: SimConfig, workers: int = 1, chunk: int | None = None,
@@ -295,11 +303,6 @@ def run(config: SimConfig, workers: int = 1, chunk: int | None = None,
     """
     for ch in run_chunks(config, workers, chunk, progress, records):
         yield from ch.results_list()
-
-
-def _ignore_interrupts() -> None:
-    """In workers: leave Ctrl-C to the parent, which cancels what has not started."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 WIN_UNITS = 840

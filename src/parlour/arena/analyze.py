@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from parlour.arena import findings, stats
-from parlour.arena.backends import Progress, run_local, run_ray
+from parlour.arena.backends import Keep, Progress, run_local, run_ray
 from parlour.arena.lineup import bot_seed, deal_seed
 from parlour.bots import make_bot
 from parlour.games import get_game, get_kit
@@ -175,6 +175,17 @@ def jobs_of(game: str, players: int, deals: int, rules: dict[str, Any],
             for _, _, full in grid(game, players, rules, compare) for d in range(deals)]
 
 
+def run_id(game: str, players: int, deals: int, rules: dict[str, Any], compare: Compare,
+           bots: Sequence[str], seed: int, ablate: Sequence[str]) -> dict[str, Any]:
+    """What makes a report's games what they are (a resumed run must match)."""
+    from parlour import __version__
+
+    return {"command": "analyze", "parlour": __version__, "game": get_game(game).name,
+            "players": players, "deals": deals, "rules": rules,
+            "compare": [[k, list(v)] for k, v in compare],
+            "bots": lineup_of(bots, players), "seed": seed, "ablate": list(ablate)}
+
+
 def lineup_of(bots: Sequence[str] | None, players: int) -> list[str]:
     names = list(bots or ["heuristic"])
     return names + [names[-1]] * (players - len(names))
@@ -185,21 +196,22 @@ def analyze(game: str, players: int, deals: int, rules: dict[str, Any],
             bots: list[str] | None = None, seed: int = 0, workers: int = 1,
             backend: str = "local", address: str | None = None,
             progress: Progress | None = None, ablate: Sequence[str] = (),
-            facts: list[RoundFacts] | None = None) -> dict[str, Any]:
+            done: dict[int, RoundFacts] | None = None, keep: Keep | None = None
+            ) -> dict[str, Any]:
     """Play every cell on the same deals and summarise each (see the module doc).
-    ``facts``: the games already played (in job order), e.g. by :func:`play`."""
+    ``done``: games already played, by job index (a resumed run); ``keep(index, facts)``
+    is called as each game finishes (local backend)."""
     g = get_game(game)
     if compare and isinstance(compare[0], str):  # one axis, the older call
         compare = [compare]  # type: ignore[list-item]
     axes: Compare = compare or []  # type: ignore[assignment]
     names = lineup_of(bots, players)
     cells = grid(g.name, players, rules, axes)
-    if facts is None:
-        jobs = jobs_of(g.name, players, deals, rules, axes, names, seed, ablate)
-        if backend == "ray":
-            facts = run_ray(jobs, address, workers, progress, fn=run_balance_job)
-        else:
-            facts = run_local(jobs, workers, progress, fn=run_balance_job)
+    jobs = jobs_of(g.name, players, deals, rules, axes, names, seed, ablate)
+    if backend == "ray":
+        facts = run_ray(jobs, address, workers, progress, fn=run_balance_job)
+    else:
+        facts = run_local(jobs, workers, progress, fn=run_balance_job, done=done, keep=keep)
     report: dict[str, Any] = {
         "game": g.name, "players": players, "deals": deals, "seed": seed, "bots": names,
         "compare": [[k, list(v)] for k, v in axes], "variants": [],

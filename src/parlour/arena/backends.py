@@ -3,36 +3,69 @@
 Every backend runs the same :func:`.jobs.run_job` on the same jobs and hands the
 results back keyed by job, so the tournament's numbers do not depend on the backend
 or the number of workers. ``progress`` is called once per finished game.
+
+The local pool stops at once on Ctrl-C or SIGTERM (:mod:`parlour.stopping`): the
+workers are terminated, not left to finish the queue, and the exception goes on to the
+caller, which has had every finished game through ``keep``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Any
 
+from parlour import stopping
 from parlour.arena.jobs import run_job
 
 Progress = Callable[[Any], None]
+Keep = Callable[[int, Any], None]
+
+
+def _call(task: tuple[Callable[[Any], Any], int, Any]) -> tuple[int, Any]:
+    fn, i, job = task
+    return i, fn(job)
 
 
 def run_local(jobs: Sequence[Any], workers: int = 1, progress: Progress | None = None,
-              fn: Callable[[Any], Any] = run_job) -> list[Any]:
-    """Run ``fn`` on the jobs here (``workers <= 1``) or in that many processes."""
-    results: dict[int, Any] = {}
+              fn: Callable[[Any], Any] = run_job, done: dict[int, Any] | None = None,
+              keep: Keep | None = None) -> list[Any]:
+    """Run ``fn`` on the jobs here (``workers <= 1``) or in that many processes.
+
+    ``done``: results already in hand by job index (a resumed run), not run again;
+    ``keep(index, result)`` is called as each job finishes (before ``progress``).
+    """
+    import multiprocessing
+
+    results: dict[int, Any] = dict(done or {})
+    todo = [(i, job) for i, job in enumerate(jobs) if i not in results]
+
+    def finished(i: int, res: Any) -> None:
+        results[i] = res
+        if keep:
+            keep(i, res)
+        if progress:
+            progress(res)
+
     if workers <= 1:
-        for i, job in enumerate(jobs):
-            results[i] = fn(job)
-            if progress:
-                progress(results[i])
-    else:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            futures = {pool.submit(fn, job): i for i, job in enumerate(jobs)}
-            for fut in as_completed(futures):
-                res = fut.result()
-                results[futures[fut]] = res
-                if progress:
-                    progress(res)
+        for i, job in todo:
+            finished(i, fn(job))
+    elif todo:
+        # spawn: a clean interpreter per worker, each a child of this process
+        pool = multiprocessing.get_context("spawn").Pool(
+            workers, initializer=stopping.ignore_in_worker)
+        try:
+            for i, res in pool.imap_unordered(_call, [(fn, i, job) for i, job in todo]):
+                finished(i, res)
+            pool.close()
+        except KeyboardInterrupt:  # Ctrl-C or SIGTERM (parlour.stopping): stop them all now
+            stopping.hold()  # a second Ctrl-C must not cut the clean-up short
+            pool.terminate()
+            raise
+        except BaseException:
+            pool.terminate()
+            raise
+        finally:
+            pool.join()
     return [results[i] for i in range(len(jobs))]
 
 

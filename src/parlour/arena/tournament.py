@@ -16,7 +16,7 @@ from typing import Any
 
 from parlour import __version__
 from parlour.arena import stats
-from parlour.arena.backends import Progress, run_local, run_ray
+from parlour.arena.backends import Keep, Progress, run_local, run_ray
 from parlour.arena.jobs import GameResult, Job
 from parlour.arena.lineup import lineup
 from parlour.games import get_game
@@ -66,11 +66,20 @@ class Tournament:
         return [Job(self.game, self.players, rules, tuple(self.bots), self.seed, d, r)
                 for d in range(self.deals) for r in range(self.players)]
 
+    def run_id(self) -> dict[str, Any]:
+        """What makes this tournament's games what they are (a resumed run must match)."""
+        return {"command": "tournament", "parlour": __version__, "game": self.game,
+                "players": self.players, "bots": self.bots, "deals": self.deals,
+                "seed": self.seed, "rules": self.rules, "deal_set": self.deal_set}
+
     def run(self, backend: str = "local", workers: int = 1, address: str | None = None,
-            progress: Progress | None = None) -> TournamentResult:
+            progress: Progress | None = None, done: dict[int, GameResult] | None = None,
+            keep: Keep | None = None) -> TournamentResult:
+        """Play every game; ``done`` (games already played, by job index) and ``keep``
+        (called as each game finishes) are for runs that can stop and resume (local)."""
         jobs = self.jobs()
         if backend == "local":
-            results = run_local(jobs, workers, progress)
+            results = run_local(jobs, workers, progress, done=done, keep=keep)
         elif backend == "ray":
             results = run_ray(jobs, address, workers, progress)
         else:

@@ -12,8 +12,9 @@ from rich.markdown import Markdown
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from parlour.arena import export
+from parlour.arena.analyze import RoundFacts, markdown, run_id, write_charts
 from parlour.arena.analyze import analyze as run_analysis
-from parlour.arena.analyze import markdown, write_charts
+from parlour.arena.checkpoint import Checkpoint, CheckpointError
 from parlour.bots.base import BotFailed
 from parlour.cli.app import app
 from parlour.cli.commands.tournament_command import parse_rules
@@ -29,7 +30,8 @@ from parlour.cli.common import (
     resolve_players,
     usage_errors,
 )
-from parlour.cli.paths import prepare_output_dir
+from parlour.cli.runs import check_results_dir, stopped
+from parlour.stopping import on_signals
 
 
 def parse_compare(game: str, texts: list[str] | str | None) -> list[tuple[str, list[Any]]]:
@@ -96,7 +98,12 @@ def analyze(
     ray_address: Annotated[str | None, typer.Option(metavar="ADDRESS", help="Ray cluster address.")] = None,
     out: Annotated[str | None, typer.Option(
         "--out", "-o", metavar="DIR",
-        help="Directory for report.md, report.json and charts (created if need be).")] = None,
+        help="Directory for report.md, report.json, games.csv, games.parquet and charts "
+             "(created if need be).")] = None,
+    force: Annotated[bool, typer.Option(
+        "--force", help="Overwrite the results already in --out.")] = False,
+    resume: Annotated[bool, typer.Option(
+        "--resume", help="Go on with the stopped run whose games --out keeps.")] = False,
 ) -> None:
     """Balance report: seat and first-player advantage, round length, bonus ties,
     score distributions, for each cell of a grid of variants side by side, each
@@ -122,21 +129,42 @@ def analyze(
             check_lineup([b.strip() for b in bots.split(",")], resolve_game(game).name, players)
         except ValueError as e:
             raise UsageError(str(e)) from None
-        if out:
-            prepare_output_dir(Path(out))
+        if resume and backend != "local":
+            raise UsageError("--resume goes on with local runs only (--backend local)")
+        check_results_dir(out, ["report.json", "report.md", "games.csv"], force, resume)
+        kept = None
+        if out and backend == "local":
+            ident = run_id(game, players, games, rules, cmp, bots.split(","), seed, switches)
+            try:
+                kept = Checkpoint(Path(out), ident, resume, lambda d: RoundFacts(**d))
+            except CheckpointError as e:
+                raise UsageError(str(e)) from None
     console = Console(stderr=True)
     total = games * len(cells)
+    done = dict(kept.done) if kept else {}
+    finished = [len(done)]
+
+    def advance(_f: object) -> None:
+        finished[0] += 1
+        bar.advance(task)
+
     try:
-        with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                      TimeElapsedColumn(), console=console) as bar:
-            task = bar.add_task("balance", total=total)
+        with on_signals(), Progress(
+                TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                TimeElapsedColumn(), console=console) as bar:
+            task = bar.add_task("balance", total=total, completed=len(done))
             report = run_analysis(game, players, games, rules, cmp, bots.split(","), seed,
-                                  workers, backend, ray_address, lambda _f: bar.advance(task),
-                                  ablate=switches)
+                                  workers, backend, ray_address, advance, ablate=switches,
+                                  done=done, keep=kept.add if kept else None)
+    except KeyboardInterrupt as e:  # Ctrl-C or SIGTERM: every worker is stopped already
+        stopped(e, finished[0], total, out if kept else None)
     except ConnectionError as e:  # the Ray cluster never answered, or went away
         fail(str(e))
     except BotFailed as e:  # an entered agent broke off a game
         fail(str(e), 1)
+    finally:
+        if kept:
+            kept.close()
     charts: list[str] = []
     if out:
         path = Path(out)

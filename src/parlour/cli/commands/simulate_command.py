@@ -29,7 +29,15 @@ from parlour.cli.common import (
     usage_errors,
 )
 from parlour.cli.paths import check_output_file
-from parlour.simulate import DEFAULT_BATCH, SimConfig, Summary, choose_engine, run_chunks
+from parlour.simulate import (
+    DEFAULT_BATCH,
+    GameResult,
+    SimConfig,
+    Summary,
+    choose_engine,
+    run_chunks,
+)
+from parlour.stopping import Stopped, exit_code, on_signals
 
 DEFAULT_BOT = "greedy"
 
@@ -49,6 +57,41 @@ def summary_table(summary: Summary, engine: str = "step") -> Table:
         t.add_row(str(s), summary.bots[s], _wins(summary.wins[s]),
                   f"{100 * summary.win_rates[s]:.1f}", f"{summary.mean_round_score[s]:.3f}")
     return t
+
+
+def resume_from(out: Path, config: SimConfig, summary: Summary) -> int:
+    """Add the games whose records ``out`` holds to ``summary`` and return how many
+    there are; refuse records of another run (seed, bots, game, rules). A line cut
+    short by the stop is dropped (its game is played again)."""
+    from parlour import record
+
+    data = out.read_bytes()
+    if data and not data.endswith(b"\n"):
+        data = data[:data.rfind(b"\n") + 1]
+        with out.open("r+b") as f:
+            f.truncate(len(data))
+    rules = config.full_rules()
+    lines = data.decode("utf-8").splitlines()
+    for i, line in enumerate(lines):
+        try:
+            obj = json.loads(line)
+            m = record.load(obj)
+        except ValueError:
+            raise UsageError(f"{out} line {i + 1} is not a game record: give --force "
+                             f"to start again") from None
+        meta = obj.get("meta") or {}
+        if (m.game.name != config.game or m.rules != rules or m.players != config.players
+                or meta.get("seed") != config.seed or meta.get("game_index") != i
+                or meta.get("bots") != list(config.bots)):
+            raise UsageError(f"{out} holds the records of another run (other game, rules, "
+                             f"bots or seed): give the same options to resume it, or "
+                             f"--force to start again")
+        summary.add(GameResult(i, line, tuple(m.totals), tuple(m.winners or ()),
+                               tuple(tuple(s) for s in m.scores()),
+                               tuple(len(r.history) for r in m.rounds)))
+    if len(lines) > config.games:
+        raise UsageError(f"{out} holds {len(lines)} games, more than --games {config.games}")
+    return len(lines)
 
 
 def _wins(w: float) -> str:
@@ -88,6 +131,10 @@ def simulate_command(
     )] = DEFAULT_BATCH,
     as_json: Annotated[bool, typer.Option(
         "--json", help="Print the summary as one JSON object instead of a table.")] = False,
+    force: Annotated[bool, typer.Option(
+        "--force", help="Overwrite the records already in --out.")] = False,
+    resume: Annotated[bool, typer.Option(
+        "--resume", help="Go on with the stopped run whose records --out holds.")] = False,
 ) -> None:
     """Play bot-only games and summarise them; the same seed gives the same games.
 
@@ -109,30 +156,50 @@ def simulate_command(
             used = choose_engine(engine.strip().lower(), names, g.name)
         except ValueError as e:
             raise UsageError(str(e).replace("unknown engine", "unknown --engine")) from None
+        if force and resume:
+            raise UsageError("--force starts again and --resume goes on: give one of them")
+        if resume and out is None:
+            raise UsageError("--resume goes on with the records in --out FILE: give it")
+        if resume and backend != "local":
+            raise UsageError("--resume goes on with local runs only (--backend local)")
         if out is not None:
             check_output_file(out)
+            if out.exists() and out.stat().st_size and not (force or resume):
+                raise UsageError(f"{out} already holds records: give --force to overwrite "
+                                 f"it, --resume to go on with a stopped run, or another file")
     config = SimConfig(g.name, n, games, seed, tuple(names), rules, used, batch)
     summary = Summary(g.name, n, tuple(names))
+    first = 0
+    if resume and out is not None and out.exists():
+        with usage_errors():
+            first = resume_from(out, config, summary)
     progress = Progress(TextColumn(f"simulating ({used} engine)"), BarColumn(), MofNCompleteColumn(),
                         TimeRemainingColumn(), console=stderr(), transient=True)
     try:
-        with progress, contextlib.ExitStack() as files:
-            f = files.enter_context(out.open("w", encoding="utf-8")) if out else None
-            task = progress.add_task("games", total=games)
+        with on_signals(), progress, contextlib.ExitStack() as files:
+            mode = "a" if first else "w"
+            f = files.enter_context(out.open(mode, encoding="utf-8")) if out else None
+            task = progress.add_task("games", total=games, completed=first)
             advance = lambda k: progress.advance(task, k)  # noqa: E731
             if backend == "ray":
                 from parlour.arena.ray_backend import simulate_chunks
 
                 chunks = simulate_chunks(config, ray_address, workers, advance, f is not None)
             else:
-                chunks = run_chunks(config, workers, progress=advance, records=f is not None)
+                chunks = files.enter_context(contextlib.closing(run_chunks(
+                    config, workers, progress=advance, records=f is not None, first=first)))
             for chunk in chunks:
                 summary.add_chunk(chunk)
                 if f is not None:
                     f.writelines(line + "\n" for line in chunk.records())
-    except KeyboardInterrupt:
-        fail(f"interrupted after {summary.games} games"
-             + (f"; {out} holds their records" if out else ""), 130)
+                    f.flush()
+    except KeyboardInterrupt as e:  # Ctrl-C or SIGTERM: every worker is stopped already
+        how = "SIGTERM" if isinstance(e, Stopped) else "Ctrl-C"
+        kept = (f"{out} holds their records; the same command with --resume goes on"
+                if out else "nothing kept (give --out FILE to keep their records)")
+        stderr().print(f"stopped by {how}: {summary.games} of {games} games finished, every "
+                       f"worker stopped; {kept}", markup=False, soft_wrap=True)
+        raise typer.Exit(exit_code(e)) from None
     except ConnectionError as e:  # the Ray cluster never answered, or went away
         fail(str(e))
     except OSError as e:

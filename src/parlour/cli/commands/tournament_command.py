@@ -11,6 +11,8 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from parlour.arena import report
+from parlour.arena.checkpoint import Checkpoint, CheckpointError
+from parlour.arena.jobs import GameResult
 from parlour.arena.tournament import Tournament
 from parlour.bots.base import BotFailed
 from parlour.cli.app import app
@@ -26,7 +28,8 @@ from parlour.cli.common import (
     resolve_players,
     usage_errors,
 )
-from parlour.cli.paths import prepare_output_dir
+from parlour.cli.runs import check_results_dir, stopped
+from parlour.stopping import on_signals
 
 
 def parse_rules(game: str, players: int, pairs: list[str] | None) -> dict:
@@ -65,6 +68,10 @@ def tournament(
         "--out", "-o", metavar="DIR",
         help="Directory for records.jsonl, summary.json and charts (created if need be).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
+    force: Annotated[bool, typer.Option(
+        "--force", help="Overwrite the results already in --out.")] = False,
+    resume: Annotated[bool, typer.Option(
+        "--resume", help="Go on with the stopped run whose games --out keeps.")] = False,
 ) -> None:
     """Play bots against each other on duplicate deals and rate them.
 
@@ -89,19 +96,41 @@ def tournament(
             t = Tournament(game, n, bots.split(","), games, seed, rules, deals)
         except ValueError as e:
             raise UsageError(str(e)) from None
-        if out:
-            prepare_output_dir(Path(out))
+        if resume and backend != "local":
+            raise UsageError("--resume goes on with local runs only (--backend local)")
+        check_results_dir(out, ["summary.json", "records.jsonl"], force, resume)
+        kept = None
+        if out and backend == "local":
+            try:
+                kept = Checkpoint(Path(out), t.run_id(), resume,
+                                  lambda d: GameResult(**d))
+            except CheckpointError as e:
+                raise UsageError(str(e)) from None
     console = Console(stderr=True)
     total = len(t.jobs())
+    done = dict(kept.done) if kept else {}
+    finished = [len(done)]
+
+    def advance(_r: object) -> None:
+        finished[0] += 1
+        bar.advance(task)
+
     try:
-        with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                      TimeElapsedColumn(), console=console, transient=as_json) as bar:
-            task = bar.add_task(f"{t.game} tournament", total=total)
-            result = t.run(backend, workers, ray_address, lambda _r: bar.advance(task))
+        with on_signals(), Progress(
+                TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                TimeElapsedColumn(), console=console, transient=as_json) as bar:
+            task = bar.add_task(f"{t.game} tournament", total=total, completed=len(done))
+            result = t.run(backend, workers, ray_address, advance,
+                           done=done, keep=kept.add if kept else None)
+    except KeyboardInterrupt as e:  # Ctrl-C or SIGTERM: every worker is stopped already
+        stopped(e, finished[0], total, out if kept else None)
     except ConnectionError as e:  # the Ray cluster never answered, or went away
         fail(str(e))
     except BotFailed as e:  # an entered agent broke off a game
         fail(str(e), 1)
+    finally:
+        if kept:
+            kept.close()
     summary = result.summary()
     if out:
         paths = report.write(result, out)
