@@ -16,6 +16,7 @@ takes the seat back first).
 
 from __future__ import annotations
 
+import functools
 import io
 import json
 import logging
@@ -23,11 +24,13 @@ import os
 import queue
 import re
 import shutil
+import ssl
 import sys
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
@@ -83,16 +86,31 @@ def _reason(e: BaseException) -> str:
     return re.sub(r"^\[Errno -?\d+\] ", "", str(e)) or type(e).__name__
 
 
-def join(link: Link, name: str) -> dict[str, Any]:
+def tls_context(cacert: str | Path | None) -> ssl.SSLContext | None:
+    """What ``--cacert FILE`` trusts: the certificates (PEM) in FILE and nothing else, as
+    ``curl --cacert`` does, for a server whose certificate a private CA signed. None
+    without it: the system's and certifi's usual trust. Raises ValueError in words."""
+    if cacert is None:
+        return None
+    try:
+        return ssl.create_default_context(cafile=str(cacert))
+    except (OSError, ssl.SSLError) as e:
+        raise ValueError(f"--cacert {cacert}: not a readable PEM certificate file "
+                         f"({_reason(e)})") from None
+
+
+def join(link: Link, name: str, tls: ssl.SSLContext | None = None) -> dict[str, Any]:
     """Take a seat (or a spectator pass) over HTTP, or with a rejoin link take one's
-    own seat back; raises RuntimeError with the reason."""
+    own seat back; raises RuntimeError with the reason. ``tls``: whom to trust."""
+    verify: ssl.SSLContext | bool = tls if tls is not None else True
     try:
         if link.rejoin:  # used once: the answer brings the seat's next rejoin link
             r = httpx.post(f"{link.base}/api/tables/{link.table}/rejoin",
-                           json={"key": link.rejoin}, timeout=10)
+                           json={"key": link.rejoin}, timeout=10, verify=verify)
         else:
             r = httpx.post(f"{link.base}/api/tables/{link.table}/join",
-                           json={"key": link.invite or link.watch, "name": name}, timeout=10)
+                           json={"key": link.invite or link.watch, "name": name}, timeout=10,
+                           verify=verify)
     except httpx.TransportError as e:  # nothing listens, no such host, no answer
         raise RuntimeError(f"no parlour server answers at {link.base} ({_reason(e)})") from None
     if r.status_code != 200:
@@ -496,10 +514,12 @@ class RemoteTable:
 
 def play_remote(url: str, *, hints: bool = False, name: str | None = None,
                 input_fn: Callable[[str], str] = input, output: Output | None = None,
-                retries: int = 15, pace: float | None = None) -> int:
+                retries: int = 15, pace: float | None = None,
+                cacert: str | Path | None = None) -> int:
     """Play (or watch) a server table from its link; returns a process exit code.
 
-    ``pace`` is accepted for symmetry with local play; the server paces its bots."""
+    ``pace`` is accepted for symmetry with local play; the server paces its bots.
+    ``cacert``: a PEM file of the CA to trust for an https link (``--cacert``)."""
     from websockets.sync.client import connect
 
     logging.getLogger("websockets").addHandler(logging.NullHandler())
@@ -507,11 +527,14 @@ def play_remote(url: str, *, hints: bool = False, name: str | None = None,
     colour = output is None and sys.stdout.isatty() and "NO_COLOR" not in os.environ
     out: Output = output or print
     try:
+        tls = tls_context(cacert)
         link = parse_link(url)
-        joined = join(link, name or "Terminal player")
+        joined = join(link, name or "Terminal player", tls)
     except (ValueError, RuntimeError, httpx.HTTPError) as e:
         out(f"parlour: {e}")
         return 1
+    if tls is not None and link.ws_url.startswith("wss:"):
+        connect = functools.partial(connect, ssl=tls)
     rejoin = joined.get("rejoin_url") or None  # absolute, or a path on this server
     if rejoin and not rejoin.startswith(("http://", "https://")):
         rejoin = f"{link.base}{rejoin}"

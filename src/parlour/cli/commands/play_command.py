@@ -68,13 +68,18 @@ def _load_hints() -> Any:
     return hints
 
 
-def _play_remote(url: str, hints: bool, pace: float | None) -> int:
+def _play_remote(url: str, hints: bool, pace: float | None, cacert: Path | None) -> int:
     try:
-        from parlour.netclient import play_remote
+        from parlour.netclient import play_remote, tls_context
     except ImportError:
         fail("--connect is not available in this build yet (parlour.netclient is missing)", 1)
-    code = play_remote(url, hints=hints) if pace is None else play_remote(url, hints=hints,
-                                                                          pace=pace)
+    with usage_errors():
+        try:
+            tls_context(cacert)  # a bad --cacert is a usage error, before any connection
+        except ValueError as e:
+            raise UsageError(str(e)) from None
+    code = play_remote(url, hints=hints, cacert=cacert) if pace is None else play_remote(
+        url, hints=hints, pace=pace, cacert=cacert)
     if code == INTERRUPTED:
         # Ctrl-C left the line reader waiting in input(), holding stdin's lock: a normal
         # interpreter exit would abort on it, so leave at once (everything is said).
@@ -213,6 +218,10 @@ def play_command(
         "--hints", help="Show the suggested move and each move's value.")] = False,
     connect: Annotated[str | None, typer.Option(
         "--connect", metavar="URL", help="Take a seat at a server table instead.")] = None,
+    cacert: Annotated[Path | None, typer.Option(
+        "--cacert", metavar="FILE",
+        help="With --connect: trust the CA certificate(s) in FILE (PEM) for an https "
+             "server, e.g. a private CA.")] = None,
     lang: Annotated[str | None, lang_option()] = None,
     card_names: Annotated[str, card_names_option()] = "game",
 ) -> None:
@@ -227,7 +236,9 @@ def play_command(
                  "--save": save, "--resume": resume, "--seat": seat}
         if clash := [k for k, v in given.items() if v is not None and v != []]:
             fail(f"--connect takes its game from the server: drop {', '.join(clash)}")
-        raise typer.Exit(_play_remote(connect, hints, pace))
+        raise typer.Exit(_play_remote(connect, hints, pace, cacert))
+    if cacert is not None:
+        fail("--cacert goes with --connect (it says whom to trust for a server table)")
     with usage_errors():
         if resume is not None:  # a saved game, where it stopped
             given = {"--players": players, "--seed": seed, "--rule": rule, "--bots": bots,
