@@ -152,7 +152,7 @@ def test_chat_between_two_players_text_only_and_mute(new_page, live_url):
     line = ben.wait_for_selector("[data-chat-line]")
     assert "<img src=x onerror=alert(1)> hello Ben" in line.inner_text()
     assert ben.query_selector(".chat img") is None  # text, never markup
-    ben.click("[data-phrase='Good luck']")
+    ben.click("[data-phrase=good_luck]")
     anna.wait_for_selector("[data-chat-line] >> text=Good luck")
     ben.click(".mutes summary")
     ben.check("[data-mute=Anna]")

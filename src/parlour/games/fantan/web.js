@@ -3,19 +3,23 @@
 import { cardEl, cardName, rankOrder, sortHand, SUITS } from "../cards.js";
 import { h } from "../dom.js";
 import { optionWords, summaryWords } from "../gamewords.js";
-import { has, tg } from "../i18n.js";
+import { has, num, tg, tgn } from "../i18n.js";
 
-const SUIT_LABEL = { C: "Clubs", D: "Diamonds", H: "Hearts", S: "Spades" };
+// The page's words at a Fan Tan table are the "game" catalog's fantan.page.* (this game's
+// words only reach a table of this game: server/pages.py).
+const P = (key, params) => tg(`fantan.page.${key}`, params);
 const SYMBOL = { C: "♣", D: "♦", H: "♥", S: "♠" };
 
 export function center(ctx) {
   const { view } = ctx.state;
   const aceHigh = view.rules.ace === "high";
   const order = rankOrder(aceHigh);
-  const rows = h("div", { class: "rows", role: "group", "aria-label": "The four rows" });
+  const rows = h("div", { class: "rows", role: "group", "aria-label": P("rows") });
   for (const suit of SUITS) {
     const run = view.rows[suit];
-    const label = run.length ? `${SUIT_LABEL[suit]}: ${cardName("fantan", run[0])} to ${cardName("fantan", run[run.length - 1])}` : `${SUIT_LABEL[suit]}: not started`;
+    const named = P(`suit.${suit}`);
+    const label = run.length ? P("row", { suit: named, from: cardName("fantan", run[0]), to: cardName("fantan", run[run.length - 1]) })
+      : P("row.empty", { suit: named });
     const row = h("div", { class: `row s-${suit}`, role: "img", "aria-label": label },
       h("span", { class: "row-suit", "aria-hidden": "true", text: SYMBOL[suit] }));
     const slots = h("div", { class: "slots", "aria-hidden": "true" });
@@ -32,17 +36,17 @@ export function center(ctx) {
 
 export function seatExtras(state, i) {
   const v = state.view;
-  const out = [h("span", { class: "stat", text: `${v.passes[i]} pass${v.passes[i] === 1 ? "" : "es"}` })];
+  const out = [h("span", { class: "stat", text: tgn("fantan.page.passes", v.passes[i]) })];
   if (state.table.rules.stakes === "chips") {
     const t = state.totals[i];
-    out.push(h("span", { class: "stat chips", text: `${t > 0 ? "+" : ""}${t} chips` }));
+    out.push(h("span", { class: "stat chips", text: tgn("fantan.page.chips", Math.abs(t), { signed: `${t > 0 ? "+" : ""}${num(t)}` }) }));
   }
   return out;
 }
 
 export function statusExtras(state) {
   if (state.table.rules.stakes === "chips" && state.pot !== undefined) {
-    return [h("span", { class: "pot", text: `Pot: ${state.pot} chips` })];
+    return [h("span", { class: "pot", text: tgn("fantan.table.pot", state.pot) })];
   }
   return [];
 }
@@ -71,7 +75,7 @@ export function actions(ctx) {
   const out = [];
   const myTurn = v.current_player === state.you;
   if (myTurn && v.legal.length === 1 && v.legal[0].pass && state.pass && state.pass.auto) {
-    out.push(h("p", { class: "notice", text: "Nothing in your hand fits: the table passes for you." }));
+    out.push(h("p", { class: "notice", text: P("auto_pass") }));
     return out;
   }
   if (state.pass) {
@@ -79,7 +83,7 @@ export function actions(ctx) {
       ? state.pass.keys.map((k) => tg(k)).join("") : state.pass.text;
     out.push(h("button", { type: "button", class: state.pass.withholding ? "warn" : "", "data-action": "pass",
       title: words, "aria-describedby": "pass-fine",
-      onclick: () => ctx.play({ pass: true }) }, "Pass"),
+      onclick: () => ctx.play({ pass: true }) }, P("pass")),
     h("small", { id: "pass-fine", class: "fine", text: words }));
   }
   return out;
@@ -169,7 +173,7 @@ export function tip(state) {
   const v = state.view;
   if (!v || v.current_player !== state.you) return "";
   const n = v.legal.filter((m) => m.play).length;
-  return n ? `Lit cards fit on a row: ${n === 1 ? "one of yours fits" : `${n} of yours fit`}. Playing early 7s opens rows for everyone.` : "";
+  return n ? tgn("fantan.page.tip", n) : "";
 }
 
 /** Penalty points: the lowest total wins; chips: the highest (FT-9). */

@@ -4,7 +4,12 @@
 import { cardEl, cardName, listNames, registerLook, sortHand, SYMBOL } from "../cards.js";
 import { h, svgUse } from "../dom.js";
 import { cardStyle, catalogName, optionWords, summaryWords } from "../gamewords.js";
-import { tg, tgn } from "../i18n.js";
+import { lang, list, num, tg, tgn } from "../i18n.js";
+
+// The page's words at a Fanti table are the "game" catalog's fanti.page.* (this game's
+// words only reach a table of this game: server/pages.py).
+const P = (key, params) => tg(`fanti.page.${key}`, params);
+const PN = (key, count, params) => tgn(`fanti.page.${key}`, count, params);
 
 // Fanti's own card names (FA-1): Guardian = J, Mystic = Q, Scout = K, Leaf = clubs,
 // Star = diamonds.
@@ -44,28 +49,29 @@ export function center(ctx) {
     cls: `${canTake.has(code) ? "can-take" : ""}${chosen.has(code) ? " lit" : ""}`,
   }));
   return h("div", { class: "fanti-center" },
-    h("div", { class: "deck-pile", role: "img", "aria-label": `${v.deck_left} cards left in the deck` },
+    h("div", { class: "deck-pile", role: "img", "aria-label": PN("deck_label", v.deck_left) },
       v.deck_left ? h("div", { class: "card back", "aria-hidden": "true" }) : h("div", { class: "slot", "aria-hidden": "true" }),
-      h("span", { class: "deck-count", "aria-hidden": "true", text: `Deck ${v.deck_left}` })),
-    h("div", { class: "fanti-table", role: "group", "aria-label": v.table.length ? `On the table: ${listNames("fanti", v.table)}` : "The table is empty" },
-      tableCards.length ? tableCards : h("p", { class: "empty", text: "The table is empty" })));
+      h("span", { class: "deck-count", "aria-hidden": "true", text: P("deck_count", { count: num(v.deck_left) }) })),
+    h("div", { class: "fanti-table", role: "group", "aria-label": v.table.length ? P("on_table", { cards: listNames("fanti", v.table) }) : P("empty") },
+      tableCards.length ? tableCards : h("p", { class: "empty", text: P("empty") })));
 }
 
 export function seatExtras(state, i) {
   const v = state.view;
   const pile = v.piles[i];
   const marks = [];
-  if (pile.includes("2C")) marks.push("Leaf 2");
-  if (pile.includes("10D")) marks.push("Star 10");
+  if (pile.includes("2C")) marks.push(cardName("fanti", "2C"));
+  if (pile.includes("10D")) marks.push(cardName("fanti", "10D"));
+  const leaf = tg(`fanti.table.leaves.${cardStyle()}`);
   return [
-    h("span", { class: "stat", text: `collected ${v.pile_counts[i]}` }),
-    h("span", { class: "stat leaf", title: "Leaf (clubs) cards collected" }, svgUse("leaf", "leaf"), ` ${v.leaf_counts[i]} Leaf`),
-    marks.length ? h("span", { class: "stat special", title: "Special cards collected (FA-9)", text: `has ${marks.join(" and ")}` }) : null,
+    h("span", { class: "stat", text: P("collected", { count: num(v.pile_counts[i]) }) }),
+    h("span", { class: "stat leaf", title: P("leaves.title", { leaf }) }, svgUse("leaf", "leaf"), " " + P("leaves", { count: num(v.leaf_counts[i]), leaf })),
+    marks.length ? h("span", { class: "stat special", title: P("specials.title"), text: P("has", { cards: list(marks) }) }) : null,
   ];
 }
 
 export function statusExtras(state) {
-  return [h("span", { class: "pot", text: `Deck: ${state.view.deck_left} left` })];
+  return [h("span", { class: "pot", text: tgn("fanti.table.deck", state.view.deck_left) })];
 }
 
 export function hand(ctx) {
@@ -89,7 +95,7 @@ export function hand(ctx) {
 }
 
 function describeOption(m) {
-  return m.take.length ? `collect ${listNames("fanti", m.take)}` : "discard it to the table (it collects nothing)";
+  return m.take.length ? P("option.collect", { cards: listNames("fanti", m.take) }) : P("option.discard");
 }
 
 export function actions(ctx) {
@@ -99,22 +105,23 @@ export function actions(ctx) {
   const opts = optionsFor(v, ui.selected);
   if (!opts.length) return [];
   const sameTake = (a, b) => a && b && a.take.join() === b.take.join();
-  const picker = h("div", { class: "picker", role: "group", "aria-label": `Play ${cardName("fanti", ui.selected)}` },
+  const picker = h("div", { class: "picker", role: "group", "aria-label": P("play", { card: cardName("fanti", ui.selected) }) },
     h("p", { class: "picker-title", text: opts.length > 1
-      ? `${cardName("fanti", ui.selected)} can collect in ${opts.length} ways: choose one.`
-      : `${cardName("fanti", ui.selected)} will ${describeOption(opts[0])}.` }),
+      ? PN("ways", opts.length, { card: cardName("fanti", ui.selected) })
+      : opts[0].take.length ? P("will_collect", { card: cardName("fanti", ui.selected), cards: listNames("fanti", opts[0].take) })
+        : P("will_discard", { card: cardName("fanti", ui.selected) }) }),
     opts.length > 1 ? h("div", { class: "options" }, opts.map((m) => h("button", {
       type: "button", class: `option${sameTake(m, ui.choice) ? " chosen" : ""}`,
       "data-take": m.take.join(","), "aria-pressed": sameTake(m, ui.choice) ? "true" : "false",
       onclick: () => { ui.choice = m; ctx.rerender("[data-action=confirm]"); },
-    }, m.take.length ? m.take.map((c) => cardEl("fanti", c, { cls: "tiny", decor: true })) : "discard",
+    }, m.take.length ? m.take.map((c) => cardEl("fanti", c, { cls: "tiny", decor: true })) : P("discard"),
     m.take.length ? h("span", { class: "sr-only", text: describeOption(m) }) : null))) : null,
     h("div", { class: "picker-buttons" },
       h("button", { type: "button", class: "primary", "data-action": "confirm", disabled: !ui.choice,
         onclick: () => { if (ui.choice) { const m = ui.choice; ui.selected = null; ui.choice = null; ctx.play(m); } } },
-      "Confirm"),
+      P("confirm")),
       h("button", { type: "button", "data-action": "undo",
-        onclick: () => { ui.selected = null; ui.choice = null; ctx.rerender(); } }, "Undo")));
+        onclick: () => { ui.selected = null; ui.choice = null; ctx.rerender(); } }, P("undo"))));
   return [picker];
 }
 
@@ -222,10 +229,11 @@ export function tip(state, ui) {
   const code = ui.selected;
   if (code) {
     const opts = v.legal.filter((m) => m.play === code && m.take.length);
-    return opts.length ? `This card can collect ${opts.map((m) => listNames("fanti", m.take)).join(", or ")}.` : "This card collects nothing: it stays on the table.";
+    const either = new Intl.ListFormat(lang, { type: "disjunction" });
+    return opts.length ? P("tip.collect", { options: either.format(opts.map((m) => listNames("fanti", m.take))) }) : P("tip.nothing");
   }
   const n = new Set(v.legal.filter((m) => m.take.length).map((m) => m.play)).size;
-  return n ? `${n} of your cards can collect now: choose one to see what it takes.` : "None of your cards can collect: whatever you play stays on the table.";
+  return n ? PN("tip.count", n) : P("tip.none");
 }
 
 /** A Guardian collecting is a sweep (FA-5): the page animates it as one. */
@@ -233,6 +241,7 @@ export function isSweep(event) {
   return !!(event && event.move && event.move.play && event.move.play[0] === "J" && (event.move.take || []).length);
 }
 
-export const discardWord = " (stays on the table)";
+/** Said after a card that collected nothing (the last move's line). */
+export function discardWord() { return P("stays"); }
 
 export function lowerWins() { return false; }

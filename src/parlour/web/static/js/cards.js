@@ -4,6 +4,7 @@
 // every other game gets the standard names and suit symbols.
 import { h, svgUse } from "./dom.js";
 import { catalogName } from "./gamewords.js";
+import { t } from "./i18n.js";
 
 export const SUITS = ["C", "D", "H", "S"];
 export const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
@@ -93,8 +94,8 @@ export function cardEl(game, code, opts = {}) {
     attrs["data-legal"] = opts.legal ? "true" : "false";
     if (!opts.legal) {
       attrs["aria-disabled"] = "true";
-      attrs.title = opts.reason || "not playable now";
-      attrs["aria-label"] = `${name}, not playable: ${opts.reason || "not now"}`;
+      attrs.title = opts.reason || t("notnow.not_your_turn");
+      attrs["aria-label"] = t("table.card.not_playable", { name, reason: opts.reason || t("notnow.not_your_turn") });
     } else {
       attrs["aria-label"] = name;
       attrs.title = opts.title || cardName(game, code);

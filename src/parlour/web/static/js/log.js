@@ -1,43 +1,53 @@
-// The game log: structured entries from the server, worded here.
+// The game log: structured entries from the server, worded here in the page's language
+// (the "web" catalog's log.*; a sentence about you has its own key, as languages word
+// "you play" and "Ann plays" apart).
 import { cardName, listNames } from "./cards.js";
+import { list, num, t, tn } from "./i18n.js";
 
 function who(state, seat) {
-  if (seat === state.you) return "You";
+  if (seat === state.you) return t("table.you");
   const s = state.table.seats[seat];
-  return s ? s.name : `Seat ${seat + 1}`;
+  return s ? s.name : t("table.seat_n", { seat: num(seat + 1) });
 }
+
+/** The key for seat's sentence: KEY.you when it is about the reader. */
+function about(key, state, seat) { return seat === state.you ? `${key}.you` : key; }
 
 export function describe(e, state) {
   const game = state.table.game;
+  const say = (key, seat, params) => t(about(key, state, seat), { name: who(state, seat), ...params });
   switch (e.kind) {
-    case "join": return `${e.name} takes seat ${e.seat + 1}.`;
-    case "start": return "The game starts.";
-    case "deal": return `Round ${e.round}: ${who(state, e.dealer)} deal${e.dealer === state.you ? "" : "s"}. The deal is sealed.`;
+    case "join": return t("log.join", { name: e.name, seat: num(e.seat + 1) });
+    case "start": return t("log.start");
+    case "deal": return say("log.deal", e.dealer, { round: num(e.round) });
     case "move": {
-      const w = who(state, e.seat);
-      const by = e.by === "standin" ? " (the computer, standing in)" : "";
+      const by = e.by === "standin" ? " " + t("log.standin_mark") : "";
       if (e.move.pass) {
-        if (e.by === "forced") return `${w}: nothing fits, automatic pass.`;
-        return `${w} pass${e.seat === state.you ? "" : "es"}${by}.`;
+        if (e.by === "forced") return t("log.forced_pass", { name: who(state, e.seat) });
+        return say("log.pass", e.seat, { by });
       }
       const card = cardName(game, e.move.play);
-      const verb = e.seat === state.you ? "play" : "plays";
       if (Array.isArray(e.move.take)) {  // a game where cards collect others
-        if (!e.move.take.length) return `${w} ${verb} ${card}; it stays on the table${by}.`;
-        return `${w} ${verb} ${card}, collecting ${listNames(game, e.move.take)}${by}.`;
+        if (!e.move.take.length) return say("log.discard", e.seat, { card, by });
+        return say("log.collect", e.seat, { card, cards: listNames(game, e.move.take), by });
       }
-      return `${w} ${verb} ${card}${by}.`;
+      return say("log.play", e.seat, { card, by });
     }
-    case "round_end": return `Round ${e.round} is over: ${e.score.map((v, i) => `${who(state, i)} ${v > 0 && state.table.scoring.signed ? "+" : ""}${v}`).join(", ")}.`;
-    case "game_over": return `Game over. ${e.winners.map((s) => who(state, s)).join(" and ")} ${e.winners.length > 1 || e.winners[0] === state.you ? "win" : "wins"}.`;
-    case "standin": return `${who(state, e.seat)} ${e.reason === "timeout" ? "ran out of time" : "lost the connection"}: the computer plays for ${e.seat === state.you ? "you" : "them"} until ${e.seat === state.you ? "you return" : "they return"}.`;
+    case "round_end": return t("log.round_end", { round: num(e.round), scores: e.score.map((v, i) =>
+      t("log.round_end.item", { name: who(state, i), points: `${v > 0 && state.table.scoring.signed ? "+" : ""}${num(v)}` })).join(", ") });
+    case "game_over": {
+      const names = e.winners.map((s) => who(state, s));
+      return e.winners.length === 1 && e.winners[0] === state.you ? t("log.game_over.you")
+        : tn("log.game_over", names.length, { names: list(names) });
+    }
+    case "standin": return say(e.reason === "timeout" ? "log.standin.timeout" : "log.standin.lost", e.seat);
     case "leftovers": return e.seat === null || e.seat === undefined
-      ? `The last cards on the table (${listNames(game, e.cards)}) go to nobody: nobody collected this round.`
-      : `The last cards on the table (${listNames(game, e.cards)}) go to ${who(state, e.seat)}, who collected last.`;
-    case "reopen": return `Seat ${e.seat + 1} is open for someone new; the computer plays it until then.`;
-    case "rematch_offer": return `${who(state, e.seat)} offer${e.seat === state.you ? "" : "s"} a rematch.`;
-    case "rematch_answer": return `${who(state, e.seat)} ${e.accept ? "accept" : "decline"}${e.seat === state.you ? "" : "s"} the rematch.`;
-    case "back": return `${who(state, e.seat)} ${e.seat === state.you ? "are" : "is"} back.`;
+      ? t("log.leftovers.nobody", { cards: listNames(game, e.cards) })
+      : say("log.leftovers", e.seat, { cards: listNames(game, e.cards) });
+    case "reopen": return t("log.reopen", { seat: num(e.seat + 1) });
+    case "rematch_offer": return say("log.rematch_offer", e.seat);
+    case "rematch_answer": return say(e.accept ? "log.rematch_accept" : "log.rematch_decline", e.seat);
+    case "back": return say("log.back", e.seat);
     default: return "";
   }
 }

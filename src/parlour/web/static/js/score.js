@@ -4,27 +4,28 @@
 import { cardEl, cardName } from "./cards.js";
 import { itemWords, lineWords } from "./gamewords.js";
 import { h } from "./dom.js";
+import { num, t, tn } from "./i18n.js";
 
 /** The engine says "Seat N" (it knows no names): put the table's names in. */
 export function withNames(text, names) {
   return String(text || "").replace(/\bSeat (\d+)\b/g, (m, n) => names[Number(n)] ?? m);
 }
 
-function sign(v, chips) { return chips && v > 0 ? "+" + v : String(v); }
+function sign(v, chips) { return chips && v > 0 ? "+" + num(v) : num(v); }
 
 export function scoreDetail(state, finished, gameModule) {
   const game = state.table.game;
-  const names = state.table.seats.map((s, i) => (i === state.you ? "You" : s.name));
+  const names = state.table.seats.map((s, i) => (i === state.you ? t("table.you") : s.name));
   const d = finished.detail;
   if (!d) {
     const row = state.scores[finished.round - 1] || [];
-    return h("p", { text: row.map((v, i) => `${names[i]}: ${v}`).join(" · ") });
+    return h("p", { text: row.map((v, i) => t("score.line", { name: names[i], points: num(v) })).join(" · ") });
   }
   const chips = !!d.chips;
   const named = (code) => cardName(game, code);
   const seatsBox = h("div", { class: "detail-seats" }, d.seats.map((entry) => {
     const cardsHeld = entry.hand || entry.pile || null;
-    const label = entry.hand ? (entry.hand.length ? "Still in hand" : "Went out") : entry.pile ? `Collected (${entry.pile.length})` : "";
+    const label = entry.hand ? t(entry.hand.length ? "score.in_hand" : "score.went_out") : entry.pile ? t("score.collected", { count: num(entry.pile.length) }) : "";
     return h("section", { class: `detail-seat${entry.seat === state.you ? " me" : ""}`, "data-detail-seat": entry.seat },
       h("h3", {}, h("span", { text: names[entry.seat] }), h("span", { class: "total", text: sign(entry.total, chips) })),
       h("table", { class: "items" }, h("tbody", {}, entry.items.map((it) => {
@@ -40,8 +41,9 @@ export function scoreDetail(state, finished, gameModule) {
   }));
   const notes = (d.notes || []).map((n) => h("p", { class: "note", text: withNames(lineWords(n, n.text, named, names), names) + "." }));
   const pay = chips && d.chips.payments && d.chips.payments.length ? h("details", { class: "payments" },
-    h("summary", { text: `Chips: pot ${d.chips.pot}, ${d.chips.payments.length} payment${d.chips.payments.length === 1 ? "" : "s"}` }),
-    h("ul", {}, d.chips.payments.map((p) => h("li", { text: `${names[p.from]} pays ${names[p.to]} ${p.chips} chip${p.chips === 1 ? "" : "s"} (${lineWords(p, p.what, named, names)})` })))) : null;
+    h("summary", { text: tn("score.payments", d.chips.payments.length, { pot: num(d.chips.pot) }) }),
+    h("ul", {}, d.chips.payments.map((p) => h("li", { text: tn("score.pays", p.chips,
+      { from: names[p.from], to: names[p.to], why: withNames(lineWords(p, p.what, named, names), names) }) })))) : null;
   return h("div", { class: "score-detail" }, notes, seatsBox, pay);
 }
 
@@ -60,7 +62,7 @@ export function roundChart(state, lower) {
   const ns = "http://www.w3.org/2000/svg";
   const el = (tag, attrs) => { const e = document.createElementNS(ns, tag); for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v); return e; };
   const svg = el("svg", { viewBox: `0 0 ${W} ${H}`, class: "chart", role: "img",
-    "aria-label": `Running totals after each round (${lower ? "lower" : "higher"} is better)` });
+    "aria-label": t(lower ? "score.chart.lower" : "score.chart.higher") });
   svg.append(el("line", { x1: P, y1: H - P, x2: W - P, y2: H - P, class: "axis" }));
   running.forEach((pts, i) => {
     svg.append(el("polyline", { points: pts.map((v, k) => `${x(k)},${y(v)}`).join(" "), class: `line c${i}` }));
@@ -69,7 +71,7 @@ export function roundChart(state, lower) {
   // totals drawn there fell on each other on a phone, and text in a drawing has no
   // background a contrast check can read.
   const legend = h("ul", { class: "legend" }, state.table.seats.map((s, i) => h("li", { class: `c${i}`, "data-total": running[i][running[i].length - 1] },
-    h("span", { class: "swatch", "aria-hidden": "true" }), `${s.name}: ${running[i][running[i].length - 1]}`)));
+    h("span", { class: "swatch", "aria-hidden": "true" }), t("score.line", { name: s.name, points: num(running[i][running[i].length - 1]) }))));
   return h("figure", { class: "round-chart" }, svg, legend,
-    h("figcaption", { class: "muted", text: `Totals after each round; ${lower ? "lower" : "higher"} is better.` }));
+    h("figcaption", { class: "muted", text: t(lower ? "score.caption.lower" : "score.caption.higher") }));
 }

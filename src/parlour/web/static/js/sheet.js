@@ -2,6 +2,7 @@
 // round is re-hashed here, SHA-256(salt + ":" + deck), and compared with the
 // commitment published at the deal.
 import { h } from "./dom.js";
+import { num, t } from "./i18n.js";
 
 const verified = new Map();
 
@@ -29,26 +30,26 @@ export async function checkReveal(r) {
 export function scoreSheet(state, onVerified) {
   const seats = state.table.seats;
   const { lower_wins: lower, signed } = state.table.scoring;  // from the game (server/views.py)
-  const sign = (v) => (signed && v > 0 ? "+" + v : String(v));
+  const sign = (v) => (signed && v > 0 ? "+" + num(v) : num(v));
   const table = h("table", { class: `sheet${seats.length > 4 ? " wide" : ""}` },
-    h("caption", { text: lower ? "Penalty points: lowest total wins" : signed ? "Net chips: highest total wins" : "Points: highest total wins" }),
-    h("thead", {}, h("tr", {}, h("th", { scope: "col", text: "Round" }),
+    h("caption", { text: t(lower ? "sheet.caption.lower" : signed ? "sheet.caption.chips" : "sheet.caption.higher") }),
+    h("thead", {}, h("tr", {}, h("th", { scope: "col", text: t("sheet.round") }),
       seats.map((s, i) => h("th", { scope: "col", class: i === state.you ? "me" : "", text: s.name })),
-      h("th", { scope: "col", text: "Deal" }))),
+      h("th", { scope: "col", text: t("sheet.deal") }))),
     h("tbody", {}, state.scores.map((row, k) => {
       const rev = state.revealed.find((r) => r.round === k + 1);
-      const cell = h("td", { class: "deal-check", text: rev ? "checking…" : "—" });
+      const cell = h("td", { class: "deal-check", text: rev ? t("sheet.checking") : "—" });
       if (rev) {
         checkReveal(rev).then((ok) => {
-          cell.textContent = ok ? "✓ verified" : "✗ MISMATCH";
+          cell.textContent = t(ok ? "sheet.verified" : "sheet.mismatch");
           cell.className = ok ? "deal-check ok" : "deal-check bad";
           cell.title = `commit ${rev.commit}\nsalt ${rev.salt}`;
           if (onVerified) onVerified(k + 1, ok);
         });
       }
-      return h("tr", {}, h("th", { scope: "row", text: String(k + 1) }), row.map((v) => h("td", { text: sign(v) })), cell);
+      return h("tr", {}, h("th", { scope: "row", text: num(k + 1) }), row.map((v) => h("td", { text: sign(v) })), cell);
     })),
-    h("tfoot", {}, h("tr", {}, h("th", { scope: "row", text: "Total" }),
+    h("tfoot", {}, h("tr", {}, h("th", { scope: "row", text: t("sheet.total") }),
       state.totals.map((v, i) => h("td", { class: state.winners && state.winners.includes(i) ? "win" : "", text: sign(v) })),
       h("td"))));
   return table;

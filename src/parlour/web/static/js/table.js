@@ -10,7 +10,7 @@ import { peopleBox } from "./people.js";
 import { Conn } from "./conn.js";
 import { Mirror } from "./delta.js";
 import { announce, api, clear, h, prefs, seats, wayOn } from "./dom.js";
-import { t } from "./i18n.js";
+import { list, num, t, tn } from "./i18n.js";
 import { remember } from "./history.js";
 import { notify } from "./notify.js";
 import { describe } from "./log.js";
@@ -66,8 +66,8 @@ async function rejoin(app, id, key) {
     history.replaceState(null, "", `/t/${id}`);
     return new TablePage(app, id, { token: j.token }).start();
   } catch (e) {
-    clear(app).append(h("section", { class: "panel" }, h("h1", { text: "This rejoin link does not work" }),
-      h("p", { role: "alert", text: e.message }), h("p", {}, h("a", { href: "/", text: "Back to the front page" }))));
+    clear(app).append(h("section", { class: "panel" }, h("h1", { text: t("table.rejoin.bad") }),
+      h("p", { role: "alert", text: e.message }), h("p", {}, h("a", { href: "/", text: t("table.back_front") }))));
   }
 }
 
@@ -81,12 +81,12 @@ async function joinDialog(app, id, key) {
   const error = h("p", { class: "error", role: "alert" });
   const free = info.seats.some((s) => s.kind === "person" && (!s.claimed || s.open));
   const form = h("form", { class: "panel join" },
-    h("h1", { text: `Join a table of ${info.title}` }),
-    h("ul", { class: "seat-list" }, info.seats.map((s, i) => h("li", { text: `Seat ${i + 1}: ${
-      s.kind === "bot" ? `computer (${levelName(s.bot)})` : s.open ? "free (the computer plays it until someone sits down)" : s.claimed ? s.name : "free"}` }))),
-    free ? null : h("p", { text: "Every seat is taken: ask the host for the spectator link to watch." }),
-    h("div", { class: "field" }, h("label", { for: "join-name", text: "Your name" }), name),
-    error, h("button", { type: "submit", class: "primary", "data-action": "join", text: "Take a seat" }));
+    h("h1", { text: t("table.join.title", { game: info.title }) }),
+    h("ul", { class: "seat-list" }, info.seats.map((s, i) => h("li", { text: t("table.join.seat", { seat: num(i + 1), who:
+      s.kind === "bot" ? t("table.join.computer", { level: levelName(s.bot) }) : s.open ? t("table.join.open") : s.claimed ? s.name : t("table.join.free") }) }))),
+    free ? null : h("p", { text: t("table.join.full") }),
+    h("div", { class: "field" }, h("label", { for: "join-name", text: t("table.join.name") }), name),
+    error, h("button", { type: "submit", class: "primary", "data-action": "join", text: t("table.join.take") }));
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
     try {
@@ -173,9 +173,11 @@ class TablePage {
       const game = this.state.table.game;
       if (best) {
         this.ui.hint = best.move.play || null;
-        this.ui.hintText = best.move.pass ? "Hint: pass." : `Hint: play ${cardName(game, best.move.play)}` +
-          (best.move.take && best.move.take.length ? `, collecting ${best.move.take.map((c) => cardName(game, c)).join(", ")}` : "") + ".";
-      } else this.ui.hintText = "No hint.";
+        const card = best.move.pass ? "" : cardName(game, best.move.play);
+        this.ui.hintText = best.move.pass ? t("table.hint.pass")
+          : best.move.take && best.move.take.length ? t("table.hint.collect", { card, cards: list(best.move.take.map((c) => cardName(game, c))) })
+            : t("table.hint.play", { card });
+      } else this.ui.hintText = t("table.hint.none");
       announce(this.ui.hintText);
       this.render();
     } else if (m.type === "rematch") {
@@ -192,7 +194,7 @@ class TablePage {
       location.assign(m.url);
     } else if (m.type === "bye") {
       if (m.reconnect === false) this.conn.stop();
-      this.toast = m.reconnect === false ? `You are no longer seated here: ${m.reason}.` : "The server is restarting: reconnecting…";
+      this.toast = m.reconnect === false ? t("table.bye.gone", { reason: m.reason }) : t("table.bye.restart");
       this.render();
     }
   }
@@ -250,7 +252,7 @@ class TablePage {
   }
 
   send(msg) {
-    if (!this.conn.send(msg)) { this.toast = "Not connected: reconnecting…"; this.render(); }
+    if (!this.conn.send(msg)) { this.toast = t("table.not_connected"); this.render(); }
   }
 
   play(move) {
@@ -264,7 +266,7 @@ class TablePage {
   /** A tap on a card that cannot be played says why (phones have no hover). */
   explain(code, reason) {
     const game = this.state.table.game;
-    this.ui.why = `${cardName(game, code)} cannot be played: ${plainReason(game, reason || "not now")}.`;
+    this.ui.why = t("table.cannot", { card: cardName(game, code), reason: plainReason(game, reason || this.notNow()) });
     announce(this.ui.why);
     this.rerender(`.hand [data-card="${code}"]`);
   }
@@ -288,14 +290,15 @@ class TablePage {
     const chatSel = focus && focus.dataset && focus.dataset.chatInput !== undefined ? [focus.selectionStart, focus.selectionEnd] : null;
     clear(this.app);
     if (!this.state) {
-      this.app.append(h("p", { class: "loading", text: this.connStatus === "refused" ? "This page cannot open the table: the link may be old or the table gone." : "Connecting to the table…" }));
+      this.app.append(h("p", { class: "loading", text: this.connStatus === "refused" ? t("table.refused") : t("table.connecting") }));
       return;
     }
     const s = this.state;
-    const t = s.table;
-    document.getElementById("title").textContent = `${t.title}${t.rated ? " · rated" : ""}${s.round ? ` · round ${s.round} of ${s.rounds}` : ""}`;
-    document.title = `${this.myTurn() ? "● Your turn · " : ""}${t.title} · parlour`;
-    const page = h("div", { class: `table-page game-${t.game}${t.seats.length >= 7 ? " many" : ""}` });
+    const tb = s.table;
+    document.getElementById("title").textContent = [tb.title, tb.rated ? t("table.title.rated") : "",
+      s.round ? t("table.title.round", { round: num(s.round), rounds: num(s.rounds) }) : ""].filter(Boolean).join(" · ");
+    document.title = [this.myTurn() ? t("table.doc.turn") : "", tb.title, "parlour"].filter(Boolean).join(" · ");
+    const page = h("div", { class: `table-page game-${tb.game}${tb.seats.length >= 7 ? " many" : ""}` });
     page.append(this.felt(), this.side());
     this.app.append(page);
     let el = null;
@@ -314,12 +317,12 @@ class TablePage {
   banner() {
     const s = this.state;
     const bits = [];
-    if (this.connStatus === "reconnecting") bits.push(h("p", { class: "conn warn", role: "status", text: "Connection lost: reconnecting…" }));
+    if (this.connStatus === "reconnecting") bits.push(h("p", { class: "conn warn", role: "status", text: t("table.conn.lost") }));
     s.table.seats.forEach((seat, i) => {
       if (seat.kind === "person" && seat.claimed && !seat.connected && !seat.auto && typeof seat.standin_left === "number" && s.table.status === "playing") {
         bits.push(h("p", { class: "conn away", role: "status", "data-away": i },
-          `${seat.name} lost connection: the computer plays for them in `,
-          h("span", { "data-countdown": i, "data-left": seat.standin_left, text: `${Math.ceil(seat.standin_left)} s` }), "."));
+          ...around(t("table.away", { name: seat.name }), "{time}",
+            h("span", { "data-countdown": i, "data-left": seat.standin_left, text: seconds(seat.standin_left) }))));
       }
     });
     if (this.toast) bits.push(h("p", { class: "toast", role: "alert", text: this.toast }));
@@ -328,11 +331,11 @@ class TablePage {
 
   felt() {
     const s = this.state;
-    const felt = h("section", { class: "felt", "aria-label": "The table" });
+    const felt = h("section", { class: "felt", "aria-label": t("table.felt") });
     felt.append(...this.banner());
     if (s.table.status === "waiting") { felt.append(this.waitingRoom()); return felt; }
-    if (s.table.status === "expired") { felt.append(h("p", { class: "panel", text: "This table has expired." })); return felt; }
-    if (!s.view) { felt.append(h("p", { class: "loading", text: "Dealing…" })); return felt; }
+    if (s.table.status === "expired") { felt.append(h("p", { class: "panel", text: t("table.expired") })); return felt; }
+    if (!s.view) { felt.append(h("p", { class: "loading", text: t("table.dealing") })); return felt; }
     felt.append(this.statusLine());
     const ring = this.seatsRing();
     ring.append(h("div", { class: "center" }, this.game.center(this)));
@@ -341,15 +344,15 @@ class TablePage {
     if (s.table.status === "over") felt.append(this.gameOver());
     else if (this.finished && this.finished.round > this.dismissed) felt.append(this.roundOver());
     if (s.you !== null) felt.append(this.mine());
-    else felt.append(h("p", { class: "spectating", text: "You are watching: hands stay hidden." }));
+    else felt.append(h("p", { class: "spectating", text: t("table.watching") }));
     return felt;
   }
 
   statusLine() {
     const s = this.state;
     const cur = s.view.current_player;
-    const whose = cur === null || cur < 0 ? "" : cur === s.you ? "Your turn" : `${s.table.seats[cur].name} to play`;
-    const rules = h("button", { type: "button", class: "tool-in", "data-action": "rules", title: "How to play (opens over the table)" }, "Rules");
+    const whose = cur === null || cur < 0 ? "" : cur === s.you ? t("table.your_turn") : t("table.to_play", { name: s.table.seats[cur].name });
+    const rules = h("button", { type: "button", class: "tool-in", "data-action": "rules", title: t("table.rules.title") }, t("table.rules"));
     rules.addEventListener("click", () => openRulesDialog(s.table.game, rules));
     return h("div", { class: "status-line" },
       h("h1", { class: "sr-only", text: s.table.title }),
@@ -367,24 +370,24 @@ class TablePage {
     const v = s.view;
     const n = s.table.seats.length;
     const me = s.you ?? 0;
-    const ring = h("div", { class: `ring seats-ring n${n}`, "aria-label": "Players, in turn order" });
+    const ring = h("div", { class: `ring seats-ring n${n}`, "aria-label": t("table.ring") });
     s.table.seats.forEach((seat, i) => {
       const pos = (i - me + n) % n;
       const turn = v.current_player === i;
       const conn = seat.kind === "bot" ? "computer" : seat.connected ? "connected" : "disconnected";
-      const label = seat.kind === "bot" ? "computer player" : seat.connected ? "connected" : "not connected";
+      const label = t(seat.kind === "bot" ? "table.dot.computer_player" : seat.connected ? "table.dot.connected" : "table.dot.not_connected");
       ring.append(h("div", { class: `seat p${pos}${turn ? " turn" : ""}${i === s.you ? " me" : ""}${seat.connected ? "" : " off"}`, "data-seat": i,
-        "aria-current": turn ? "true" : null, role: "group", "aria-label": `${seat.name}${turn ? ", to play" : ""}` },
+        "aria-current": turn ? "true" : null, role: "group", "aria-label": turn ? t("table.seat.to_play", { name: seat.name }) : seat.name },
         h("div", { class: "seat-head" },
           h("span", { class: `dot ${conn}`, role: "img", "aria-label": label }),
-          h("span", { class: "seat-name", text: seat.name + (i === s.you ? " (you)" : "") }),
-          v.dealer === i ? h("span", { class: "badge", title: "Dealer", text: "dealer" }) : null,
+          h("span", { class: "seat-name", text: i === s.you ? t("table.you_name", { name: seat.name }) : seat.name }),
+          v.dealer === i ? h("span", { class: "badge", title: t("table.dealer.title"), text: t("table.dealer") }) : null,
           seat.kind === "bot" ? h("span", { class: "badge", text: levelName(seat.bot) }) : null,
-          seat.auto ? h("span", { class: "badge warn", text: "computer playing" }) : null,
-          seat.open ? h("span", { class: "badge warn", text: "seat open" }) : null),
+          seat.auto ? h("span", { class: "badge warn", text: t("table.badge.auto") }) : null,
+          seat.open ? h("span", { class: "badge warn", text: t("table.badge.open") }) : null),
         h("div", { class: "seat-body" },
           h("span", { class: "backs", "aria-hidden": "true" }, backs(v.hand_counts[i])),
-          h("span", { class: "stat", text: `${v.hand_counts[i]} card${v.hand_counts[i] === 1 ? "" : "s"}` }),
+          h("span", { class: "stat", text: tn("hand.cards", v.hand_counts[i]) }),
           ...this.game.seatExtras(s, i),
           s.deadline && s.deadline.seat === i ? h("span", { class: "clock", "data-clock": "1", text: "" }) : null),
         this.hostTools(i)));
@@ -399,47 +402,48 @@ class TablePage {
     if (s.you === null || s.you !== s.table.host || i === s.you || seat.kind !== "person" || seat.open) return null;
     if (s.table.status !== "playing" || !(seat.auto || seat.never_connected)) return null;
     return h("button", { type: "button", class: "small-button", "data-action": "reopen", "data-seat": i,
-      onclick: () => this.send({ type: "reopen", seat: i }) }, "Open this seat to someone new");
+      onclick: () => this.send({ type: "reopen", seat: i }) }, t("table.reopen"));
   }
 
   lastMove() {
     const e = this.lastEvent;
     const s = this.state;
     const game = s.table.game;
-    const who = e.seat === s.you ? "You" : s.table.seats[e.seat].name;
-    if (e.move.pass) return h("div", { class: "last-move arrive", "aria-hidden": "true" }, `${who}: pass`);
+    const who = e.seat === s.you ? t("table.you") : s.table.seats[e.seat].name;
+    if (e.move.pass) return h("div", { class: "last-move arrive", "aria-hidden": "true" }, t("table.last.pass", { name: who }));
     return h("div", { class: "last-move arrive", "aria-hidden": "true" },
       h("span", { text: who }),
       h("span", { class: "lm-cards" },
         h("span", { class: "lm-card", text: cardName(game, e.move.play) }),
-        e.move.take && e.move.take.length ? h("span", { text: ` takes ${e.move.take.map((c) => cardName(game, c)).join(", ")}` }) : this.game.discardWord ? this.game.discardWord : ""));
+        e.move.take && e.move.take.length ? h("span", { text: " " + t("table.last.takes", { cards: list(e.move.take.map((c) => cardName(game, c))) }) })
+          : this.game.discardWord ? " " + this.game.discardWord() : ""));
   }
 
   mine() {
     const s = this.state;
     const my = this.myTurn();
     const seat = s.table.seats[s.you];
-    const box = h("section", { class: `mine${my ? " turn" : ""}`, "aria-label": "Your hand" });
-    const cue = my ? "Your turn" : s.table.status === "playing" && s.view.current_player >= 0 ? `Waiting for ${s.table.seats[s.view.current_player].name}` : "";
+    const box = h("section", { class: `mine${my ? " turn" : ""}`, "aria-label": t("table.hand") });
+    const cue = my ? t("table.your_turn") : s.table.status === "playing" && s.view.current_player >= 0 ? t("table.waiting_for", { name: s.table.seats[s.view.current_player].name }) : "";
     box.append(h("div", { class: "turn-cue", role: "status", text: cue }));
     if (seat.auto) {
-      box.append(h("p", { class: "notice" }, "The computer is playing for you. ",
-        h("button", { type: "button", "data-action": "back", onclick: () => this.send({ type: "back" }) }, "Take my seat back")));
+      box.append(h("p", { class: "notice" }, t("table.auto"), " ",
+        h("button", { type: "button", "data-action": "back", onclick: () => this.send({ type: "back" }) }, t("table.back"))));
     }
-    const hand = h("div", { class: "hand", role: "toolbar", tabindex: "-1", "aria-label": `Your cards, ${s.view.hand.length}` }, this.game.hand(this));
+    const hand = h("div", { class: "hand", role: "toolbar", tabindex: "-1", "aria-label": t("table.cards", { count: num(s.view.hand.length) }) }, this.game.hand(this));
     box.append(hand);
     if (this.ui.why) box.append(h("p", { class: "why", role: "status", "data-why": "", text: this.ui.why }));
     const acts = h("div", { class: "actions" }, this.game.actions(this));
     const legal = s.view.legal || [];
     const forced = legal.length === 1 && legal[0].pass;  // nothing fits: no choice to hint at
     if (my && !forced && s.hints !== false) {
-      acts.append(h("button", { type: "button", "data-action": "hint", onclick: () => this.send({ type: "hint", seq: this.seq }), title: "Ask the computer for a suggestion (H)" }, "Hint"));
+      acts.append(h("button", { type: "button", "data-action": "hint", onclick: () => this.send({ type: "hint", seq: this.seq }), title: t("table.hint.title") }, t("table.hint.button")));
     }
     if (this.ui.hintText) acts.append(h("span", { class: "hint-text", role: "status", text: this.ui.hintText }));
     box.append(acts);
     if (prefs.get("tips", true) && this.game.tip) {
       const tip = this.game.tip(s, this.ui);
-      if (tip) box.append(h("p", { class: "tip" }, tip, " ", h("button", { type: "button", class: "link-button", "data-action": "tips-off", onclick: () => { prefs.set("tips", false); this.render(); } }, "No more tips")));
+      if (tip) box.append(h("p", { class: "tip" }, tip, " ", h("button", { type: "button", class: "link-button", "data-action": "tips-off", onclick: () => { prefs.set("tips", false); this.render(); } }, t("table.tips_off"))));
     }
     return box;
   }
@@ -448,7 +452,7 @@ class TablePage {
     const input = h("input", { readonly: true, value: url, "aria-label": label, "data-link": action });
     return h("div", { class: "link-row" }, h("span", { class: "link-label", text: label }), input,
       h("button", { type: "button", "data-action": "copy-" + action, "aria-label": t(`copy.${action}`),  // named by what it copies
-        onclick: () => { navigator.clipboard?.writeText(url).catch(() => {}); input.select(); } }, "Copy"));
+        onclick: () => { navigator.clipboard?.writeText(url).catch(() => {}); input.select(); } }, t("table.copy")));
   }
 
   freeSeats() {
@@ -457,81 +461,83 @@ class TablePage {
 
   waitingRoom() {
     const s = this.state;
-    const t = s.table;
+    const tb = s.table;
     const origin = location.origin;
-    const host = s.you !== null && s.you === t.host;
+    const host = s.you !== null && s.you === tb.host;
     const free = this.freeSeats();
     return h("div", { class: "panel waiting" },
-      h("h1", { text: free ? `${t.title}: waiting for ${free} more player${free === 1 ? "" : "s"}` : `${t.title}: everyone is here` }),
-      h("ol", { class: "seat-list" }, t.seats.map((x, i) => h("li", { class: x.claimed ? "claimed" : "open" },
-        h("span", { class: `dot ${x.kind === "bot" ? "computer" : x.connected ? "connected" : "disconnected"}`, role: "img", "aria-label": x.kind === "bot" ? "computer" : x.connected ? "connected" : "not connected" }),
-        `Seat ${i + 1}: `, x.kind === "bot" ? `computer (${levelName(x.bot)})` : x.claimed ? x.name + (i === s.you ? " (you)" : "") : "waiting for someone with the invite link"))),
-      free && s.links.invite ? this.linkRow("Invite link", origin + s.links.invite, "invite") : null,
-      this.linkRow("Spectator link", origin + s.links.watch, "watch"),
-      t.public ? h("p", { class: "muted", text: "This table is listed on the front page: anyone may take a free seat." }) : null,
-      t.rated ? h("p", { class: "muted", "data-rated": "", text: "A rated game: the result changes every player's rating, and leaving before the end counts as a loss." }) : null,
+      h("h1", { text: free ? tn("table.waiting.free", free, { game: tb.title }) : t("table.waiting.all", { game: tb.title }) }),
+      h("ol", { class: "seat-list" }, tb.seats.map((x, i) => h("li", { class: x.claimed ? "claimed" : "open" },
+        h("span", { class: `dot ${x.kind === "bot" ? "computer" : x.connected ? "connected" : "disconnected"}`, role: "img", "aria-label": t(x.kind === "bot" ? "table.dot.computer" : x.connected ? "table.dot.connected" : "table.dot.not_connected") }),
+        t("table.join.seat", { seat: num(i + 1), who: x.kind === "bot" ? t("table.join.computer", { level: levelName(x.bot) })
+          : x.claimed ? (i === s.you ? t("table.you_name", { name: x.name }) : x.name) : t("table.waiting.seat") })))),
+      free && s.links.invite ? this.linkRow(t("table.link.invite"), origin + s.links.invite, "invite") : null,
+      this.linkRow(t("table.link.watch"), origin + s.links.watch, "watch"),
+      tb.public ? h("p", { class: "muted", text: t("table.public") }) : null,
+      tb.rated ? h("p", { class: "muted", "data-rated": "", text: t("table.rated") }) : null,
       host ? h("button", { type: "button", class: "primary", "data-action": "start", disabled: !!free,
-        onclick: () => this.send({ type: "start" }) }, free ? "Start (when every seat is taken)" : "Start the game")
-        : h("p", { text: "The host starts the game when every seat is taken." }));
+        onclick: () => this.send({ type: "start" }) }, t(free ? "table.start.wait" : "table.start"))
+        : h("p", { text: t("table.start.host") }));
   }
 
   roundOver() {
     const s = this.state;
     const f = this.finished;
-    const close = h("button", { type: "button", "data-action": "dismiss", onclick: () => { this.dismissed = f.round; this.render(); } }, "Close");
-    return h("div", { class: "round-over panel", role: "region", "aria-label": `Round ${f.round} scores`, "data-score-detail": String(f.round) },
-      h("div", { class: "panel-head" }, h("h2", { text: `Round ${f.round}: the score` }), close),
+    const close = h("button", { type: "button", "data-action": "dismiss", onclick: () => { this.dismissed = f.round; this.render(); } }, t("table.close"));
+    return h("div", { class: "round-over panel", role: "region", "aria-label": t("table.round.label", { round: num(f.round) }), "data-score-detail": String(f.round) },
+      h("div", { class: "panel-head" }, h("h2", { text: t("table.round.title", { round: num(f.round) }) }), close),
       scoreDetail(s, f, this.game),
-      s.round === f.round && s.table.status === "playing" ? h("p", { class: "muted", text: "The next deal is coming." }) : null);
+      s.round === f.round && s.table.status === "playing" ? h("p", { class: "muted", text: t("table.round.next") }) : null);
   }
 
   gameOver() {
     const s = this.state;
-    const names = (s.winners || []).map((i) => (i === s.you ? "You" : s.table.seats[i].name));
+    const names = (s.winners || []).map((i) => (i === s.you ? t("table.you") : s.table.seats[i].name));
     const won = s.winners && s.winners.includes(s.you);
     const lower = this.game.lowerWins ? this.game.lowerWins(s.table.rules) : false;
     const order = s.totals.map((v, i) => [v, i]).sort((a, b) => (lower ? a[0] - b[0] : b[0] - a[0]));
     const place = (v) => 1 + s.totals.filter((x) => (lower ? x < v : x > v)).length;
-    return h("div", { class: "game-over panel", role: "region", "aria-label": "Game over" },
-      h("h2", { text: won ? "You win!" : `${names.join(" and ")} win${names.length > 1 ? "" : "s"}` }),
+    return h("div", { class: "game-over panel", role: "region", "aria-label": t("table.over.label") },
+      h("h2", { text: won ? t("table.over.you_win") : tn("table.over.win", names.length, { names: list(names) }) }),
       h("ol", { class: "placings" }, order.map(([v, i]) => h("li", { "data-place": place(v) },
-        h("span", { class: "place", text: ordinal(place(v)) }), h("span", { text: s.table.seats[i].name + (i === s.you ? " (you)" : "") }),
-        h("span", { class: "pts", text: String(v) })))),
+        h("span", { class: "place", text: t(`table.place.${Math.min(place(v), 8)}`) }),
+        h("span", { text: i === s.you ? t("table.you_name", { name: s.table.seats[i].name }) : s.table.seats[i].name }),
+        h("span", { class: "pts", text: num(v) })))),
       roundChart(s, lower),
-      s.finished ? h("details", { class: "last-detail" }, h("summary", { text: `Round ${s.finished.round} in detail` }),
+      s.finished ? h("details", { class: "last-detail" }, h("summary", { text: t("table.over.detail", { round: num(s.finished.round) }) }),
         h("div", { "data-score-detail": String(s.finished.round) }, scoreDetail(s, s.finished, this.game))) : null,
       this.rematchPanel(),
       h("div", { class: "end-buttons" },
-        h("a", { class: "button primary", href: `/replay/${this.id}`, "data-action": "replay" }, "Replay and review"),
-        h("a", { class: "button", href: `/api/tables/${this.id}/record`, download: `parlour-${this.id}.json`, "data-action": "record" }, "Download the record"),
-        h("a", { class: "button", href: `/verify#table=${this.id}`, "data-action": "verify" }, "Check the deals"),
-        h("a", { class: "button", href: "/", "data-action": "home" }, "Front page")));
+        h("a", { class: "button primary", href: `/replay/${this.id}`, "data-action": "replay" }, t("table.end.replay")),
+        h("a", { class: "button", href: `/api/tables/${this.id}/record`, download: `parlour-${this.id}.json`, "data-action": "record" }, t("table.end.record")),
+        h("a", { class: "button", href: `/verify#table=${this.id}`, "data-action": "verify" }, t("table.end.verify")),
+        h("a", { class: "button", href: "/", "data-action": "home" }, t("table.end.home"))));
   }
 
   rematchPanel() {
     const s = this.state;
     const offer = s.rematch_offer;
-    if (this.rematchLink) return h("p", {}, h("a", { class: "button", href: this.rematchLink, "data-action": "watch-rematch" }, "Watch the rematch"));
+    if (this.rematchLink) return h("p", {}, h("a", { class: "button", href: this.rematchLink, "data-action": "watch-rematch" }, t("table.rematch.watch")));
     if (!offer) {
-      return s.you !== null ? h("button", { type: "button", class: "primary", "data-action": "rematch", onclick: () => this.send({ type: "rematch" }) }, "Offer a rematch") : null;
+      return s.you !== null ? h("button", { type: "button", class: "primary", "data-action": "rematch", onclick: () => this.send({ type: "rematch" }) }, t("table.rematch.offer")) : null;
     }
     const seatsT = s.table.seats;
-    const word = { yes: "accepted", no: "declined", bot: "computer: ready" };
+    const word = { yes: t("table.rematch.accepted"), no: t("table.rematch.declined"), bot: t("table.rematch.bot") };
     const mine = s.you !== null ? offer.answers[s.you] : undefined;
     const list = h("ul", { class: "rematch-answers" }, seatsT.map((x, i) => h("li", { "data-answer": offer.answers[i] || "waiting",
-      text: `${x.name}: ${word[offer.answers[i]] || (offer.status === "open" ? "deciding…" : "no answer")}` })));
+      text: t("table.rematch.answer", { name: x.name, answer: word[offer.answers[i]] || t(offer.status === "open" ? "table.rematch.deciding" : "table.rematch.no_answer") }) })));
     const host = s.you === s.table.host;
-    return h("div", { class: "rematch panel", role: "region", "aria-label": "Rematch" },
-      h("h3", { text: offer.by === s.you ? "You offered a rematch" : `${seatsT[offer.by].name} offers a rematch` }),
+    return h("div", { class: "rematch panel", role: "region", "aria-label": t("table.rematch.label") },
+      h("h3", { text: offer.by === s.you ? t("table.rematch.you_offered") : t("table.rematch.offers", { name: seatsT[offer.by].name }) }),
       list,
       offer.status === "open" && s.you !== null && !mine ? h("div", { class: "end-buttons" },
-        h("button", { type: "button", class: "primary", "data-action": "rematch-accept", onclick: () => this.send({ type: "rematch_answer", accept: true }) }, "Accept"),
-        h("button", { type: "button", "data-action": "rematch-decline", onclick: () => this.send({ type: "rematch_answer", accept: false }) }, "Decline")) : null,
+        h("button", { type: "button", class: "primary", "data-action": "rematch-accept", onclick: () => this.send({ type: "rematch_answer", accept: true }) }, t("table.rematch.accept")),
+        h("button", { type: "button", "data-action": "rematch-decline", onclick: () => this.send({ type: "rematch_answer", accept: false }) }, t("table.rematch.decline"))) : null,
       offer.status === "open" && host && mine === "yes" && offer.answers.some((a) => a === "no" || a === null) ? h("div", { class: "end-buttons" },
-        h("span", { text: "Don't wait: give the seats that declined or have not answered to " }),
-        h("button", { type: "button", "data-action": "rematch-fill-bot", onclick: () => this.send({ type: "rematch_fill", with: "bot" }) }, "the computer"),
-        h("button", { type: "button", "data-action": "rematch-fill-open", onclick: () => this.send({ type: "rematch_fill", with: "open" }) }, "an open seat (invite link)")) : null,
-      offer.status === "declined" ? h("p", { text: "Not everyone wants a rematch." }) : null);
+        h("span", { text: t("table.rematch.fill") + " " }),
+        h("button", { type: "button", "data-action": "rematch-fill-bot", onclick: () => this.send({ type: "rematch_fill", with: "bot" }) }, t("table.rematch.fill_bot")),
+        h("button", { type: "button", "data-action": "rematch-fill-open", onclick: () => this.send({ type: "rematch_fill", with: "open" }) }, t("table.rematch.fill_open"))) : null,
+      offer.status === "declined" ? h("p", { text: t("table.rematch.no") }) : null);
   }
 
   side() {
@@ -540,7 +546,7 @@ class TablePage {
     // so every line is reachable by keyboard and readable at its contrast.
     const lines = s.log.map((e) => describe(e, s)).filter(Boolean);
     const cut = Math.max(0, lines.length - LOG_SHOWN);
-    const log = h("ol", { class: "log", "aria-label": "Game log", start: cut + 1 },
+    const log = h("ol", { class: "log", "aria-label": t("table.log.label"), start: cut + 1 },
       lines.slice(cut).map((line) => h("li", { text: line })));
     const earlier = cut ? h("details", { class: "log-earlier", open: this.logOpen || null,
       ontoggle: (ev) => { this.logOpen = ev.target.open; } },
@@ -550,18 +556,18 @@ class TablePage {
     const origin = location.origin;
     const free = this.freeSeats();
     const aside = h("aside", { class: "side" },
-      h("section", { class: "box" }, h("h2", { text: "Score sheet" }), scoreSheet(s)),
+      h("section", { class: "box" }, h("h2", { text: t("table.sheet") }), scoreSheet(s)),
       chatBox(this),
       peopleBox(this),
-      h("section", { class: "box" }, h("h2", { text: "Log" }), earlier, log),
-      h("section", { class: "box links" }, h("h2", { text: "Links" }),
+      h("section", { class: "box" }, h("h2", { text: t("table.log") }), earlier, log),
+      h("section", { class: "box links" }, h("h2", { text: t("table.links") }),
         s.you !== null && saved && saved.rejoin ? h("div", {},
-          this.linkRow("Your rejoin link", saved.rejoin.startsWith("http") ? saved.rejoin : origin + saved.rejoin, "rejoin"),
-          h("small", { class: "help", text: "Keep it to yourself: it gives your seat back on any device." })) : null,
-        free && s.links.invite ? h("p", {}, h("a", { href: s.links.invite, "data-link": "invite", text: "Invite link" })) : null,
-        h("p", {}, h("a", { href: s.links.watch, "data-link": "watch", text: "Spectator link" })),
-        h("p", {}, h("a", { href: `/rules/${s.table.game}`, target: "_blank", text: "How to play (new tab)" })),
-        h("p", { class: "muted", text: "Keys: ←/→ move between cards, Enter plays, P pass, H hint." })));
+          this.linkRow(t("table.link.rejoin"), saved.rejoin.startsWith("http") ? saved.rejoin : origin + saved.rejoin, "rejoin"),
+          h("small", { class: "help", text: t("table.rejoin.keep") })) : null,
+        free && s.links.invite ? h("p", {}, h("a", { href: s.links.invite, "data-link": "invite", text: t("table.link.invite") })) : null,
+        h("p", {}, h("a", { href: s.links.watch, "data-link": "watch", text: t("table.link.watch") })),
+        h("p", {}, h("a", { href: `/rules/${s.table.game}`, target: "_blank", text: t("table.rules.link") })),
+        h("p", { class: "muted", text: t("table.keys") })));
     return aside;
   }
 
@@ -570,8 +576,8 @@ class TablePage {
   turnCue() {
     const mine = this.myTurn();
     if (mine && !this.wasMyTurn) {
-      announce("Your turn.");
-      notify("turn", `It is your turn at ${this.state.table.title}.`, `/t/${this.id}`);
+      announce(t("table.turn.announce"));
+      notify("turn", t("table.turn.notify", { game: this.state.table.title }), `/t/${this.id}`);
       if (prefs.get("sound", true)) beep();
     }
     this.wasMyTurn = mine;
@@ -588,7 +594,7 @@ class TablePage {
       el.classList.toggle("low", left < 10);
     }
     for (const c of this.app.querySelectorAll("[data-countdown]")) {
-      c.textContent = `${Math.ceil(Math.max(0, Number(c.dataset.left) - gone))} s`;
+      c.textContent = seconds(Math.max(0, Number(c.dataset.left) - gone));
     }
   }
 
@@ -613,9 +619,15 @@ class TablePage {
   }
 }
 
-function ordinal(n) {
-  return n === 1 ? "1st" : n === 2 ? "2nd" : n === 3 ? "3rd" : `${n}th`;
+/** A sentence with an element in it: the words around `mark` (a {placeholder} the
+ * catalog puts where the element goes, as each language orders it). */
+function around(text, mark, el) {
+  const at = text.indexOf(mark);
+  return at < 0 ? [text, " ", el] : [text.slice(0, at), el, text.slice(at + mark.length)];
 }
+
+/** Seconds on a clock ("12 s"), rounded up. */
+function seconds(s) { return t("table.time.seconds", { count: num(Math.ceil(s)) }); }
 
 let audio = null;
 function beep() {
@@ -635,10 +647,10 @@ function beep() {
 export { cardEl };
 
 /** Time left on a turn's clock in words: seconds, or days and hours between visits. */
-export function timeLeft(seconds) {
-  if (seconds < 3600) return `${Math.ceil(seconds)} s`;
-  const hours = Math.ceil(seconds / 3600);
-  if (hours < 48) return `${hours} h left`;
+export function timeLeft(left) {
+  if (left < 3600) return seconds(left);
+  const hours = Math.ceil(left / 3600);
+  if (hours < 48) return t("table.time.hours", { count: num(hours) });
   const days = Math.floor(hours / 24);
-  return `${days} days ${hours % 24} h left`;
+  return tn("table.time.days", days, { hours: num(hours % 24) });
 }
