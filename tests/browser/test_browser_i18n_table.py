@@ -12,7 +12,15 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from browser_kit import OVER, TURN, create_with_form, play_until_over, serve_in_thread, settings_for, start
+from browser_kit import (
+    OVER,
+    TURN,
+    create_with_form,
+    play_until_over,
+    serve_in_thread,
+    settings_for,
+    start,
+)
 from test_browser_i18n import no_keys
 
 from parlour.i18n import catalog_json
