@@ -8,6 +8,8 @@ extras="${PARLOUR_EXTRAS:-dev,rl,ray,postgres}"
 if [ "${PARLOUR_SYSTEM_PACKAGES:-1}" = "1" ] && [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null; then
   need=()
   command -v chromium >/dev/null || need+=(chromium)
+  # Chinese pages need a CJK font (the browser tests and docs/img/lang-zh-*.png)
+  fc-list :lang=zh 2>/dev/null | grep -q . || need+=(fonts-wqy-microhei)
   [ -x /usr/lib/postgresql/*/bin/postgres ] 2>/dev/null || ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 || need+=(postgresql)
   if [ ${#need[@]} -gt 0 ]; then
     echo "setup: installing Debian packages: ${need[*]}"
