@@ -86,7 +86,8 @@ def player_ratings(store: Store, player_id: str, settings: Settings) -> dict[str
     by_game: dict[str, dict[str, Any]] = {}
     for r in held:
         by_game.setdefault(ratings.game_of(r.pool), {})[r.pool] = {
-            **_number(r.mu, r.sigma, r.games, r.wins, settings), "label": ratings.label(r.pool)}
+            **_number(r.mu, r.sigma, r.games, r.wins, settings), "label": ratings.label(r.pool),
+            "title": get_game(ratings.game_of(r.pool)).title}
     out: dict[str, Any] = {}
     for game, held_pools in by_game.items():
         order = {p: i for i, p in enumerate(ratings.pools(game))}
@@ -157,6 +158,7 @@ def profile(store: Store, name: str, settings: Settings) -> dict[str, Any]:
             "table": r.table_id, "game": ratings.game_of(r.pool),
             "title": get_game(ratings.game_of(r.pool)).title, "finished": r.finished,
             "result": result_words(r.place, r.players, shared, bool(r.gone)),
+            "shared": shared, "gone": bool(r.gone),
             "place": r.place, "players": r.players, "rated": True,
             "rating": ratings.shown(r.mu),
             "change": ratings.shown(r.mu) - ratings.shown(r.mu_before),
@@ -178,7 +180,7 @@ def profile(store: Store, name: str, settings: Settings) -> dict[str, Any]:
             "rated_games": sum(p["games"] for g in rated.values() for p in g["pools"].values()),
             "rated_wins": sum(p["wins"] for g in rated.values() for p in g["pools"].values()),
             "games": recent, "opponents": _opponents(mine, at_table, settings),
-            "explain": explain(settings)}
+            "explain": explain(settings), "base": ratings.BASE}
 
 
 def _unrated(t: Any, seat: int) -> dict[str, Any]:
@@ -196,6 +198,7 @@ def _unrated(t: Any, seat: int) -> dict[str, Any]:
     me = placed[seat] if seat < len(placed) else 1
     return {"table": t.id, "game": t.game, "title": game.title, "finished": t.updated,
             "result": result_words(me, n, placed.count(me) > 1, False), "place": me,
+            "shared": placed.count(me) > 1, "gone": False,
             "players": n, "rated": False, "rating": None, "change": None,
             "opponents": [s.get("name") for i, s in enumerate(seats) if i != seat],
             "replay": f"/replay/{t.id}"}

@@ -3,7 +3,7 @@
 // password, downloading your data and deleting the account. The server keeps the
 // session in an HttpOnly cookie: nothing here ever sees it.
 import { api, clear, h } from "./dom.js";
-import { lang, t } from "./i18n.js";
+import { lang, t, tn } from "./i18n.js";
 import { whoAmI } from "./who.js";
 
 const passkeysWork = () => typeof window.PublicKeyCredential === "function"
@@ -34,7 +34,7 @@ function action(name, text, error, act, cls = "") {
     try {
       await act();
     } catch (e) {
-      error.textContent = e.name === "NotAllowedError" ? "The passkey was not used: nothing changed." : e.message;
+      error.textContent = e.name === "NotAllowedError" ? t("account.passkey_unused") : e.message;
     } finally {
       b.disabled = false;
     }
@@ -49,29 +49,29 @@ function signedOut(app, me) {
   const value = (id) => document.getElementById(id).value;
   const creds = () => ({ name: value("account-name").trim(), password: value("account-password") });
   const guest = me.known ? h("section", { class: "panel" },
-    h("h2", { text: "Playing as a guest" }),
-    h("p", { text: "This browser remembers you: your games and rating stay with it. Sign up to keep them on any device." }),
-    field("guest-name", "Your name at the tables", { maxlength: 24, value: me.name || "", autocomplete: "nickname" }),
+    h("h2", { text: t("account.guest.title") }),
+    h("p", { text: t("account.guest.intro") }),
+    field("guest-name", t("account.guest.name"), { maxlength: 24, value: me.name || "", autocomplete: "nickname" }),
     (() => {
       const err = h("p", { class: "error", role: "alert" });
-      return h("div", {}, action("guest-name", "Save the name", err, async () => {
+      return h("div", {}, action("guest-name", t("account.guest.save"), err, async () => {
         await api("/api/me", { method: "PATCH", body: { name: value("guest-name").trim() } });
         localStorage.setItem("parlour.name", value("guest-name").trim());
         done();
       }), err);
     })()) : null;
   const passkeys = passkeysWork() ? h("div", { class: "field inline" },
-    action("passkey-sign-in", "Sign in with a passkey", error, async () => { await passkeySignIn(); done(); }),
-    action("passkey-sign-up", "Sign up with a passkey", error, async () => { await passkeySignUp(value("account-name").trim()); done(); }))
-    : h("p", { class: "help", text: "This browser cannot use passkeys." });
+    action("passkey-sign-in", t("account.passkey_sign_in"), error, async () => { await passkeySignIn(); done(); }),
+    action("passkey-sign-up", t("account.passkey_sign_up"), error, async () => { await passkeySignUp(value("account-name").trim()); done(); }))
+    : h("p", { class: "help", text: t("account.no_passkeys") });
   return [guest, h("section", { class: "panel" },
-    h("h2", { text: "Sign in or sign up" }),
-    h("p", { text: "An account keeps your name, your games and your rating on every device. You can always play without one." }),
-    field("account-name", "Name", { maxlength: 24, autocomplete: "username", value: me.guest ? "" : me.name }),
-    field("account-password", "Password (at least 8 characters)", { type: "password", maxlength: 256, autocomplete: "current-password" }),
+    h("h2", { text: t("account.sign.title") }),
+    h("p", { text: t("account.sign.intro") }),
+    field("account-name", t("account.sign.name"), { maxlength: 24, autocomplete: "username", value: me.guest ? "" : me.name }),
+    field("account-password", t("account.sign.password"), { type: "password", maxlength: 256, autocomplete: "current-password" }),
     h("div", { class: "field inline" },
-      action("sign-in", "Sign in", error, async () => { await api("/api/session", { method: "POST", body: creds() }); done(); }, "primary"),
-      action("sign-up", "Sign up", error, async () => { await api("/api/accounts", { method: "POST", body: creds() }); done(); })),
+      action("sign-in", t("account.sign_in"), error, async () => { await api("/api/session", { method: "POST", body: creds() }); done(); }, "primary"),
+      action("sign-up", t("account.sign_up"), error, async () => { await api("/api/accounts", { method: "POST", body: creds() }); done(); })),
     passkeys, error)];
 }
 
@@ -80,23 +80,23 @@ function signedIn(me) {
   const value = (id) => document.getElementById(id).value;
   const out = async (path) => { await api(path, { method: "DELETE" }); location.assign("/"); };
   return [h("section", { class: "panel" },
-    h("h2", { text: `Signed in as ${me.name}` }),
-    h("p", { text: me.passkeys ? `You have ${me.passkeys === 1 ? "a passkey" : me.passkeys + " passkeys"}${me.password ? " and a password" : ""}.`
-      : "You sign in with your password." }),
+    h("h2", { text: t("account.signed_in", { name: me.name }) }),
+    h("p", { text: me.passkeys ? tn(me.password ? "account.have_both" : "account.have_passkeys", me.passkeys)
+      : t("account.have_password") }),
     h("div", { class: "field inline" },
-      action("sign-out", "Sign out", error, () => out("/api/session")),
-      action("sign-out-everywhere", "Sign out on every device", error, () => out("/api/sessions")),
-      passkeysWork() ? action("add-passkey", "Add a passkey", error, async () => { await passkeySignUp(null); done(); }) : null),
+      action("sign-out", t("account.sign_out"), error, () => out("/api/session")),
+      action("sign-out-everywhere", t("account.sign_out_everywhere"), error, () => out("/api/sessions")),
+      passkeysWork() ? action("add-passkey", t("account.add_passkey"), error, async () => { await passkeySignUp(null); done(); }) : null),
     error),
   me.password ? h("section", { class: "panel" },
-    h("h2", { text: "Change the password" }),
-    field("old-password", "Current password", { type: "password", autocomplete: "current-password" }),
-    field("new-password", "New password (at least 8 characters)", { type: "password", autocomplete: "new-password" }),
+    h("h2", { text: t("account.password.title") }),
+    field("old-password", t("account.password.old"), { type: "password", autocomplete: "current-password" }),
+    field("new-password", t("account.password.new"), { type: "password", autocomplete: "new-password" }),
     (() => {
       const err = h("p", { class: "error", role: "alert" });
-      return h("div", {}, action("change-password", "Change the password", err, async () => {
+      return h("div", {}, action("change-password", t("account.password.title"), err, async () => {
         await api("/api/me/password", { method: "POST", body: { password: value("old-password"), new_password: value("new-password") } });
-        err.textContent = "The password is changed; your other devices are signed out.";
+        err.textContent = t("account.password.changed");
       }), err);
     })()) : null];
 }
@@ -104,15 +104,14 @@ function signedIn(me) {
 function yourData(me) {
   const err = h("p", { class: "error", role: "alert" });
   const confirm = me.password
-    ? field("delete-password", "Your password, to delete the account", { type: "password", autocomplete: "current-password" })
-    : me.guest ? null : field("delete-confirm", "Type your name to delete the account", { maxlength: 24 });
+    ? field("delete-password", t("account.delete.password"), { type: "password", autocomplete: "current-password" })
+    : me.guest ? null : field("delete-confirm", t("account.delete.confirm"), { maxlength: 24 });
   return h("section", { class: "panel" },
-    h("h2", { text: "Your data" }),
-    h("p", {}, h("a", { href: "/api/me/export", download: "parlour-my-data.json", "data-action": "export", text: "Download everything kept about you" })),
-    h("p", { text: me.guest ? "Forget this browser's guest: your seats keep the name \u201cFormer player\u201d."
-      : "Deleting the account removes your name, passkeys and sessions. Finished games keep your seat as \u201cFormer player\u201d." }),
+    h("h2", { text: t("account.data.title") }),
+    h("p", {}, h("a", { href: "/api/me/export", download: "parlour-my-data.json", "data-action": "export", text: t("account.data.export") })),
+    h("p", { text: me.guest ? t("account.data.forget_guest") : t("account.data.delete_account") }),
     confirm,
-    action("delete-account", me.guest ? "Forget me" : "Delete the account", err, async () => {
+    action("delete-account", me.guest ? t("account.forget_me") : t("account.delete"), err, async () => {
       const body = me.password ? { password: document.getElementById("delete-password").value }
         : me.guest ? {} : { confirm: document.getElementById("delete-confirm").value };
       await api("/api/me", { method: "DELETE", body });
@@ -157,18 +156,18 @@ async function yourTables() {
   try { rows = await api("/api/me/tables"); } catch { rows = []; }
   if (!rows.length) return null;
   return h("section", { class: "panel", "data-my-tables": "" },
-    h("h2", { text: "Your tables" }),
+    h("h2", { text: t("account.tables.title") }),
     h("ul", {}, rows.map((r) => h("li", {},
-      h("a", { href: r.url, "data-my-table": r.table, text: `${r.title}: ${r.status === "playing" ? "in play" : "waiting to start"}, as ${r.name}` })))));
+      h("a", { href: r.url, "data-my-table": r.table, text: t(r.status === "playing" ? "account.tables.playing" : "account.tables.waiting", { game: r.title, name: r.name }) })))));
 }
 
 /** The account page (/account). */
 export async function showAccount(app) {
   const me = await whoAmI(true);
-  document.title = "Your account · parlour";
+  document.title = t("account.tab");
   const parts = me.guest ? signedOut(app, me) : signedIn(me);
   clear(app).append(h("div", { class: "account" },
-    h("h1", { text: me.guest ? "You" : me.name }),
+    h("h1", { text: me.guest ? t("account.you") : me.name }),
     ...parts, me.guest ? null : await yourPasskeys(), await yourTables(), me.known ? yourData(me) : null,
-    h("p", {}, h("a", { href: "/", text: "Back to the front page" }))));
+    h("p", {}, h("a", { href: "/", text: t("nowhere.front_plain") }))));
 }

@@ -2,7 +2,7 @@
 // game's record is attached), and mute / suspend / ban / lift / close, each logged.
 // The operator secret is asked once and kept for this tab only (sessionStorage).
 import { api, clear, h } from "./dom.js";
-import { setupPicker } from "./i18n.js";
+import { has, lang, setupPicker, t } from "./i18n.js";
 
 setupPicker();
 const app = document.getElementById("app");
@@ -13,22 +13,31 @@ function call(path, options = {}) {
   return api(path, { ...options, headers: { "Content-Type": "application/json", Authorization: `Bearer ${secret}` } });
 }
 
-function when(at) { return new Date(at * 1000).toLocaleString(); }
+function when(at) { return new Date(at * 1000).toLocaleString(lang, { numberingSystem: "latn" }); }
+
+/** How long a sanction holds: "until <date>" or "for good". */
+function until(at) { return at ? t("admin.until", { date: when(at) }) : t("admin.for_good"); }
+
+/** An action's or sanction's name ("mute", "ban", ...) in words, or as sent. */
+function sanction(action) { return has(`admin.action.${action}`) ? t(`admin.action.${action}`) : action; }
+
+/** A report's status ("open", "closed") in words, or as sent. */
+function status(s) { return has(`admin.status.${s}`) ? t(`admin.status.${s}`) : s; }
 
 function signIn(message) {
   const input = h("input", { type: "password", id: "operator-secret", autocomplete: "current-password" });
-  const form = h("form", { class: "panel", "aria-label": "Operator secret" },
-    h("div", { class: "field" }, h("label", { for: "operator-secret", text: "Operator secret" }), input),
+  const form = h("form", { class: "panel", "aria-label": t("admin.secret") },
+    h("div", { class: "field" }, h("label", { for: "operator-secret", text: t("admin.secret") }), input),
     h("p", { class: "error", role: "alert", text: message || "" }),
-    h("button", { type: "submit", class: "primary", "data-action": "operator-sign-in", text: "Open" }));
+    h("button", { type: "submit", class: "primary", "data-action": "operator-sign-in", text: t("admin.open") }));
   form.addEventListener("submit", (ev) => { ev.preventDefault(); sessionStorage.setItem(KEY, input.value); show(); });
-  clear(app).append(h("h1", { text: "Moderation" }), form);
+  clear(app).append(h("h1", { text: t("admin.heading") }), form);
   input.focus();
 }
 
 function actions(r, refresh) {
-  const why = h("input", { type: "text", "aria-label": `Reason for report ${r.id}`, placeholder: "Reason (the player is shown it)", maxlength: 400 });
-  const hours = h("input", { type: "number", min: 0, step: "any", "aria-label": "Hours (empty: until lifted)", placeholder: "hours" });
+  const why = h("input", { type: "text", "aria-label": t("admin.reason_for", { id: r.id }), placeholder: t("admin.reason"), maxlength: 400 });
+  const hours = h("input", { type: "number", min: 0, step: "any", "aria-label": t("admin.hours.label"), placeholder: t("admin.hours") });
   const out = h("p", { class: "muted", role: "status" });
   const act = (action, target) => async () => {
     out.textContent = "";
@@ -39,9 +48,9 @@ function actions(r, refresh) {
       refresh();
     } catch (e) { out.textContent = e.message; }
   };
-  const buttons = [["mute", "Mute"], ["suspend", "Suspend"], ["ban", "Ban"], ["unmute", "Unmute"], ["unsuspend", "Unsuspend"], ["unban", "Unban"]]
-    .map(([a, label]) => h("button", { type: "button", "data-admin": a, onclick: act(a, r.target), text: label }));
-  buttons.push(h("button", { type: "button", "data-admin": "close", onclick: act("close", String(r.id)), text: "Close report" }));
+  const buttons = ["mute", "suspend", "ban", "unmute", "unsuspend", "unban"]
+    .map((a) => h("button", { type: "button", "data-admin": a, onclick: act(a, r.target), text: t(`admin.do.${a}`) }));
+  buttons.push(h("button", { type: "button", "data-admin": "close", onclick: act("close", String(r.id)), text: t("admin.do.close") }));
   return h("div", { class: "admin-actions" }, why, hours, ...buttons, out);
 }
 
@@ -52,21 +61,21 @@ async function show() {
   } catch (e) { signIn(e.message); return; }
   const refresh = () => show();
   const list = h("ol", { class: "admin-reports" }, reports.map((r) => {
-    const held = Object.entries(r.sanctions).map(([k, v]) => `${k} ${v.until ? "until " + when(v.until) : "for good"}`).join(", ");
+    const held = Object.entries(r.sanctions).map(([k, v]) => `${sanction(k)} ${until(v.until)}`).join(", ");
     return h("li", { class: "panel", "data-report": r.id },
-      h("h2", { text: `Report ${r.id}: ${r.target_name || "a guest"}` }),
-      h("p", { class: "muted", text: `${when(r.at)} · ${r.status} · player ${r.target}${held ? " · " + held : ""}` }),
+      h("h2", { text: t("admin.report", { id: r.id, name: r.target_name || t("admin.a_guest") }) }),
+      h("p", { class: "muted", text: `${when(r.at)} · ${status(r.status)} · ${t("admin.player", { id: r.target })}${held ? " · " + held : ""}` }),
       h("p", { text: r.reason }),
-      r.table_id ? h("p", { class: "muted", text: `Table ${r.table_id}: ${r.table_status || "deleted"}${r.record ? ", the game's record is attached" : ""}` }) : null,
-      r.record ? h("a", { href: `/replay/${r.table_id}`, text: "Replay the game" }) : null,
+      r.table_id ? h("p", { class: "muted", text: t(r.record ? "admin.table_record" : "admin.table", { id: r.table_id, status: r.table_status ? status(r.table_status) : t("admin.deleted") }) }) : null,
+      r.record ? h("a", { href: `/replay/${r.table_id}`, text: t("admin.replay") }) : null,
       r.chat.length ? h("ul", { class: "admin-chat" }, r.chat.map((l) => h("li", { text: `${l.name}: ${l.text}` }))) : null,
       actions(r, refresh));
   }));
-  clear(app).append(h("h1", { text: "Moderation" }),
-    reports.length ? list : h("p", { class: "muted", text: "No reports." }),
-    h("h2", { text: "Every action" }),
+  clear(app).append(h("h1", { text: t("admin.heading") }),
+    reports.length ? list : h("p", { class: "muted", text: t("admin.no_reports") }),
+    h("h2", { text: t("admin.log") }),
     h("ul", { class: "admin-log", "data-admin-log": "" }, log.map((a) =>
-      h("li", { text: `${when(a.at)} · ${a.actor}: ${a.action} ${a.target} (${a.until ? "until " + when(a.until) : "for good"}): ${a.reason}` }))));
+      h("li", { text: `${when(a.at)} · ${a.actor}: ${sanction(a.action)} ${a.target} (${until(a.until)}): ${a.reason}` }))));
 }
 
 show();

@@ -4,6 +4,7 @@
 // your placing, whether you won, and the link to the game's replay. A signed-in
 // player's front page joins their account's games from the server (yourGames).
 import { api } from "./dom.js";
+import { num, t } from "./i18n.js";
 
 const KEY = "parlour.history";
 const LIMIT = 100;
@@ -35,6 +36,15 @@ export function remember(state, lower) {
 
 export function forget() { localStorage.removeItem(KEY); }
 
+/** A finished game's result from the server's facts (place, players, shared, gone), in
+ *  this page's language: "won", "lost", "2nd of 4"... as the profile page says it. */
+export function resultWords(g) {
+  if (g.gone) return t("profile.result.left");
+  if (g.place === 1) return t(g.shared ? "profile.result.shared_win" : "profile.result.won");
+  if (g.players === 2) return t("profile.result.lost");
+  return t(g.shared ? "profile.result.shared_place" : "profile.result.place", { place: num(g.place), players: num(g.players) });
+}
+
 /** "Your games" for the front page, newest first: a signed-in player's from their
  *  account (GET /api/players/NAME: any device), then this browser's own not among
  *  them. ``{ account: the profile or null, rows: [{ table, title, at, won, placing, of,
@@ -50,7 +60,7 @@ export async function yourGames(me) {
       account = await api(`/api/players/${encodeURIComponent(me.name)}`);
       const kept = account.games.map((g) => ({
         table: g.table, title: g.title, at: new Date(g.finished * 1000), won: g.place === 1,
-        result: g.result, players: g.opponents.map((name) => ({ name, level: null })), replay: g.replay,
+        result: resultWords(g), players: g.opponents.map((name) => ({ name, level: null })), replay: g.replay,
       }));
       const known = new Set(kept.map((g) => g.table));
       rows = [...kept, ...rows.filter((g) => !known.has(g.table))].sort((a, b) => b.at - a.at);

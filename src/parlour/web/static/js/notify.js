@@ -9,8 +9,9 @@
 // setting), turning on also subscribes this browser, so a closed browser hears of its
 // turn too (server/push.py, the service worker's "push" handler).
 import { api, prefs } from "./dom.js";
+import { t } from "./i18n.js";
 
-const TITLES = { turn: "Your move", invite: "An invitation", pairing: "A game is ready" };
+const TITLES = { turn: "notify.turn", invite: "notify.invite", pairing: "notify.pairing" };
 
 export function supported() { return "Notification" in window; }
 
@@ -36,7 +37,7 @@ export function turnOff() {
 export function notify(kind, words, url) {
   if (!enabled()) return false;
   if (kind === "turn" && document.visibilityState === "visible" && document.hasFocus()) return false;
-  const n = new Notification(TITLES[kind] || "parlour", {
+  const n = new Notification(TITLES[kind] ? t(TITLES[kind]) : "parlour", {
     body: words, tag: `${kind}:${url || ""}`, icon: "/static/icons/icon-192.png",
   });
   n.addEventListener("click", () => {

@@ -22,7 +22,7 @@ async function act(page, path, body, note) {
   // The answer is kept on the page: the box is drawn again (moves, the lists read again).
   try {
     const out = await api(path, { method: "POST", body });
-    page.peopleNote = out.message || "Done.";
+    page.peopleNote = out.message || t("people.done");
     page.social = undefined;  // read again
     load(page);
   } catch (e) { page.peopleNote = e.message; }
@@ -33,32 +33,32 @@ async function act(page, path, body, note) {
 export function peopleBox(page) {
   const s = page.state;
   const social = load(page);
-  const t = s.table;
+  const tb = s.table;
   const note = h("p", { class: "muted", role: "status", text: page.peopleNote || "" });
-  const others = t.seats.map((x, i) => [x, i]).filter(([x, i]) => x.kind === "person" && x.claimed && i !== s.you);
+  const others = tb.seats.map((x, i) => [x, i]).filter(([x, i]) => x.kind === "person" && x.claimed && i !== s.you);
   const rows = others.map(([x, i]) => {
-    const reason = h("input", { type: "text", maxlength: 500, "aria-label": `Why you report ${x.name}`, placeholder: "What happened?" });
-    const report = h("details", { class: "report" }, h("summary", { "data-action": "report", "data-seat": i, text: "Report" }),
+    const reason = h("input", { type: "text", maxlength: 500, "aria-label": t("profile.actions.why", { name: x.name }), placeholder: t("profile.actions.what") });
+    const report = h("details", { class: "report" }, h("summary", { "data-action": "report", "data-seat": i, text: t("profile.actions.report") }),
       reason, h("button", { type: "button", "data-action": "report-send", onclick: () => {
         if (reason.value.trim()) act(page, "/api/reports", { table: page.id, seat: i, reason: reason.value.trim() }, note);
-      } }, "Send to the operator"));
+      } }, t("profile.actions.send")));
     return h("li", { "data-person": i },
       h("span", { class: "seat-name", text: x.name }),
-      h("button", { type: "button", "data-action": "follow", "data-seat": i, onclick: () => act(page, "/api/follows", { table: page.id, seat: i }, note) }, "Follow"),
-      h("button", { type: "button", "data-action": "block", "data-seat": i, onclick: () => act(page, "/api/blocks", { table: page.id, seat: i }, note) }, "Block"),
+      h("button", { type: "button", "data-action": "follow", "data-seat": i, onclick: () => act(page, "/api/follows", { table: page.id, seat: i }, note) }, t("profile.actions.follow")),
+      h("button", { type: "button", "data-action": "block", "data-seat": i, onclick: () => act(page, "/api/blocks", { table: page.id, seat: i }, note) }, t("profile.actions.block")),
       report);
   });
   const mine = seats.get(page.id);
-  const free = t.seats.some((x) => x.kind === "person" && !x.claimed);
+  const free = tb.seats.some((x) => x.kind === "person" && !x.claimed);
   let invite = null;
   if (s.you !== null && mine && free && social && social.following.length) {
-    const sel = h("select", { "aria-label": "A player you follow", "data-invite-select": "" },
-      social.following.map((f) => h("option", { value: f.tag, text: `${f.name}${f.online ? " (online)" : ""}` })));
+    const sel = h("select", { "aria-label": t("people.invite.select"), "data-invite-select": "" },
+      social.following.map((f) => h("option", { value: f.tag, text: f.online ? t("people.online_name", { name: f.name }) : f.name })));
     invite = h("div", { class: "invite-friend" }, sel,
-      h("button", { type: "button", "data-action": "invite-friend", onclick: () => act(page, "/api/invites", { table: page.id, token: mine.token, tag: sel.value }, note) }, "Invite"));
+      h("button", { type: "button", "data-action": "invite-friend", onclick: () => act(page, "/api/invites", { table: page.id, token: mine.token, tag: sel.value }, note) }, t("people.invite")));
   }
   if (!rows.length && !invite) return null;
-  return h("section", { class: "box people" }, h("h2", { text: "People" }),
+  return h("section", { class: "box people" }, h("h2", { text: t("people.title") }),
     rows.length ? h("ul", { class: "people-list" }, rows) : null, invite, note);
 }
 
@@ -68,12 +68,12 @@ export async function friendsPanel() {
   try { data = await api("/api/friends"); } catch { return null; }
   if (!data.following.length && !data.invites.length) return null;
   return h("section", { class: "panel friends", "aria-labelledby": "friends-title" },
-    h("h2", { id: "friends-title", text: "Friends" }),
+    h("h2", { id: "friends-title", text: t("people.friends") }),
     data.invites.length ? h("ul", { class: "invites" }, data.invites.map((i) => h("li", { "data-invite": i.table },
-      `${i.from} invites you to ${i.title}: `, h("a", { class: "button primary", href: i.url, text: "Take the seat" })))) : null,
+      `${t("people.invited", { name: i.from, game: i.title })} `, h("a", { class: "button primary", href: i.url, text: t("people.take") })))) : null,
     data.following.length ? h("ul", { class: "following" }, data.following.map((f) => h("li", { "data-friend": f.tag },
-      h("span", { class: `dot ${f.online ? "connected" : "disconnected"}`, role: "img", "aria-label": f.online ? "online" : "not online" }),
-      ` ${f.name}${f.online ? " (online)" : ""}`))) : null);
+      h("span", { class: `dot ${f.online ? "connected" : "disconnected"}`, role: "img", "aria-label": f.online ? t("people.dot.online") : t("people.dot.offline") }),
+      ` ${f.online ? t("people.online_name", { name: f.name }) : f.name}`))) : null);
 }
 
 

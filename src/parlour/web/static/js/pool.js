@@ -2,8 +2,7 @@
 // are found, then go to the new table. While waiting the page shows how many wait and
 // play; after a minute it offers computer players for the empty seats instead.
 import { api, clear, h, seats } from "./dom.js";
-
-function plural(n, one, many) { return `${n} ${n === 1 ? one : many}`; }
+import { num, t, tn } from "./i18n.js";
 
 function goTo(joined) {
   seats.set(joined.table, { token: joined.token, seat: joined.seat, rejoin: joined.rejoin_url || null });
@@ -14,8 +13,8 @@ function goTo(joined) {
 export function playPeople(g, players, name) {
   const box = h("div", { class: "pool", "data-pool": g.name, "aria-live": "polite" });
   const button = h("button", { type: "button", class: "big", "data-action": "play-people", "data-game": g.name,
-    text: `Play people` });
-  const note = h("small", { class: "help", text: `${players} players, paired by rating.` });
+    text: t("pool.play") });
+  const note = h("small", { class: "help", text: tn("pool.note", players) });
   const error = h("p", { class: "error", role: "alert" });
   let ticket = null;
   let stopped = false;
@@ -28,11 +27,11 @@ export function playPeople(g, players, name) {
 
   function show(st) {
     const waitLine = h("p", { "data-pool-status": st.status, text: st.status === "waiting"
-      ? `Looking for ${plural(players - 1, "other player", "other players")}… ${Math.round(st.waited)} s`
-      : "Found: going to your table…" });
+      ? tn("pool.looking", players - 1, { seconds: num(Math.round(st.waited)) })
+      : t("pool.found") });
     const counts = h("p", { class: "muted", "data-pool-counts": "",
-      text: `${plural(st.waiting, "person waits", "people wait")} and ${plural(st.playing, "person plays", "people play")} ${g.title} for ${players} now.` });
-    const stop = h("button", { type: "button", "data-action": "pool-leave", text: "Stop looking" });
+      text: t("pool.counts", { waiting: tn("pool.people", st.waiting), playing: tn("pool.people", st.playing), game: g.title, players: num(players) }) });
+    const stop = h("button", { type: "button", "data-action": "pool-leave", text: t("pool.stop") });
     stop.addEventListener("click", async () => {
       stopped = true;
       try { await api("/api/pool/leave", { method: "POST", body: { ticket } }); } catch { /* gone anyway */ }
@@ -41,7 +40,7 @@ export function playPeople(g, players, name) {
     const parts = [waitLine, counts];
     if (st.fill) {
       const fill = h("button", { type: "button", class: "primary", "data-action": "pool-fill",
-        text: "Play now with computer players in the empty seats" });
+        text: t("pool.fill") });
       fill.addEventListener("click", async () => {
         fill.disabled = true;
         try {
@@ -49,7 +48,7 @@ export function playPeople(g, players, name) {
           if (out.joined) { stopped = true; goTo(out.joined); }
         } catch (e) { error.textContent = e.message; fill.disabled = false; }
       });
-      parts.push(h("p", { class: "help", text: "Nobody near your rating yet. The game would not be rated." }), fill);
+      parts.push(h("p", { class: "help", text: t("pool.fill.help") }), fill);
     }
     clear(box).append(...parts, stop, error);
   }
@@ -66,7 +65,7 @@ export function playPeople(g, players, name) {
       }
       if (stopped) return;
       if (st.joined) { show(st); goTo(st.joined); return; }
-      if (st.status !== "waiting") { reset(); error.textContent = "You are no longer in the pool: press Play people again."; return; }
+      if (st.status !== "waiting") { reset(); error.textContent = t("pool.gone"); return; }
       show(st);
     }
   }

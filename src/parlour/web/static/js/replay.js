@@ -8,13 +8,13 @@
 import { cardEl, cardName, sortHand } from "./cards.js";
 import { applyDelta } from "./delta.js";
 import { api, clear, h, wayOn } from "./dom.js";
-import { t } from "./i18n.js";
+import { list, num, t, tn } from "./i18n.js";
 import { readRecordFile } from "./verify.js";
 import { scoreDetail } from "./score.js";
 import { levelName } from "./words.js";
 
 export async function showReplay(app, table) {
-  document.title = "Replay · parlour";
+  document.title = t("replay.tab");
   if (!table) return uploadPage(app);
   let data;
   try { data = await api(`/api/tables/${table}/replay`); } catch (e) {
@@ -41,16 +41,29 @@ function uploadPage(app) {
     try { ({ record: rec, count } = readRecordFile(await f.text())); } catch (e) { error.textContent = e.message; return; }
     try {
       const data = await api("/api/replay", { method: "POST", body: rec });
-      if (count > 1) note.textContent = `This file holds ${count} records; the first is replayed here.`;
+      if (count > 1) note.textContent = tn("replay.many_records", count);
       new Replay(out, data, { record: rec }).start();
     } catch (e) { error.textContent = e.message; }
   });
-  clear(app).append(h("section", { class: "panel" }, h("h1", { text: "Replay a game" }),
-    h("p", { text: "Choose a record file (the \"Download the record\" button at the end of a game, or parlour's command line) to step through it with every hand shown." }),
-    h("div", { class: "field" }, h("label", { for: "replay-file", text: "A record file" }), file), error, note), out);
+  clear(app).append(h("section", { class: "panel" }, h("h1", { text: t("replay.upload.title") }),
+    h("p", { text: t("replay.upload.intro") }),
+    h("div", { class: "field" }, h("label", { for: "replay-file", text: t("replay.upload.file") }), file), error, note), out);
 }
 
 const CHECKPOINT = 64;
+
+/** A move in the review's words: "Leaf 6", "Leaf 6 takes Star 2 and Scout", "Pass". */
+function reviewedMove(game, move) {
+  if (move.pass) return t("replay.review.pass");
+  const card = cardName(game, move.play);
+  return move.take && move.take.length
+    ? t("replay.review.takes", { card, cards: list(move.take.map((c) => cardName(game, c))) }) : card;
+}
+
+/** A chance as this language writes a percentage. */
+function pct(x) {
+  return new Intl.NumberFormat(document.documentElement.lang || "en", { style: "percent", numberingSystem: "latn" }).format(Math.round(x * 100) / 100);
+}
 
 /** The states of one round's steps, rebuilt from its deltas on demand. */
 class Steps {
@@ -91,7 +104,7 @@ class Replay {
 
   async start() {
     this.mod = await import(`./games/${encodeURIComponent(this.data.game)}.js`);
-    document.title = `Replay: ${this.data.title} · parlour`;
+    document.title = t("replay.title_tab", { title: this.data.title });
     document.addEventListener("keydown", (ev) => {
       if (ev.target && ["INPUT", "SELECT", "TEXTAREA"].includes(ev.target.tagName)) return;
       if (ev.key === "ArrowRight") { this.go(1); ev.preventDefault(); }
@@ -105,7 +118,7 @@ class Replay {
   get rd() { return this.data.rounds[this.round]; }
 
   names() {
-    return this.data.seats.map((n, i) => (this.data.bots[String(i)] ? `${n} (computer, ${levelName(this.data.bots[String(i)])})` : n));
+    return this.data.seats.map((n, i) => (this.data.bots[String(i)] ? t("replay.computer_seat", { name: n, level: levelName(this.data.bots[String(i)]) }) : n));
   }
 
   go(delta) {
@@ -121,10 +134,13 @@ class Replay {
     const names = this.data.seats;
     const game = this.data.game;
     if (!ev) return "";
-    if (ev.kind === "deal") return `Round ${ev.round}: ${names[ev.dealer]} deals.`;
-    if (ev.move.pass) return `${names[ev.seat]} passes.`;
-    const take = ev.move.take && ev.move.take.length ? `, collecting ${ev.move.take.map((c) => cardName(game, c)).join(", ")}` : "";
-    return `${names[ev.seat]} plays ${cardName(game, ev.move.play)}${take}.`;
+    if (ev.kind === "deal") return t("replay.ev.deal", { round: num(ev.round), name: names[ev.dealer] });
+    if (ev.move.pass) return t("replay.ev.pass", { name: names[ev.seat] });
+    const card = cardName(game, ev.move.play);
+    if (ev.move.take && ev.move.take.length) {
+      return t("replay.ev.take", { name: names[ev.seat], card, cards: list(ev.move.take.map((c) => cardName(game, c))) });
+    }
+    return t("replay.ev.play", { name: names[ev.seat], card });
   }
 
   async review() {
@@ -147,47 +163,48 @@ class Replay {
     const game = d.game;
     const names = this.names();
     const ctx = { state: { view: st.view, table: { game, rules: d.rules }, you: null, reasons: {} }, ui: {} };
-    const rounds = h("nav", { class: "round-tabs", "aria-label": "Rounds" }, d.rounds.map((r, k) => h("button", {
+    const rounds = h("nav", { class: "round-tabs", "aria-label": t("replay.rounds") }, d.rounds.map((r, k) => h("button", {
       type: "button", "data-action": "round", "data-round": k + 1, "aria-current": k === this.round ? "true" : null,
-      class: k === this.round ? "primary" : "", onclick: () => { this.round = k; this.step = 0; this.render(); } }, `Round ${k + 1}`)));
+      class: k === this.round ? "primary" : "", onclick: () => { this.round = k; this.step = 0; this.render(); } }, t("replay.round", { n: num(k + 1) }))));
     const controls = h("div", { class: "replay-controls" },
-      h("button", { type: "button", "data-action": "start-of-round", onclick: () => { this.step = 0; this.render(); } }, "Round start"),
-      h("button", { type: "button", "data-action": "prev", "aria-label": "Step back", onclick: () => this.go(-1) }, "◀ Back"),
-      h("span", { class: "step", "data-step": this.step, text: `Step ${this.step} of ${rd.steps.length - 1}` }),
-      h("button", { type: "button", "data-action": "next", "aria-label": "Step forward", class: "primary", onclick: () => this.go(1) }, "Forward ▶"),
-      h("button", { type: "button", "data-action": "end-of-round", onclick: () => { this.step = rd.steps.length - 1; this.render(); } }, "Round end"));
+      h("button", { type: "button", "data-action": "start-of-round", onclick: () => { this.step = 0; this.render(); } }, t("replay.start")),
+      h("button", { type: "button", "data-action": "prev", "aria-label": t("replay.back.label"), onclick: () => this.go(-1) }, t("replay.back")),
+      h("span", { class: "step", "data-step": this.step, text: t("replay.step", { step: num(this.step), last: num(rd.steps.length - 1) }) }),
+      h("button", { type: "button", "data-action": "next", "aria-label": t("replay.forward.label"), class: "primary", onclick: () => this.go(1) }, t("replay.forward")),
+      h("button", { type: "button", "data-action": "end-of-round", onclick: () => { this.step = rd.steps.length - 1; this.render(); } }, t("replay.end")));
     const hands = h("div", { class: "replay-hands" }, st.hands.map((hand, i) => h("section", {
       class: `replay-seat${st.current === i ? " turn" : ""}${st.event && st.event.seat === i ? " moved" : ""}`, "data-seat": i },
-      h("h2", { class: "seat-title", text: `${names[i]} · ${hand.length} card${hand.length === 1 ? "" : "s"}` }),
+      h("h2", { class: "seat-title", text: `${names[i]} · ${tn("hand.cards", hand.length)}` }),
       h("div", { class: "card-row" }, sortHand(hand).map((c) => cardEl(game, c, {
         cls: `tiny${st.event && st.event.kind === "move" && rd.steps[this.step + 1] && rd.steps[this.step + 1].event.move.play === c && rd.steps[this.step + 1].event.seat === i ? " next-play" : ""}` }))),
       ...(this.mod.seatExtras ? this.mod.seatExtras({ ...ctx.state, totals: d.totals }, i) : []))));
     const over = this.step === rd.steps.length - 1 && rd.detail;
     const reviewKey = `${this.round}:${this.reviewSeat}`;
     const rev = this.reviews[reviewKey];
-    const seatSel = h("select", { id: "review-seat", "aria-label": "Whose moves to review" },
+    const seatSel = h("select", { id: "review-seat", "aria-label": t("replay.review.whose") },
       d.seats.map((n, i) => h("option", { value: i, selected: i === this.reviewSeat, text: n })));
     seatSel.addEventListener("change", () => { this.reviewSeat = Number(seatSel.value); this.render(); });
-    const reviewBox = h("section", { class: "box review" }, h("h2", { text: "Review" }),
-      h("p", { class: "muted", text: "Each move of one player in this round, with the computer's estimate of the chance to win the round after it, and its best alternative." }),
-      h("div", { class: "field inline" }, h("label", { for: "review-seat", text: "Player" }), seatSel,
-        h("button", { type: "button", "data-action": "review", disabled: this.busy || !!rev, onclick: () => this.review() }, this.busy ? "Thinking…" : "Review this round")),
+    const reviewBox = h("section", { class: "box review" }, h("h2", { text: t("replay.review.title") }),
+      h("p", { class: "muted", text: t("replay.review.intro") }),
+      h("div", { class: "field inline" }, h("label", { for: "review-seat", text: t("replay.review.player") }), seatSel,
+        h("button", { type: "button", "data-action": "review", disabled: this.busy || !!rev, onclick: () => this.review() }, this.busy ? t("replay.review.thinking") : t("replay.review.go"))),
       this.reviewError ? h("p", { class: "error", role: "alert", text: this.reviewError }) : null,
       rev ? h("ol", { class: "review-list" }, rev.moves.map((m) => h("li", {
         "data-review": m.step, class: m.dropped ? "dropped" : "", "data-dropped": m.dropped ? "true" : "false" },
       h("button", { type: "button", class: "link-button", onclick: () => { this.step = m.step; this.render(); } },
-        `${m.move.pass ? "Pass" : cardName(game, m.move.play)}${m.move.take && m.move.take.length ? " takes " + m.move.take.map((c) => cardName(game, c)).join(", ") : ""}`),
-      m.value === null ? h("span", { class: "muted", text: " (the only move)" })
-        : h("span", { text: ` ${Math.round(m.value * 100)}%` + (m.dropped ? ` · value dropped: ${m.best.pass ? "passing" : cardName(game, m.best.play)} was better (${Math.round(m.best_value * 100)}%)` : " · good") }))))
+        reviewedMove(game, m.move)),
+      m.value === null ? h("span", { class: "muted", text: ` ${t("replay.review.only")}` })
+        : h("span", { text: ` ${pct(m.value)} · ` + (m.dropped ? t("replay.review.dropped", {
+          best: m.best.pass ? t("replay.review.passing") : cardName(game, m.best.play), value: pct(m.best_value) }) : t("replay.review.good")) }))))
         : null);
     clear(this.root).append(h("div", { class: "replay-page" },
-      h("header", { class: "replay-head" }, h("h1", { text: `Replay: ${d.title}` }),
-        h("p", { class: "muted", text: `${names.join(", ")} · final totals ${d.totals.join(", ")}` })),
+      h("header", { class: "replay-head" }, h("h1", { text: t("replay.heading", { title: d.title }) }),
+        h("p", { class: "muted", text: t("replay.summary", { names: list(names), totals: d.totals.map(num).join(", ") }) })),
       rounds, controls,
       h("p", { class: "replay-event", role: "status", text: this.describe(st.event) }),
       h("div", { class: `felt replay-felt game-${game}` }, h("div", { class: "center" }, this.mod.center(ctx))),
       hands,
-      over ? h("div", { class: "round-over panel", "data-score-detail": rd.round }, h("h2", { text: `Round ${rd.round}: the score` }),
+      over ? h("div", { class: "round-over panel", "data-score-detail": rd.round }, h("h2", { text: t("replay.score", { round: num(rd.round) }) }),
         scoreDetail({ table: { game, seats: d.seats.map((n) => ({ name: n })) }, you: null, scores: d.scores }, { round: rd.round, detail: rd.detail }, this.mod)) : null,
       reviewBox));
     if (keepFocus || focused) {

@@ -1,22 +1,23 @@
 // The verifier: check every deal commitment of a record (a finished table's, or a file
 // you choose), round by round, on the server's /api/verify and again in this browser.
 import { api, append, clear, h } from "./dom.js";
+import { t, tn } from "./i18n.js";
 import { checkReveal } from "./sheet.js";
 
 // What the server's check of a round found, in words (server/verify.py's statuses).
 const STATUS = {
-  ok: "matches",
-  mismatch: "does not match",
-  unrevealed: "not revealed yet",
-  "no commitment": "none published",
-  "bad deck": "not a full deck",
+  ok: "verify.status.ok",
+  mismatch: "verify.status.mismatch",
+  unrevealed: "verify.status.unrevealed",
+  "no commitment": "verify.status.none",
+  "bad deck": "verify.status.bad_deck",
 };
 
 // A record file's text as the record shown: a JSON object, the first of a JSON list, or
 // the first line of JSON Lines (what `parlour tournament --out` writes). Returns
 // { record, count }; throws an Error in plain words.
 export function readRecordFile(text) {
-  const notJson = new Error("This file is not a game record (it is not JSON).");
+  const notJson = new Error(t("verify.not_json"));
   let data;
   try { data = JSON.parse(text); } catch {
     const lines = text.split("\n").filter((l) => l.trim());
@@ -24,7 +25,7 @@ export function readRecordFile(text) {
     try { data = lines.map((l) => JSON.parse(l)); } catch { throw notJson; }
   }
   if (Array.isArray(data)) {
-    if (!data.length) throw new Error("This file holds an empty list, not a game record.");
+    if (!data.length) throw new Error(t("verify.empty_list"));
     return { record: data[0], count: data.length };
   }
   return { record: data, count: 1 };
@@ -42,22 +43,22 @@ async function report(out, data) {
     let local = "—";
     if (rd && rd.salt && rd.commit) local = (await checkReveal(rd)) ? "✓" : "✗";
     return h("tr", { class: r.status === "ok" ? "ok" : "bad" }, h("th", { scope: "row", text: String(r.round) }),
-      h("td", { text: STATUS[r.status] || r.status }), h("td", { text: local }));
+      h("td", { text: STATUS[r.status] ? t(STATUS[r.status]) : r.status }), h("td", { text: local }));
   }));
   // The commitments themselves are hashes: folded away, for whoever checks by hand.
   const hashes = res.rounds.filter((r) => r.commit);
   append(out, [
     h("p", { class: res.ok ? "verdict ok" : "verdict bad", role: "status",
-      text: res.ok ? "Every deal matches its commitment, and the record checks." : "NOT verified." }),
-    res.record_error ? h("p", { class: "error", text: `The record does not check: ${res.record_error}` }) : null,
-    h("table", { class: "sheet verify" }, h("thead", {}, h("tr", {}, ["Round", "Server check", "In this browser"].map((t) => h("th", { scope: "col", text: t })))),
+      text: res.ok ? t("verify.ok") : t("verify.bad") }),
+    res.record_error ? h("p", { class: "error", text: t("verify.record_error", { error: res.record_error }) }) : null,
+    h("table", { class: "sheet verify" }, h("thead", {}, h("tr", {}, ["verify.col.round", "verify.col.server", "verify.col.browser"].map((k) => h("th", { scope: "col", text: t(k) })))),
       h("tbody", {}, rows)),
-    hashes.length ? h("details", { class: "commitments" }, h("summary", { text: "The published commitments (SHA-256), to check by hand" }),
+    hashes.length ? h("details", { class: "commitments" }, h("summary", { text: t("verify.commitments") }),
       h("ol", {}, hashes.map((r) => h("li", { value: String(r.round) }, h("span", { class: "mono", text: r.commit }))))) : null]);
 }
 
 export async function showVerify(app) {
-  document.title = "Verify a record · parlour";
+  document.title = t("verify.tab");
   const out = h("div", { class: "verify-out" });
   const file = h("input", { type: "file", id: "record-file", accept: ".json,.jsonl,application/json" });
   file.addEventListener("change", async () => {
@@ -70,17 +71,17 @@ export async function showVerify(app) {
     }
     await report(out, read.record);
     if (read.count > 1) {
-      out.prepend(h("p", { class: "note", text: `This file holds ${read.count} records; the first is checked here (parlour verify FILE checks them all).` }));
+      out.prepend(h("p", { class: "note", text: tn("verify.many_records", read.count) }));
     }
   });
   clear(app).append(h("section", { class: "panel verify-page" },
-    h("h1", { text: "Verify a game record" }),
-    h("p", { text: "At every deal the server publishes a commitment: the SHA-256 of a secret salt, a colon and the deck. When the round ends it reveals the deck and the salt, so anyone can recompute the hash and see the deck was fixed before play. The same check runs on the command line: parlour verify FILE." }),
-    h("div", { class: "field" }, h("label", { for: "record-file", text: "A record file (JSON)" }), file),
+    h("h1", { text: t("verify.heading") }),
+    h("p", { text: t("verify.intro") }),
+    h("div", { class: "field" }, h("label", { for: "record-file", text: t("verify.file") }), file),
     out));
   const table = new URLSearchParams(location.hash.slice(1)).get("table");
   if (table !== null && !/^[A-Za-z0-9_-]{1,32}$/.test(table)) {
-    out.append(h("p", { class: "error", role: "alert", text: "That link does not name a table." }));
+    out.append(h("p", { class: "error", role: "alert", text: t("verify.bad_link") }));
   } else if (table) {
     try { await report(out, await api(`/api/tables/${encodeURIComponent(table)}/record`)); } catch (e) {
       out.append(h("p", { class: "error", role: "alert", text: e.message }));
