@@ -170,18 +170,22 @@ def test_usage_errors_are_one_line_with_status_2(args, message, tmp_path):
 
 
 def test_hints_are_shown_when_available(tmp_path, monkeypatch):
-    """--hints calls parlour.bots.hints.hints(game, view, level, seed), best first."""
+    """--hints calls parlour.bots.hints.rich_hints(game, view, level, seed), best first."""
+    from parlour.bots.hints import Hint
+
     calls = []
 
     def hints(game_name, view, level="hard", seed=0, earlier=()):
         calls.append((game_name, level))
-        return [(m, 1.0 - i / 10) for i, m in enumerate(view.legal)]
+        return [Hint(m, 1.0 - i / 10) for i, m in enumerate(view.legal)]
 
-    monkeypatch.setitem(sys.modules, "parlour.bots.hints", types.SimpleNamespace(hints=hints))
+    monkeypatch.setitem(sys.modules, "parlour.bots.hints",
+                        types.SimpleNamespace(rich_hints=hints))
     res = runner.invoke(app, ["play", "fanti", "--seed", "1", "--hints", "--bots", "greedy",
                               "--save", str(tmp_path / "h.json")], input="q\n")
     assert calls and calls[0] == ("fanti", "hard")
-    assert "Hint:" in res.output and "◀ suggested" in res.output and "1.00" in res.output
+    assert "Hint:" in res.output and "◀ suggested" in res.output and "(value 1.00)" in res.output
+    assert "100%" in res.output and "chance to win" in res.output
 
 
 def test_hints_missing_is_a_clear_note(tmp_path, monkeypatch):

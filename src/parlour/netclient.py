@@ -42,6 +42,7 @@ from parlour import cards, render
 from parlour.delta import Mirror
 from parlour.games import get_game
 from parlour.present import BadInput, presenter
+from parlour.speech import say, tell
 
 Output = Callable[[str], None]
 INTERRUPTED = 130
@@ -336,9 +337,16 @@ class RemoteTable:
             self.out("The server is restarting; reconnecting...")
         elif kind == "hint" and self.state is not None:
             game = self.state["table"]["game"]
+            rules = self.state["table"].get("rules") or {}
             for m in msg.get("moves", []):
-                self.out(f"  hint: {move_words(game, m['move'], you=True)} "
-                         f"(value {m['value']:.2f})")
+                if m.get("points") is not None:  # the game counts hints in points
+                    words = tell("session.hint_points", chance=f"{100 * m['value']:.0f}%",
+                                 points=presenter(game).expected_text(rules, m["points"]))
+                else:
+                    words = tell("session.hint_value", value=f"{m['value']:.2f}")
+                first = m is msg["moves"][0]
+                equal = f" = {say('moves.equal')}" if m.get("equal") and not first else ""
+                self.out(f"  hint: {move_words(game, m['move'], you=True)} {words}{equal}")
         elif kind == "rematch":
             self.out(f"Rematch: {self.link.base}{msg['url']}")
             return 0

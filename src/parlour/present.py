@@ -223,6 +223,11 @@ class Presenter:
         return say("score.caption.lower" if self.game.lower_wins(rules)
                    else "score.caption.higher")
 
+    def expected_text(self, rules: dict[str, Any], value: float) -> str:
+        """An expected round score in the game's currency: ``5.31 penalty points``."""
+        return say("moves.points.lower" if self.game.lower_wins(rules)
+                   else "moves.points.higher", value=f"{value:.2f}")
+
     def worded(self, detail: dict[str, Any] | None,
                names: Sequence[str] | None = None) -> dict[str, Any] | None:
         """``Round.score_detail()`` with its words: every item's ``what`` and ``detail``,

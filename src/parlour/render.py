@@ -70,22 +70,40 @@ def option_text(game: str, move: Move, pass_note: str = "") -> Text:
     return presenter(game).option_text(move, pass_note)
 
 
-def moves_table(game: str, moves: Sequence[Move], values: dict[Move, float] | None = None,
-                best: Move | None = None, pass_note: str = "") -> Table:
-    """The legal moves numbered from 1, with hint values when given."""
+def moves_table(game: str, moves: Sequence[Move], values: dict[Move, Any] | None = None,
+                best: Move | None = None, pass_note: str = "",
+                rules: dict[str, Any] | None = None) -> Table:
+    """The legal moves numbered from 1, with hint values when given: a number per
+    move, or a :class:`parlour.bots.hints.Hint` (its expected score in the game's
+    currency where it has one, its chance to win, and whether it is as good as the
+    suggested move)."""
     t = Table(box=None, show_header=bool(values), pad_edge=False, padding=(0, 1))
     t.add_column("#", justify="right", style="bold cyan")
     t.add_column(say("moves.move"))
+    rich = bool(values) and all(hasattr(v, "value") for v in values.values())  # type: ignore[union-attr]
+    points = rich and any(v.points is not None for v in values.values())  # type: ignore[union-attr]
     if values:
-        t.add_column(say("moves.value"), justify="right")
+        if points:
+            t.add_column(say("moves.expected"), justify="right")
+        t.add_column(say("moves.chance") if rich else say("moves.value"), justify="right")
         t.add_column("")
     for i, m in enumerate(moves, 1):
         row: list[Any] = [f"{i}.", option_text(game, m, pass_note)]
         if values:
             v = values.get(m)
-            row.append("" if v is None else f"{v:.2f}")
-            row.append(Text("◀ " + say("moves.suggested"), style="bold yellow")
-                       if m == best else "")
+            if points:
+                row.append("" if v is None or v.points is None
+                           else presenter(game).expected_text(rules or {}, v.points))
+            if rich:
+                row.append("" if v is None else f"{100 * v.value:.0f}%")
+            else:
+                row.append("" if v is None else f"{v:.2f}")
+            if m == best:
+                row.append(Text("◀ " + say("moves.suggested"), style="bold yellow"))
+            elif rich and v is not None and v.equal_to_best:
+                row.append(Text("= " + say("moves.equal"), style="yellow"))
+            else:
+                row.append("")
         t.add_row(*row)
     return t
 

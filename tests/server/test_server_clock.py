@@ -118,6 +118,11 @@ def test_hint_answers_with_legal_moves_best_first(make_app):
     legal = me.state["view"]["legal"]
     assert m["moves"] and all(x["move"] in legal for x in m["moves"])
     values = [x["value"] for x in m["moves"]]
-    assert values == sorted(values, reverse=True) and all(0 <= v <= 1 for v in values)
+    assert all(0 <= v <= 1 for v in values)
+    # Fan Tan counts hints in points (its kit's HINT_POINTS): the expected penalty,
+    # lowest first, the chance to win beside it; equal ones are said to be equal
+    points = [x["points"] for x in m["moves"]]
+    assert points == sorted(points) and all(p >= 0 for p in points)
+    assert [x["equal"] for x in m["moves"]][:1] == [True]
     me.send({"type": "hint", "seq": me.seq + 5})
     assert me.error()["code"] == "stale"

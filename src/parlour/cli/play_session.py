@@ -23,7 +23,8 @@ from parlour.match import Match, Shuffler
 from parlour.present import presenter
 from parlour.speech import say, tell
 
-HintsFn = Callable[..., list[tuple[Move, float]]]
+HintsFn = Callable[..., list[Any]]
+"""``parlour.bots.hints.rich_hints`` (or anything that returns its ``Hint`` list)."""
 
 
 class QuitGame(Exception):
@@ -146,7 +147,7 @@ class PlaySession:
             return PASS
         values, best = self._hint_values(view, len(r.history))
         self.out.print(render.moves_table(self.game, view.legal, values, best,
-                                          pass_note(self.game, view)))
+                                          pass_note(self.game, view), view.rules))
         while True:
             text = self.read(tell("session.prompt") + " ")
             low = text.strip().lower()
@@ -170,7 +171,7 @@ class PlaySession:
     def _reject(self, reason: str) -> None:
         self.out.print(Text("✗ ", style="bold red").append(reason), soft_wrap=True)
 
-    def _hint_values(self, view: Any, ply: int) -> tuple[dict[Move, float] | None, Move | None]:
+    def _hint_values(self, view: Any, ply: int) -> tuple[dict[Move, Any] | None, Move | None]:
         if self.hints is None:
             return None, None
         try:
@@ -183,11 +184,21 @@ class PlaySession:
             return None, None
         if not ranked:
             return None, None
-        best = ranked[0][0]
-        self.out.print(Text(tell("session.hint") + " ", style="bold yellow").append_text(
-            render.option_text(self.game, best)).append(
-                "  " + tell("session.hint_value", value=f"{ranked[0][1]:.2f}")))
-        return {m: v for m, v in ranked}, best
+        top = ranked[0]
+        best = top.move
+        if top.points is not None:
+            words = tell("session.hint_points", chance=f"{100 * top.value:.0f}%",
+                         points=presenter(self.game).expected_text(view.rules, top.points))
+        else:
+            words = tell("session.hint_value", value=f"{top.value:.2f}")
+        line = Text(tell("session.hint") + " ", style="bold yellow").append_text(
+            render.option_text(self.game, best)).append("  " + words)
+        equal = [h.move for h in ranked[1:] if h.equal_to_best]
+        if equal:
+            line.append("; " + tell("session.hint_equal", moves=say("list.join").join(
+                render.option_text(self.game, m).plain for m in equal)))
+        self.out.print(line)
+        return {h.move: h for h in ranked}, best
 
 
 def describe_seats(names: Sequence[str], human: int, bot_names: Sequence[str | None]) -> str:

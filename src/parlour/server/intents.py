@@ -512,8 +512,9 @@ class Intents:
             log.warning("hint failed at table %s: %s", t.id, e)
             await svc.hub.error(conn, "unavailable", "no hint this time: the server is busy")
             return
-        moves = [{"move": t.game.move_to_json(m), "value": round(float(v), 3)}
-                 for m, v in list(ranked)[:3]]
+        moves = [{"move": t.game.move_to_json(m), "value": round(float(v), 3),
+                  **({} if p is None else {"points": round(float(p), 2)}), "equal": bool(eq)}
+                 for m, v, p, eq in list(ranked)[:3]]
         await svc.hub.send(t, conn, "hint", moves=moves)
 
     async def release(self, conn: Connection, msg: ReleaseMsg) -> None:

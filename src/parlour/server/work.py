@@ -42,11 +42,14 @@ def cap_search(bot: Any, seconds: float) -> bool:
 
 
 def rank(game: str, view: Any, level: str, seed: int,
-         earlier: tuple[Any, ...] = ()) -> list[tuple[Move, float]]:
-    """Hints: every legal move with its estimated value, best first."""
-    from parlour.bots.hints import hints
+         earlier: tuple[Any, ...] = ()) -> list[tuple[Move, float, float | None, bool]]:
+    """Hints: every legal move with its chance to win, its expected score where the
+    game's kit counts hints in points (else None) and whether it is as good as the
+    best, best first (:func:`parlour.bots.hints.rich_hints`)."""
+    from parlour.bots.hints import rich_hints
 
-    return [(m, float(v)) for m, v in hints(game, view, level, seed, earlier)]
+    return [(h.move, float(h.value), None if h.points is None else float(h.points),
+             h.equal_to_best) for h in rich_hints(game, view, level, seed, earlier)]
 
 
 class Refused(Exception):

@@ -60,7 +60,7 @@ def default_save_path(game: str) -> Path:
 
 def _load_hints() -> Any:
     try:
-        from parlour.bots.hints import hints
+        from parlour.bots.hints import rich_hints as hints
     except ImportError:
         stderr().print("[yellow]note:[/] --hints is not available in this build yet "
                        "(parlour.bots.hints is missing); playing without hints.")

@@ -54,6 +54,11 @@ def late(r: Any) -> bool:
     return r.hands[r.turn].bit_count() <= LATE_HAND
 
 
+HINT_POINTS = True
+"""Hints give each move's expected penalty or chips (:func:`parlour.bots.hints.rich_hints`):
+one player wins a round, so the chance to win is often the same for every move while
+what the others pay is not."""
+
 MODEL = SearchModel(
     "fantan", FanTanDeterminizer, round_policy,
     key=lambda r: (tuple(r.hands), r.turn), late=late, inference="full",

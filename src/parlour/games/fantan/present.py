@@ -102,6 +102,11 @@ class FanTanPresenter(Presenter):
             return say("fantan.score.caption.chips")
         return say("score.caption.lower")
 
+    def expected_text(self, rules: dict[str, Any], value: float) -> str:
+        if rules.get("stakes") == "chips":  # net chips won (+) or lost (-), FT-7
+            return say("fantan.points.chips", value=f"{value:+.2f}")
+        return say("moves.points.lower", value=f"{value:.2f}")
+
     def view_from_json(self, data: dict[str, Any]) -> FanTanView:
         """A server view (``FanTanView.to_json()``) as a view again."""
         game = self.game
