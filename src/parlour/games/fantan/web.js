@@ -100,6 +100,14 @@ export const words = optionWords("fantan", {
 });
 
 /** The rules in a few words, for the list of open tables. */
+// A hint's expected score (the server's hint "points"): chips are won or lost, so signed;
+// penalty points are the page's own words (null).
+export function expectedWords(rules, value) {
+  if (rules.stakes !== "chips") return null;
+  const v = Math.round(value * 100) / 100;
+  return P("expected.chips", { value: (v > 0 ? "+" : "") + num(v) });
+}
+
 export function summary(rules) {
   const bits = [rules.stakes === "chips" ? "chips" : "points"];
   if (rules.ace === "high") bits.push("ace_high");

@@ -134,6 +134,20 @@ class TablePage {
     this.render();
   }
 
+  // A game that counts hints in points (its kit's HINT_POINTS): the expected score in the
+  // game's currency (its page module may word it, e.g. chips) and the chance to win, and
+  // the moves as good as the first.
+  hintPoints(moves) {
+    const best = moves[0], rules = this.state.table.rules, game = this.state.table.game;
+    const value = num(Math.round(best.points * 100) / 100);
+    const own = this.game && this.game.expectedWords ? this.game.expectedWords(rules, best.points) : null;
+    const points = own || t((this.state.table.scoring || {}).lower_wins === false ? "table.hint.expected.higher" : "table.hint.expected.lower", { value });
+    let text = t("table.hint.points", { points, chance: num(Math.round(100 * best.value)) });
+    const same = moves.slice(1).filter((x) => x.equal);
+    if (same.length) text += " " + t("table.hint.equal", { moves: list(same.map((x) => x.move.pass ? t("table.hint.move.pass") : cardName(game, x.move.play))) });
+    return text;
+  }
+
   get game() { return this.state ? GAMES[this.state.table.game] : null; }
 
   myName() {
@@ -177,6 +191,7 @@ class TablePage {
         this.ui.hintText = best.move.pass ? t("table.hint.pass")
           : best.move.take && best.move.take.length ? t("table.hint.collect", { card, cards: list(best.move.take.map((c) => cardName(game, c))) })
             : t("table.hint.play", { card });
+        if (best.points !== undefined && best.points !== null) this.ui.hintText += " " + this.hintPoints(m.moves);
       } else this.ui.hintText = t("table.hint.none");
       announce(this.ui.hintText);
       this.render();
