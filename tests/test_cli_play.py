@@ -199,14 +199,15 @@ def test_hints_missing_is_a_clear_note(tmp_path, monkeypatch):
 def test_connect_wiring(monkeypatch):
     seen = {}
 
-    def play_remote(url, *, hints=False):
-        seen.update(url=url, hints=hints)
+    def play_remote(url, *, hints=False, cacert=None):
+        seen.update(url=url, hints=hints, cacert=cacert)
         return 3
 
     monkeypatch.setitem(sys.modules, "parlour.netclient",
                         types.SimpleNamespace(play_remote=play_remote))
     res = runner.invoke(app, ["play", "fanti", "--connect", "ws://127.0.0.1:1/t/1", "--hints"])
-    assert res.exit_code == 3 and seen == {"url": "ws://127.0.0.1:1/t/1", "hints": True}
+    assert res.exit_code == 3 and seen == {"url": "ws://127.0.0.1:1/t/1", "hints": True,
+                                           "cacert": None}
     res = runner.invoke(app, ["play", "fanti", "--connect", "ws://x", "--players", "3"])
     assert res.exit_code == 2 and "drop --players" in res.stderr
     monkeypatch.setitem(sys.modules, "parlour.netclient", None)
