@@ -204,7 +204,8 @@ def test_connect_wiring(monkeypatch):
         return 3
 
     monkeypatch.setitem(sys.modules, "parlour.netclient",
-                        types.SimpleNamespace(play_remote=play_remote))
+                        types.SimpleNamespace(play_remote=play_remote,
+                                              tls_context=lambda cacert: None))
     res = runner.invoke(app, ["play", "fanti", "--connect", "ws://127.0.0.1:1/t/1", "--hints"])
     assert res.exit_code == 3 and seen == {"url": "ws://127.0.0.1:1/t/1", "hints": True,
                                            "cacert": None}
