@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 import parlour.cli.commands  # noqa: F401  (registers the commands)
-from parlour import cards, record
+from parlour import cards, record, speech
 from parlour.cli import app
 from parlour.games.fantan.rules import FANTAN
 from parlour.games.fanti.rules import FANTI
@@ -52,8 +52,9 @@ def test_fantan_whole_game_with_bad_input(tmp_path):
     assert len(rejects) == 4
     assert "'xyz' is not a card" in rejects[0]
     assert f"you do not hold {cards.code(absent)}" in rejects[1]
-    assert "does not fit on the table (FT-3)" in rejects[2]
-    assert "cannot pass while holding a playable card" in rejects[3] and "(FT-5)" in rejects[3]
+    # the engine's reasons in the reader's words: card names, no ruling ids
+    assert "does not fit on the table" in rejects[2] and "FT-3" not in rejects[2]
+    assert "cannot pass while holding a playable card" in rejects[3] and "FT-5" not in rejects[3]
     assert "Score sheet" in res.output
     assert "with a total of" in res.output
     assert f"Record saved to {out}" in res.output
@@ -79,7 +80,7 @@ def test_fanti_whole_game_with_bad_input(tmp_path):
     assert len(rejects) == 4
     assert "Fanti has no pass" in rejects[0]
     assert f"you do not hold {cards.code(absent)}" in rejects[1]
-    assert f"{cards.code(mine[1])} not on the table" in rejects[2]
+    assert f"{speech.card_name(mine[1])} not on the table" in rejects[2]
     assert "is not a card or a move number" in rejects[3]
     assert "Your hand:" in res.output and "Deck:" in res.output and "Leaf" in res.output
     assert "Round result" in res.output

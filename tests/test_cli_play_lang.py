@@ -82,3 +82,13 @@ def test_replay_speaks_the_language_with_classic_names(tmp_path):
         assert words("zh", key, domain) in res.output, key
     assert "Round result" not in res.output and "Leaf" not in res.output
     assert "叶" not in res.output  # Fanti's own "Leaf" in Chinese: not in the classic names
+
+
+def test_an_illegal_move_is_refused_in_the_language():
+    """A refused move is worded in --lang from the engine's key (parlour.refusals): no
+    English reason, no ruling id."""
+    res = runner.invoke(app, ["play", "fanti", "--lang", "zh", "--seed", "5", "--rule",
+                              "rounds=1", "--bots", "random", "--pace", "0"],
+                        input="pass\nq\n")
+    assert words("zh", "refusal.fanti.no_pass", "game").replace("（FA-4）", "") in res.output
+    assert "Fanti has no pass" not in res.output and "FA-4" not in res.output

@@ -88,6 +88,14 @@ class Round(abc.ABC):
     def why_illegal(self, move: Move) -> str | None:
         """Why ``move`` is not legal now, or None when it is."""
 
+    def refusal(self, move: Move) -> tuple[str, dict[str, Any]] | None:
+        """Why ``move`` is not legal now as a ``game`` catalog key and its facts
+        (:mod:`parlour.refusals`: worded in the reader's language), or None when it is.
+        An engine that keys its reasons overrides this; the default carries
+        :meth:`why_illegal`'s words as they are."""
+        reason = self.why_illegal(move)
+        return None if reason is None else ("refusal.text", {"text": reason})
+
     def ended(self) -> str | None:
         """How an over round ended when it is not the usual way, in plain words (a
         record check names it), else None."""

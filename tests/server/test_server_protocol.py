@@ -50,7 +50,9 @@ def test_illegal_moves_are_refused_with_the_engines_reason(client):
     other = next(c for c in me.state["view"]["hand"] if c != "7D")
     me.send({"type": "move", "seq": me.seq, "move": {"play": other}})
     err = assert_unchanged(client, j, me, before, "illegal")
-    assert "FT-4" in err["message"]
+    # the rule's key and facts (the page words them); the words, without the ruling id
+    assert err["key"] == "refusal.fantan.opens" and err["params"] == {"card": "7D"}
+    assert "FT-4" not in err["message"] and "opens with" in err["message"]
     me.send({"type": "move", "seq": me.seq, "move": {"pass": True}})
     assert_unchanged(client, j, me, before, "illegal")
     not_mine = next(c for c in DECK if c not in me.state["view"]["hand"])
@@ -266,3 +268,19 @@ def test_withholding_pass_states_its_fine_and_the_pot_grows(client):
     m = me.until(lambda m: m["type"] == "update" and m["event"].get("seat") == 0)
     assert m["event"]["move"] == {"pass": True} and m["event"]["by"] == "person"
     assert me.state["pot"] == 6 and me.state["view"]["passes"][0] == 1
+
+
+def test_an_illegal_move_is_refused_in_the_readers_language(client):
+    """The refusal carries its key and facts, and its words are in the language of the
+    socket's cookie (parlour_lang=es), with the card's name in the chosen style."""
+    j, _ = started(client)
+    me = Seat(client, j["table"], token=j["token"],
+              headers={"cookie": "parlour_lang=es; parlour_cards=classic"})
+    me.welcome()
+    before = db_state(client, j["table"])
+    other = next(c for c in me.state["view"]["hand"] if c != "7D")
+    me.send({"type": "move", "seq": me.seq, "move": {"play": other}})
+    err = assert_unchanged(client, j, me, before, "illegal")
+    assert err["key"] == "refusal.fantan.opens" and err["params"] == {"card": "7D"}
+    assert err["message"] == "la ronda se abre con 7 de diamantes"
+    client.oracle.leaks.clear()

@@ -16,7 +16,7 @@ from typing import Any
 from rich.console import Console
 from rich.text import Text
 
-from parlour import render
+from parlour import refusals, render
 from parlour.cli.move_input import HELP_WORDS, QUIT_WORDS, BadInput, help_line, read_move
 from parlour.game import PASS, Move
 from parlour.match import Match, Shuffler
@@ -161,12 +161,12 @@ class PlaySession:
             except BadInput as e:
                 self._reject(str(e))
                 continue
-            reason = r.why_illegal(move)
-            if reason is None:
+            refused = r.refusal(move)
+            if refused is None:
                 self.out.print(Text(tell("session.you") + " ", style="bold").append_text(
                     render.move_text(self.game, move, you=True)))
                 return move
-            self._reject(reason)
+            self._reject(refusals.worded(refused))  # in --lang, with card names
 
     def _reject(self, reason: str) -> None:
         self.out.print(Text("✗ ", style="bold red").append(reason), soft_wrap=True)

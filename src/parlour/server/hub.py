@@ -70,6 +70,9 @@ class Connection:
         self.syncs = RateLimiter(settings.sync_per_minute / 60.0, settings.sync_burst)
         """Whole-state requests: a snapshot costs far more than the message asking."""
         self.bad_hellos = 0
+        self.speech: tuple[str, str] = ("en", "game")
+        """The reader's language and card-name style (cookies ``parlour_lang`` and
+        ``parlour_cards``, else Accept-Language): what refusals are worded in."""
         self.player: str | None = None
         """The player behind the socket (its cookie, else the seat's owner): set at
         ``hello`` (server/social.py)."""
@@ -221,9 +224,9 @@ class Hub:
             obs(t, audience, payload)
         await conn.write(payload, text)
 
-    async def error(self, conn: Connection, code: str, message: str) -> None:
+    async def error(self, conn: Connection, code: str, message: str, **more: Any) -> None:
         metrics.refused(code)
-        await self.send(conn.table, conn, "error", code=code, message=message)
+        await self.send(conn.table, conn, "error", code=code, message=message, **more)
 
     async def broadcast(self, t: LiveTable, kind: str, *, exclude: Connection | None = None,
                         **data: Any) -> None:

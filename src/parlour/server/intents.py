@@ -13,7 +13,7 @@ import math
 import time
 from typing import TYPE_CHECKING, Any
 
-from parlour import cards
+from parlour import cards, refusals, speech
 from parlour.bots import bot_names
 from parlour.games import get_game
 from parlour.options import OptionError
@@ -432,9 +432,11 @@ class Intents:
             except (ValueError, TypeError) as e:
                 await svc.hub.error(conn, "bad_move", f"malformed move: {e}")
                 return
-            reason = r.why_illegal(move)
-            if reason is not None:
-                await svc.hub.error(conn, "illegal", reason)
+            refused = r.refusal(move)
+            if refused is not None:  # in the reader's words, with the key the page words
+                with speech.speaking(*conn.speech):
+                    words = refusals.worded(refused)
+                await svc.hub.error(conn, "illegal", words, key=refused[0], params=refused[1])
                 return
             if t.seats[conn.seat].auto:  # playing is taking the seat back
                 t.seats[conn.seat].auto = None

@@ -46,8 +46,15 @@ def lang_of(request: Request) -> str:
     return negotiate(request.headers.get("accept-language"), request.cookies.get(COOKIE))
 
 
+def reader_speech(accept: str | None, chosen: str | None, card_names: str | None
+                  ) -> tuple[str, str]:
+    """A socket's reader: the language (the cookie ``parlour_lang``, else Accept-Language)
+    and card-name style (the cookie ``parlour_cards``) its refusals are worded in."""
+    return negotiate(accept, chosen), card_names if card_names in ("game", "classic") else "game"
+
+
 FRONT_WEB = ("page", "lang", "error", "level", "lobby", "account", "between", "people",
-             "pool", "notify")
+             "pool", "notify", "profile")
 """The first segments of the web keys the front page draws (js/lobby.js and what it
 imports); of the game words the card names (the card-style toggle), the rules' option
 words (the custom form) and each game's one-line blurb (``{game}.blurb``)."""

@@ -42,6 +42,8 @@ def render(t: LiveTable, audience: Audience, kind: str, cache: dict[Any, Any] | 
                "seq": t.seq}
         if "retry_after" in data:  # seconds until the same request is answered again
             msg["retry_after"] = data["retry_after"]
+        if "key" in data:  # an engine's refusal: its game catalog key and facts
+            msg["key"], msg["params"] = data["key"], data["params"]
         return msg
     if kind == "hint":
         return {"type": "hint", "seq": t.seq, "moves": data["moves"]}

@@ -10,6 +10,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from parlour.server.guard import client_address
 from parlour.server.hub import Connection
 from parlour.server.limits import origin_allowed
+from parlour.server.pages import reader_speech
 from parlour.server.protocol import BadMessage, parse_client
 from parlour.server.service import TableService
 
@@ -31,6 +32,8 @@ async def table_socket(ws: WebSocket) -> None:
         await ws.close(code=1008, reason=refused)
         return
     conn = Connection(ws, settings, addr)
+    conn.speech = reader_speech(ws.headers.get("accept-language"), ws.cookies.get("parlour_lang"),
+                                ws.cookies.get("parlour_cards"))
     service.sockets.opened(conn)
     try:
         await ws.accept()

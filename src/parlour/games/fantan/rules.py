@@ -38,6 +38,7 @@ from parlour import cards
 from parlour.cards import Card, Mask
 from parlour.game import DECK_ERROR, PASS, Game, Move, Round
 from parlour.options import Option, OptionSet
+from parlour.refusals import Refusal, reference
 
 SEVEN = 6
 SEVENS: Mask = cards.mask_of(cards.card(SEVEN, s) for s in range(4))
@@ -306,31 +307,35 @@ class FanTanRound(Round):
 
     def ended(self) -> str | None:
         if self.blocked:
-            return (f"it was blocked after {self._block_at} passes in a row with no card "
-                    "played, every player passing twice running (FT-11)")
+            return reference(("refusal.fantan.blocked", {"count": self._block_at}))
         return None
 
     def why_illegal(self, move: Move) -> str | None:
+        refused = self.refusal(move)
+        return None if refused is None else reference(refused)
+
+    def refusal(self, move: Move) -> Refusal | None:
         if self.is_over:
-            return self.ended() or "the round is over"
+            if self.blocked:
+                return ("refusal.fantan.blocked", {"count": self._block_at})
+            return ("refusal.over", {})
         legal_bits = self._legal_bits()
         legal = legal_bits & cards.FULL_DECK
         if move == PASS:
             if legal_bits & PASS_BIT:
                 return None
             if self.table == 0 and not self._any_seven:
-                return "7D opens the round: it must be played now (FT-4)"
-            return (f"cannot pass while holding a playable card "
-                    f"({', '.join(cards.codes(legal))}) (FT-5)")
+                return ("refusal.fantan.must_open", {"card": "7D"})
+            return ("refusal.fantan.must_play", {"cards": cards.codes(legal)})
         if type(move) is not int or not 0 <= move < 52:
-            return "not a Fan Tan move (play a card or pass)"
+            return ("refusal.fantan.not_a_move", {})
         if not self.hands[self.turn] >> move & 1:
-            return f"{cards.code(move)} is not in seat {self.turn}'s hand"
+            return ("refusal.not_in_hand", {"card": cards.code(move), "seat": self.turn})
         if legal >> move & 1:
             return None
         if self.table == 0 and not self._any_seven:
-            return "the round opens with 7D (FT-4)"
-        return f"{cards.code(move)} does not fit on the table (FT-3)"
+            return ("refusal.fantan.opens", {"card": "7D"})
+        return ("refusal.fantan.no_fit", {"card": cards.code(move)})
 
     def _apply(self, move: Move) -> None:
         seat = self.turn

@@ -28,6 +28,7 @@ from parlour.cards import ACE, JACK, KING, QUEEN, Card, Mask
 from parlour.game import Game, Move, Round, check_deck, move_card, move_take, play
 from parlour.games.fanti import names
 from parlour.options import Option, OptionSet
+from parlour.refusals import Refusal, reference
 
 HAND_SIZE = 4
 """Cards each seat is dealt at a time (FA-3)."""
@@ -372,29 +373,32 @@ class FantiRound(Round):
             super().apply(move)
 
     def why_illegal(self, move: Move) -> str | None:
+        refused = self.refusal(move)
+        return None if refused is None else reference(refused)
+
+    def refusal(self, move: Move) -> Refusal | None:
         if self.is_over:
-            return "the round is over"
+            return ("refusal.over", {})
         if type(move) is not int or move < 0 or move >> (6 + 52):
-            return "not a Fanti move"
+            return ("refusal.fanti.not_a_move", {})
         c, take = move_card(move), move_take(move)
         if c >= 52:
-            return "Fanti has no pass: play a card (FA-4)"
+            return ("refusal.fanti.no_pass", {})
         if self._legal is None:
             self._legal = hand_moves(self.hands[self.turn], self.table, self._gtg)
         if move in self._legal:
             return None
         if not self.hands[self.turn] >> c & 1:
-            return f"{cards.code(c)} is not in seat {self.turn}'s hand"
-        options = collections(c, self.table, self._gtg)
+            return ("refusal.not_in_hand", {"card": cards.code(c), "seat": self.turn})
+        options = [cards.codes(t) for t in collections(c, self.table, self._gtg)]
         if take & ~self.table:
-            return f"{', '.join(cards.codes(take & ~self.table))} not on the table"
+            return ("refusal.fanti.not_on_table", {"cards": cards.codes(take & ~self.table)})
         if not options:
-            return f"{cards.code(c)} collects nothing here: it must be discarded (FA-6)"
+            return ("refusal.fanti.discard", {"card": cards.code(c)})
         if take == 0:
-            return (f"{cards.code(c)} can collect, so it must (FA-6): "
-                    + " or ".join("+".join(cards.codes(t)) for t in options))
-        return (f"{'+'.join(cards.codes(take))} is not a collection for {cards.code(c)} (FA-5); "
-                f"it can take " + " or ".join("+".join(cards.codes(t)) for t in options))
+            return ("refusal.fanti.must_collect", {"card": cards.code(c), "options": options})
+        return ("refusal.fanti.not_a_collection",
+                {"card": cards.code(c), "take": cards.codes(take), "options": options})
 
     def _apply(self, move: Move) -> None:
         seat = self.turn

@@ -12,21 +12,21 @@ async function content(game) {
 export async function showRules(app, game) {
   let nodes;
   try { nodes = await content(game); } catch {
-    clear(app).append(h("section", { class: "panel" }, h("h1", { text: t("rules.no_game") }),
+    clear(app).append(h("section", { class: "panel" }, h("h1", { text: t("howto.no_game") }),
       h("p", {}, h("a", { href: "/", text: t("nowhere.front_plain") }))));
     return;
   }
   document.title = `${nodes[0].textContent} · parlour`;
   clear(app).append(h("article", { class: "panel rules-page" }, nodes,
-    h("p", {}, h("a", { class: "button primary", href: "/", text: t("rules.play_now") }))));
+    h("p", {}, h("a", { class: "button primary", href: "/", text: t("howto.play_now") }))));
 }
 
 /** The rules in a dialog over the table; Escape or Close returns to the game. */
 export async function openRulesDialog(game, opener) {
   let dlg = document.getElementById("rules-dialog");
   if (dlg) dlg.remove();
-  const close = h("button", { type: "button", class: "close", "data-action": "close-rules", text: t("rules.close") });
-  dlg = h("dialog", { id: "rules-dialog", class: "rules-dialog", "aria-label": t("rules.dialog") },
+  const close = h("button", { type: "button", class: "close", "data-action": "close-rules", text: t("howto.close") });
+  dlg = h("dialog", { id: "rules-dialog", class: "rules-dialog", "aria-label": t("howto.dialog") },
     h("div", { class: "dialog-bar" }, close), h("article", { class: "rules-page" }, await content(game)));
   close.addEventListener("click", () => dlg.close());
   dlg.addEventListener("close", () => { dlg.remove(); if (opener) opener.focus(); });

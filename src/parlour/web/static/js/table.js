@@ -177,7 +177,7 @@ class TablePage {
       // the whole state was refused for now: ask again when the server says (no toast)
       setTimeout(() => { this.syncing = this.conn.send({ type: "sync" }); }, 1000 * (m.retry_after || 5));
     } else if (m.type === "error") {
-      const words = errorWords(m.code, m.message, this.state);
+      const words = errorWords(m.code, m.message, this.state, m.key, m.params);
       if (words === null) return;  // a double click: the first click already counted
       this.toast = words;
       announce(words);

@@ -1,11 +1,11 @@
 // Plain words for players: levels, server refusals and the engine's reasons. Ruling ids
 // and card codes are for help pages and records; what a player reads has neither.
 import { cardName } from "./cards.js";
-import { has, t } from "./i18n.js";
+import { has, list, t, tg, tgn } from "./i18n.js";
 
 export { LEVELS, levelName, levelsFor } from "./levels.js";
 
-const RULING = /\s*\((?:(?:FA|FT|C)-\d+(?:,\s*)?)+\)/g;
+const RULING = /\s*[(（](?:(?:FA|FT|C)-\d+(?:,\s*)?)+[)）]/g;
 const CODE = /\b(10|[2-9AJQK])([CDHS])\b/g;
 
 /** An engine reason in plain words: card codes named, ruling ids dropped. */
@@ -15,16 +15,32 @@ export function plainReason(game, text) {
     .replace(/seat (\d+)'s hand/g, "your hand").replace(/\+/g, " + ");
 }
 
+/** An engine's refusal from its key and facts (parlour.refusals: card codes, lists of
+ *  them, collections to choose from), in this page's language, or "" without a key. */
+export function refusalWords(game, key, params) {
+  if (!key || !(has(key, "game") || has(`${key}#other`, "game"))) return "";
+  const p = { ...(params || {}) };
+  const names = (codes) => list(codes.map((c) => cardName(game, c)));
+  if (p.card) p.card = cardName(game, p.card);
+  if (p.cards) p.cards = names(p.cards);
+  if (p.take) p.take = names(p.take);
+  if (p.options) p.options = p.options.map(names).join(tg("refusal.or"));
+  const text = typeof p.count === "number" ? tgn(key, p.count, p) : tg(key, p);
+  return text.replace(RULING, "");
+}
+
 /**
  * What to tell a person about a refused message, or null to say nothing. A double
  * click answers a state the table has already left ("stale"): that is no mistake.
  */
-export function errorWords(code, message, state) {
+export function errorWords(code, message, state, key, params) {
   const game = state && state.table ? state.table.game : "";
   const english = document.documentElement.lang === "en";
   if (code === "stale") return null;
   if (code === "illegal") {
-    // the engine's reason is English: said in English, the plain refusal elsewhere
+    // the engine's reason as a key and its facts (parlour.refusals), worded here
+    const reason = refusalWords(game, key, params);
+    if (reason) return t("error.illegal", { reason });
     return message && english ? t("error.illegal", { reason: plainReason(game, message) }) : t("error.illegal_plain");
   }
   // In English the server's own sentence for these says most (how long, which seat).
