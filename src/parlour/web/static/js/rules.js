@@ -5,7 +5,7 @@ import { t } from "./i18n.js";
 
 async function content(game) {
   const mod = await import(`./games/${encodeURIComponent(game)}.js`);
-  if (!mod.howToPlay) throw new Error("no rules page for this game");
+  if (!mod.howToPlay) throw new Error(game);  // no rules page: said below in words
   return mod.howToPlay();
 }
 
