@@ -70,14 +70,17 @@ def _load_hints() -> Any:
 
 def _play_remote(url: str, hints: bool, pace: float | None, cacert: Path | None) -> int:
     try:
-        from parlour.netclient import play_remote, tls_context
+        from parlour.netclient import play_remote
     except ImportError:
         fail("--connect is not available in this build yet (parlour.netclient is missing)", 1)
-    with usage_errors():
-        try:
-            tls_context(cacert)  # a bad --cacert is a usage error, before any connection
-        except ValueError as e:
-            raise UsageError(str(e)) from None
+    if cacert is not None:
+        from parlour.netclient import tls_context
+
+        with usage_errors():
+            try:
+                tls_context(cacert)  # a bad --cacert is a usage error, before any connection
+            except ValueError as e:
+                raise UsageError(str(e)) from None
     code = play_remote(url, hints=hints, cacert=cacert) if pace is None else play_remote(
         url, hints=hints, pace=pace, cacert=cacert)
     if code == INTERRUPTED:
