@@ -29,14 +29,20 @@ def operator_url(tmp_path_factory) -> Iterator[str]:
                                         operator_secret="a11y-secret"))
 
 
-def quiet_page(new_page, **kw):
+@pytest.fixture(params=["dark", "light"])
+def scheme(request) -> str:
+    """Each page in both themes: the device's preference (prefers-color-scheme) chooses."""
+    return request.param
+
+
+def quiet_page(new_page, scheme="dark", **kw):
     """Reduced motion: axe reads each colour at rest, not half-way through a fade."""
-    return new_page(reduced_motion="reduce", **kw)
+    return new_page(reduced_motion="reduce", color_scheme=scheme, **kw)
 
 
 @pytest.mark.parametrize("path", PAGES)
-def test_every_page_passes_axe(new_page, live_url, path):
-    page = quiet_page(new_page)
+def test_every_page_passes_axe(new_page, scheme, live_url, path):
+    page = quiet_page(new_page, scheme)
     page.goto(live_url + path)
     page.wait_for_selector("main h1")
     page.wait_for_load_state("networkidle")
@@ -45,8 +51,8 @@ def test_every_page_passes_axe(new_page, live_url, path):
     assert page.errors == []
 
 
-def test_the_moderation_page_passes_axe(new_page, operator_url):
-    page = quiet_page(new_page)
+def test_the_moderation_page_passes_axe(new_page, scheme, operator_url):
+    page = quiet_page(new_page, scheme)
     page.goto(operator_url + "/admin")
     page.wait_for_selector("#operator-secret")
     assert_clean(page)
@@ -69,8 +75,8 @@ def vs_computers(page, base, game, players, seed=3):
 # Fanti seats 2 to 4 and Fan Tan 3 to 8: each at its fewest, at four and at its most.
 @pytest.mark.parametrize(("game", "players"), [("fanti", 2), ("fanti", 4), ("fantan", 3),
                                                ("fantan", 4), ("fantan", 8)])
-def test_a_table_in_play_passes_axe(new_page, live_url, game, players):
-    page = quiet_page(new_page)
+def test_a_table_in_play_passes_axe(new_page, scheme, live_url, game, players):
+    page = quiet_page(new_page, scheme)
     vs_computers(page, live_url, game, players)
     assert_clean(page)
     assert page.locator("h1").count() == 1
@@ -100,8 +106,8 @@ def test_a_fanti_choice_is_named_once(new_page, live_url):
     pytest.skip("no deal with a choice of collections in the first seeds")
 
 
-def test_the_end_replay_verify_and_profile_pass_axe(new_page, live_url):
-    page = quiet_page(new_page)
+def test_the_end_replay_verify_and_profile_pass_axe(new_page, scheme, live_url):
+    page = quiet_page(new_page, scheme)
     table = create_by_api(page, live_url, game="fanti", players=2, rules={"rounds": 1},
                           name="Axel", seats=[{"kind": "person"}, {"kind": "bot", "bot": "easy"}],
                           test={"seed": 5})
@@ -145,3 +151,28 @@ def test_the_focused_card_differs_from_a_playable_one_in_colour(new_page, live_u
     ring = page.evaluate("getComputedStyle(document.documentElement).getPropertyValue('--gold')")
     assert style[1] == "solid" and style[0] == "rgb(255, 255, 255)" and ring.strip() != "#fff"
     assert style[2] != "none"  # the mark under the focused card
+
+
+@pytest.mark.parametrize(("device", "chosen"), [("dark", "light"), ("light", "dark")])
+def test_the_colours_picker_overrides_the_device_and_is_remembered(new_page, live_url, device,
+                                                                  chosen):
+    """The header's picker beats prefers-color-scheme at once, is kept in a cookie (the
+    next page is served in it from its first paint) and passes axe."""
+    page = quiet_page(new_page, device)
+    page.goto(live_url + "/")
+    page.wait_for_selector("main h1")
+    background = "getComputedStyle(document.body).backgroundColor"
+    before = page.evaluate(background)
+    assert page.input_value("#theme") == "auto"
+    page.select_option("#theme", chosen)
+    page.wait_for_function(f"{background} !== {before!r}")
+    assert {c["name"]: c["value"] for c in page.context.cookies()}["parlour_theme"] == chosen
+    page.goto(live_url + "/rules/fanti")
+    page.wait_for_selector("main h1")
+    assert page.evaluate("document.documentElement.dataset.theme") == chosen
+    assert page.evaluate(background) != before and page.input_value("#theme") == chosen
+    page.wait_for_load_state("networkidle")
+    assert_clean(page)
+    page.select_option("#theme", "auto")  # back to the device's
+    page.wait_for_function(f"{background} === {before!r}")
+    assert page.errors == []

@@ -132,23 +132,35 @@ WEIGHT = """() => {
 benchmarks/web_quickplay.py counts it."""
 
 
-@pytest.mark.xfail(reason="issue #33 item 6 not met yet: with the card-name and option words "
-                   "now on the front page, it weighs ~103 KiB and a Persian Fanti table ~154 KiB",
-                   strict=False)
 @pytest.mark.parametrize("code", ["en", "fa"])
-def test_pages_stay_light(new_page, live_url, code):
-    """Front page <= 100 KiB, table page <= 150 KiB uncompressed, in English and in the
-    language whose catalog is largest (Persian: two bytes a letter)."""
+def test_the_front_page_stays_light(new_page, live_url, code):
+    """Front page <= 100 KiB uncompressed, in English and in the language whose catalog
+    is largest (Persian: two bytes a letter): its words are the ones its scripts draw
+    (server/page_words.py), the friends panel's module only for someone with friends."""
     page = new_page(locale=code)
     page.goto(live_url + "/")
     page.wait_for_selector("[data-action=quick-play][data-game=fantan]")
     page.wait_for_load_state("networkidle")
     front = page.evaluate(WEIGHT)
     assert front <= 100 * 1024, f"front page {front / 1024:.1f} KiB"
+    assert "/front/" in page.evaluate("document.documentElement.dataset.catalog")
+    no_keys(page)
+
+
+@pytest.mark.xfail(reason="issue #33 item 6 not met yet for the table page: its scripts and "
+                   "style sheet alone weigh ~138 KiB (table.js 34 KiB, parlour.css 31 KiB, "
+                   "the game's module 12 KiB); with its derived words a Fanti table weighs "
+                   "~155 KiB in English, ~162 KiB in Persian", strict=False)
+@pytest.mark.parametrize("code", ["en", "fa"])
+def test_the_table_page_stays_light(new_page, live_url, code):
+    """Table page <= 150 KiB uncompressed."""
+    page = new_page(locale=code)
+    page.goto(live_url + "/")
+    page.wait_for_selector("[data-action=quick-play][data-game=fantan]")
     bots_ready(live_url)
     page.click("[data-action=quick-play][data-game=fanti]")
     page.wait_for_selector(".hand .card")
     page.wait_for_load_state("networkidle")
     table = page.evaluate(WEIGHT)
-    assert table <= 150 * 1024, f"table page {table / 1024:.1f} KiB"
     no_keys(page)
+    assert table <= 150 * 1024, f"table page {table / 1024:.1f} KiB"

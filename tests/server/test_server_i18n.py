@@ -42,7 +42,7 @@ def test_the_picker_offers_every_language_in_its_own_name(client):
 
 
 def test_the_catalog_holds_one_language_and_is_cached_by_version(client):
-    html = client.get("/", headers={"Accept-Language": "az"}).text
+    html = client.get("/verify", headers={"Accept-Language": "az"}).text
     url = catalog_of(html)
     assert url.startswith("/i18n/az/all/") and f'<link rel="preload" href="{url}"' in html
     r = client.get(url)
@@ -50,16 +50,20 @@ def test_the_catalog_holds_one_language_and_is_cached_by_version(client):
     body = r.json()
     assert body == {d: catalog_json("az", d) for d in ("web", "game")}  # one language, whole
     assert body["web"]["error.not_your_turn"] == "Hələ sizin növbəniz deyil."
-    # every page gets the whole catalogs (a page's word never missing)
-    for path in ("/t/x", "/verify"):
+    for path in ("/account", "/replay"):
         assert catalog_of(client.get(path, headers={"Accept-Language": "az"}).text) == url
-    assert catalog_of(client.get("/", headers={"Accept-Language": "fa"}).text) != url
-    # the lighter bundles are still served, with only their words
-    front = client.get("/i18n/az/front/0000.json")  # an older URL: today's words, not kept
-    assert front.headers["Cache-Control"] == "no-cache"
-    assert all(k.endswith(".blurb") or k.startswith(("card.", "opts."))
-               for k in front.json()["game"])
-    assert set(front.json()["web"]) < set(catalog_json("az", "web"))
+    # the front page and a table page get the words their scripts draw (page_words.py)
+    front = catalog_of(client.get("/", headers={"Accept-Language": "az"}).text)
+    table = catalog_of(client.get("/t/x", headers={"Accept-Language": "az"}).text)
+    assert front.startswith("/i18n/az/front/") and table.startswith("/i18n/az/table/")
+    older = client.get("/i18n/az/front/0000.json")  # an older URL: today's words, not kept
+    assert older.headers["Cache-Control"] == "no-cache"
+    front_words = client.get(front).json()
+    assert set(front_words["web"]) < set(catalog_json("az", "web"))
+    assert "lobby.play_now" in front_words["web"] and "card.rank.J.game" in front_words["game"]
+    assert not any(k.startswith("rules.") for k in front_words["game"])  # on demand
+    rules = client.get("/i18n/az/rules/latest.json").json()
+    assert rules["game"] and all(".rules." in f".{k}" for k in rules["game"])
 
 
 @pytest.mark.parametrize("url", ["/i18n/fr/all/1.json", "/i18n/EN/all/1.json",
@@ -70,7 +74,7 @@ def test_an_unknown_catalog_is_a_plain_404(client, url):
 
 
 def test_pseudo_language_on_purpose_only(client):
-    html = client.get("/", headers={"Cookie": "parlour_lang=en-XA"}).text
+    html = client.get("/verify", headers={"Cookie": "parlour_lang=en-XA"}).text
     assert '<html lang="en-XA" dir="ltr"' in html and "[Šöûñđ" in html
     assert client.get(catalog_of(html)).json()["web"]["page.sound"].startswith("[Šöûñđ")
 
@@ -90,7 +94,7 @@ def test_error_words_follow_the_request_language(client):
 def test_offline_and_admin_pages_in_the_language(make_app):
     client = make_app(operator_secret="s" * 32)
     off = client.get("/offline", headers={"Cookie": "parlour_lang=fa"}).text
-    assert '<html lang="fa" dir="rtl">' in off and "شما آفلاین هستید" in off
+    assert '<html lang="fa" dir="rtl" data-theme="">' in off and "شما آفلاین هستید" in off
     admin = client.get("/admin", headers={"Accept-Language": "zh-CN"}).text
     assert '<html lang="zh-Hans"' in admin and "管理" in admin and 'id="lang"' in admin
 

@@ -10,8 +10,8 @@ English (``parlour.i18n.negotiate``).
 
 The catalog (``/i18n/{lang}/{bundle}/{version}.json``) holds one language's ``web``
 and ``game`` words and nothing else -- for the front page and the table page only the
-keys they draw (``front``, ``table``; the rules on demand: ``rules``), for the other
-pages all (``all``); its version is a hash of its contents, so it is cached for a year
+keys their scripts draw, read from the scripts (``front``, ``table-{game}``:
+server/page_words.py), for the other pages all (``all``); its version is a hash of its contents, so it is cached for a year
 and a changed catalog gets a new URL.
 """
 
@@ -29,11 +29,17 @@ from fastapi.responses import HTMLResponse, Response
 
 from parlour.games import KITS
 from parlour.i18n import LANGUAGES, catalog_json, language, negotiate, t
+from parlour.server import page_words
 from parlour.server.errors import ServiceError
 
 STATIC = Path(__file__).resolve().parent.parent / "web" / "static"
 COOKIE = "parlour_lang"
-MARK = re.compile(r"\{\{(t:[a-z0-9_.-]+|lang|dir|catalog|picker)\}\}")
+THEME_COOKIE = "parlour_theme"
+THEMES = ("auto", "light", "dark")
+"""The header's colours picker: as the device says (``prefers-color-scheme``), or light
+or dark whatever it says; remembered a year in the ``parlour_theme`` cookie, so the
+page is served in the chosen colours from its first paint (js/theme.js sets it)."""
+MARK = re.compile(r"\{\{(t:[a-z0-9_.-]+|lang|dir|catalog|picker|theme|themes)\}\}")
 PAGE_HEADERS = {"Cache-Control": "no-cache", "Vary": "Cookie, Accept-Language"}
 FOREVER = {"Cache-Control": "public, max-age=31536000, immutable"}
 PAGE_DOMAINS = ("web", "game")
@@ -53,16 +59,12 @@ def reader_speech(accept: str | None, chosen: str | None, card_names: str | None
     return negotiate(accept, chosen), card_names if card_names in ("game", "classic") else "game"
 
 
-FRONT_WEB = ("page", "lang", "error", "level", "lobby", "account", "between", "people",
-             "pool", "notify", "profile")
-"""The first segments of the web keys the front page draws (js/lobby.js and what it
-imports); of the game words the card names (the card-style toggle), the rules' option
-words (the custom form) and each game's one-line blurb (``{game}.blurb``)."""
-FRONT_GAME = ("card", "opts")
-NOT_AT_TABLE = ("lobby", "admin", "offline", "verify", "replay", "players", "rules")
-"""Web keys a table page never draws, and game keys it loads only when asked
-(the rules dialog: ``more("rules")`` in js/i18n.js)."""
 BUNDLES = ("front", "table", "rules", "all")
+SERVER_SENT = ("rules", "opts")
+"""Game-word heads a table's server answers never carry (the rules and the options are
+drawn by the page's modules, so the scan finds them); every other game word of the
+table's own game and of no game (score details, results, refusals) may come in a
+server answer as a key, so the table bundle holds them."""
 
 
 def _known(bundle: str) -> bool:
@@ -71,22 +73,38 @@ def _known(bundle: str) -> bool:
     return base in BUNDLES and (not game or (base == "table" and game in KITS))
 
 
-def _in_bundle(bundle: str, domain: str, key: str) -> bool:
-    head = key.split(".", 1)[0]
-    second = key.split(".")[1] if key.count(".") else ""
-    if bundle == "front":
-        return head in FRONT_WEB if domain == "web" else (
-            head in FRONT_GAME or key.endswith(".blurb"))
-    if bundle.startswith("table"):
-        game = bundle.partition("-")[2]
-        other_game = domain == "game" and game and head in KITS and head != game
-        # drawn elsewhere: the lobby's level lines, the header (served filled in)
-        elsewhere = (key.endswith(".line") and head == "level") or (
-            head == "page" and key != "page.notify.blocked")
-        return head not in NOT_AT_TABLE and second != "rules" and not other_game and not elsewhere
+def _game_modules() -> dict[str, Path]:
+    return {name: kit.web_module for name, kit in KITS.items() if kit.web_module is not None}
+
+
+def _entries(bundle: str) -> list[str]:
+    """The modules a page runs first: the router and the page's own module; a table
+    its game's module too. (The front page takes from a game's module only its option
+    words, made by js/gamewords.js's optionWords, which the front page's scan reads.)"""
+    base, _, game = bundle.partition("-")
+    if base == "front":
+        return ["main.js", "lobby.js"]
+    games = [game] if game else sorted(_game_modules())
+    return ["main.js", "table.js", *(f"games/{g}.js" for g in games)]
+
+
+def _bundle_keys(bundle: str, domain: str, keys: list[str]) -> set[str]:
+    """The keys of one catalog a page of this kind draws (server/page_words.py)."""
+    if bundle == "all":
+        return set(keys)
+    rules = {k for k in keys if domain == "game" and (
+        k.split(".")[0] == "rules" or k.split(".")[1:2] == ["rules"])}
     if bundle == "rules":
-        return domain == "game" and (head == "rules" or second == "rules")
-    return True
+        return rules
+    # the rules' words come on demand, when the rules dialog opens (js/rules.js)
+    chosen = page_words.drawn(keys, page_words.closure(_entries(bundle), _game_modules())) - rules
+    if bundle.startswith("table") and domain == "game":
+        game = bundle.partition("-")[2]
+        for k in keys:
+            head = k.split(".", 1)[0]
+            if head not in SERVER_SENT and (head == game or head not in KITS or not game):
+                chosen.add(k)
+    return chosen
 
 
 @cache
@@ -94,18 +112,43 @@ def catalog_body(code: str, bundle: str = "all") -> tuple[bytes, str]:
     """One language's words for one kind of page, as JSON, and its version. The front
     page and the table page get only the keys they draw (light pages);
     every other page gets the whole ``web`` and ``game`` catalogs."""
-    body = orjson.dumps({d: {k: v for k, v in catalog_json(code, d).items()
-                             if _in_bundle(bundle, d, k)} for d in PAGE_DOMAINS},
-                        option=orjson.OPT_SORT_KEYS)
+    words = {}
+    for d in PAGE_DOMAINS:
+        every = catalog_json(code, d)
+        keep = _bundle_keys(bundle, d, sorted(every))
+        words[d] = {k: v for k, v in every.items() if k in keep}
+    body = orjson.dumps(words, option=orjson.OPT_SORT_KEYS)
     return body, hashlib.sha256(body).hexdigest()[:12]
 
 
 def bundle_of(request: Request) -> str:
-    """Which words a page draws. Every page gets them all for now: the lighter
-    bundles (``front``, ``table-{game}``) left out words the page draws (the card-name
-    toggle's, the rules dialog's, the joined-up lists'), and a missing word is worse
-    than a few KiB; the bundles stay served for the day their lists are checked."""
+    """Which words a page draws: the front page's, a table's (of its game, when this
+    process holds the table), or all (every other page)."""
+    path = request.url.path
+    if path == "/":
+        return "front"
+    if path.startswith("/t/"):
+        service = getattr(request.app.state, "service", None)
+        tables = getattr(service, "tables", None)
+        table = tables.get(path[3:].strip("/")) if isinstance(tables, dict) else None
+        game = getattr(getattr(table, "game", None), "name", None)
+        return f"table-{game}" if game in KITS else "table"
     return "all"
+
+
+def theme_of(request: Request) -> str:
+    """The colours this request chose (``auto``: the device's)."""
+    chosen = request.cookies.get(THEME_COOKIE, "auto")
+    return chosen if chosen in THEMES else "auto"
+
+
+def _themes(code: str, theme: str) -> str:
+    options = "".join(
+        f'<option value="{v}"{" selected" if v == theme else ""}>'
+        f'{html.escape(t(code, "theme." + v))}</option>' for v in THEMES)
+    label = html.escape(t(code, "theme.label"))
+    return (f'<select id="theme" class="tool lang-pick" aria-label="{label}" '
+            f'title="{label}">{options}</select>')
 
 
 def catalog_url(code: str, bundle: str = "all") -> str:
@@ -122,7 +165,7 @@ def _picker(code: str) -> str:
 
 
 @cache
-def render(name: str, code: str, bundle: str = "all") -> bytes:
+def render(name: str, code: str, bundle: str = "all", theme: str = "auto") -> bytes:
     """One static page with the language's words filled in (kept per language)."""
     lang = language(code)
     assert lang is not None
@@ -138,6 +181,10 @@ def render(name: str, code: str, bundle: str = "all") -> bytes:
             return catalog_url(code, bundle)
         if what == "picker":
             return _picker(code)
+        if what == "theme":
+            return "" if theme == "auto" else theme
+        if what == "themes":
+            return _themes(code, theme)
         return html.escape(t(code, what[2:]))
 
     return MARK.sub(fill, source).encode("utf-8")
@@ -146,7 +193,8 @@ def render(name: str, code: str, bundle: str = "all") -> bytes:
 def page(request: Request, name: str = "index.html") -> HTMLResponse:
     """A page in the request's language (headers: server/guard.py adds the CSP)."""
     bundle = bundle_of(request) if name == "index.html" else "all"
-    return HTMLResponse(render(name, lang_of(request), bundle), headers=PAGE_HEADERS)
+    return HTMLResponse(render(name, lang_of(request), bundle, theme_of(request)),
+                        headers=PAGE_HEADERS)
 
 
 def error_words(request: Request, code: str, message: str) -> str:

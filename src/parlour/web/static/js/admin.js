@@ -3,8 +3,10 @@
 // The operator secret is asked once and kept for this tab only (sessionStorage).
 import { api, clear, h } from "./dom.js";
 import { has, lang, setupPicker, t } from "./i18n.js";
+import { setupTheme } from "./theme.js";
 
 setupPicker();
+setupTheme();
 const app = document.getElementById("app");
 const KEY = "parlour.operator";
 

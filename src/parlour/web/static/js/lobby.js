@@ -6,7 +6,6 @@ import { roomLine, yourMove } from "./between.js";
 import { api, append, clear, h, seats } from "./dom.js";
 import { whoAmI } from "./who.js";
 import { yourGames } from "./history.js";
-import { friendsPanel } from "./people.js";
 import { playPeople } from "./pool.js";
 import { has, lang, list as joinWords, t, tg, tn } from "./i18n.js";
 import { levelName, levelsFor } from "./levels.js";
@@ -307,7 +306,10 @@ export async function showLobby(app) {
   }, { passive: true });
   yourMove().then((el) => { if (el) waiting.append(el); });
   roomLine().then((el) => { if (el) counts.append(el); });
-  friendsPanel().then((p) => { if (p) friends.append(p); });
+  // the friends panel's module only for someone with friends or invitations (a light page)
+  api("/api/friends").then((d) => (d.following.length || d.invites.length
+    ? import("./people.js").then((m) => m.friendsPanel(d)) : null))
+    .then((p) => { if (p) friends.append(p); }).catch(() => {});
   history().then((p) => { if (p) mine.append(p); });
   try {
     const list = await api("/api/open-tables");

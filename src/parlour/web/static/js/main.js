@@ -4,6 +4,7 @@
 import { api, prefs, wayOn } from "./dom.js";
 import { setupCardStyle } from "./gamewords.js";
 import { setupPicker, t } from "./i18n.js";
+import { setupTheme } from "./theme.js";
 import { enabled as notifying, supported as canNotify, turnOff, turnOn } from "./notify.js";
 import { setupAccount } from "./who.js";
 
@@ -46,6 +47,7 @@ function heartbeat() {
 
 setupTools();
 setupPicker();
+setupTheme();
 setupCardStyle();
 setupAccount();
 heartbeat();

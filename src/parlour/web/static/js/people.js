@@ -63,9 +63,9 @@ export function peopleBox(page) {
 }
 
 /** The front page's friends panel: who you follow (online first) and invitations. */
-export async function friendsPanel() {
-  let data;
-  try { data = await api("/api/friends"); } catch { return null; }
+export async function friendsPanel(known) {
+  let data = known;
+  if (!data) try { data = await api("/api/friends"); } catch { return null; }
   if (!data.following.length && !data.invites.length) return null;
   return h("section", { class: "panel friends", "aria-labelledby": "friends-title" },
     h("h2", { id: "friends-title", text: t("people.friends") }),

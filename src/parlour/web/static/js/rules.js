@@ -1,7 +1,7 @@
 // "How to play": the game's page module writes the page (howToPlay()); the site shows it
 // at /rules/NAME and, at the table, in a dialog over the game (the game goes on).
 import { clear, h } from "./dom.js";
-import { t } from "./i18n.js";
+import { more, t } from "./i18n.js";
 
 async function content(game) {
   const mod = await import(`./games/${encodeURIComponent(game)}.js`);
@@ -23,6 +23,7 @@ export async function showRules(app, game) {
 
 /** The rules in a dialog over the table; Escape or Close returns to the game. */
 export async function openRulesDialog(game, opener) {
+  await more("rules");  // a table page's words leave the rules out (server/pages.py)
   let dlg = document.getElementById("rules-dialog");
   if (dlg) dlg.remove();
   const close = h("button", { type: "button", class: "close", "data-action": "close-rules", text: t("howto.close") });

@@ -1,0 +1,69 @@
+"""A page's words are read from its scripts (server/page_words.py, server/pages.py)."""
+
+from __future__ import annotations
+
+import re
+
+import orjson
+import pytest
+
+from parlour.i18n import LANGUAGES, catalog_json
+from parlour.server import page_words
+from parlour.server.pages import _entries, _game_modules, catalog_body
+
+CALL = re.compile(r"""\b(t|tn|tg|tgn)\(\s*["']([^"']+)["']""")
+
+
+def test_literals_prefixes_templates_and_plurals():
+    source = """
+      t("lobby.play_now"); tn("hand.cards", 3); x = "error." + code;
+      tg(`card.rank.${r}.${style}`); has(`${k}.${j}`); y = "not a key";
+    """
+    keys = ["lobby.play_now", "lobby.other", "hand.cards#one", "hand.cards#other",
+            "error.busy", "card.rank.J.game", "card.suit.clubs.game", "a.b"]
+    got = page_words.drawn(keys, {"m.js": source})
+    assert got == {"lobby.play_now", "hand.cards#one", "hand.cards#other", "error.busy",
+                   "card.rank.J.game"}
+
+
+def test_the_closure_follows_imports_but_not_into_another_page(tmp_path, monkeypatch):
+    (tmp_path / "games").mkdir()
+    (tmp_path / "main.js").write_text('import("./c.js").then(go);\nimport("./a.js");\n')
+    (tmp_path / "a.js").write_text('import { b } from "./b.js";\nimport("./c.js");\n'
+                                   'import("./e.js").then(use);\n')
+    (tmp_path / "e.js").write_text("")
+    (tmp_path / "b.js").write_text('export { x } from "./d.js";\n')
+    (tmp_path / "c.js").write_text("")
+    (tmp_path / "d.js").write_text("")
+    (tmp_path / "game.js").write_text('import { t } from "../a.js";\n')
+    monkeypatch.setattr(page_words, "STATIC_JS", tmp_path)
+    assert set(page_words.closure(["a.js"], {})) == {"a.js", "b.js", "d.js", "e.js"}
+    assert set(page_words.closure(["main.js"], {})) == {"main.js"}
+    assert set(page_words.closure(["games/g.js"], {"g": tmp_path / "game.js"})) == {
+        "games/g.js", "a.js", "b.js", "d.js", "e.js"}
+
+
+@pytest.mark.parametrize("bundle", ["front", "table", "table-fanti", "table-fantan"])
+def test_every_word_a_page_module_names_is_in_its_bundle(bundle):
+    """Each key a page's modules name outright exists in English and is in the page's
+    words in every language (a word left out shows nothing)."""
+    modules = page_words.closure(_entries(bundle), _game_modules())
+    assert {"main.js", "i18n.js"} <= set(modules)
+    named = {(("game" if f.startswith("tg") else "web"), k)
+             for src in modules.values() for f, k in CALL.findall(src)}
+    assert named
+    for code in LANGUAGES:
+        words = orjson.loads(catalog_body(code, bundle)[0])
+        for domain, key in named:
+            if (domain == "game" and (key.startswith("rules.") or ".rules." in key)) or key.endswith("."):
+                continue  # on demand (the rules dialog), or a prefix ("error." + code)
+            english = catalog_json("en", domain)
+            assert key in english or f"{key}#other" in english, f"{domain}:{key} in no catalog"
+            assert key in words[domain] or f"{key}#other" in words[domain], (code, bundle, key)
+
+
+def test_the_light_bundles_are_lighter():
+    for code in ("en", "fa"):
+        whole = len(catalog_body(code, "all")[0])
+        assert len(catalog_body(code, "front")[0]) < 0.6 * whole
+        assert len(catalog_body(code, "table-fanti")[0]) < 0.7 * whole
