@@ -1,6 +1,7 @@
 """Rule variants drawn from a game's declared options, never from a hand-written list.
 
-Every option with a list of choices counts (``rounds`` has none). :func:`option_variants`
+Every option with a list of choices counts (``rounds`` has none), but a research variant
+(``Option.research``: the small packs, FT-12 and FA-11), which its own tests cover. :func:`option_variants`
 gives every value of every option (the defaults, then each other value with the rest at
 their defaults) and then a seeded sample of the other combinations, up to ``limit``: a
 product that fits is given whole, in ``itertools.product`` order. So an option declared
@@ -27,7 +28,7 @@ def _game(game: str | Game) -> Game:
 
 def option_product(game: str | Game) -> list[dict[str, Any]]:
     """Every combination of the game's options that have a list of choices."""
-    choice = [o for o in _game(game).options if o.choices]
+    choice = [o for o in _game(game).options if o.choices and not o.research]
     return [dict(zip([o.name for o in choice], values, strict=True))
             for values in itertools.product(*(o.choices for o in choice))]
 
@@ -40,7 +41,7 @@ def option_variants(game: str | Game, limit: int = LIMIT, seed: int = SEED
     product = option_product(g)
     if len(product) <= limit:
         return product
-    choice = [o for o in g.options if o.choices]
+    choice = [o for o in g.options if o.choices and not o.research]
     defaults = {o.name: o.default for o in choice}
     out = [defaults]
     for o in choice:

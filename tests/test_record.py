@@ -680,5 +680,9 @@ def _documented_errors() -> list[RecordError]:
 
 
 def test_fanti_record_rules_are_the_three_options():
-    """RECORD.md: Fanti rules are ``rounds``, ``ties``, ``guardian_takes_guardians``."""
-    assert FANTI.options.names() == ["rounds", "ties", "guardian_takes_guardians"]
+    """RECORD.md: Fanti rules are ``rounds``, ``ties``, ``guardian_takes_guardians``; the
+    research option ``pack`` (FA-11) is recorded only when it is not the full deck."""
+    assert FANTI.options.names() == ["rounds", "ties", "guardian_takes_guardians", "pack"]
+    assert [o.name for o in FANTI.options if o.optional] == ["pack"]
+    assert list(FANTI.options.recorded(FANTI.rules(2))) == [
+        "rounds", "ties", "guardian_takes_guardians"]

@@ -172,7 +172,8 @@ class Round(abc.ABC):
 
     @abc.abstractmethod
     def locations(self) -> list[Mask]:
-        """Where every card is: a list of disjoint masks whose union is the full deck."""
+        """Where every card is: a list of disjoint masks whose union is the full deck (the
+        round's pack, where an option cuts the deck: FT-12, FA-11)."""
 
     def advance(self, move: Move) -> None:
         """Play ``move``, which the caller knows to be legal (one of ``legal_moves()``),
@@ -239,12 +240,30 @@ class Game(abc.ABC):
     def rules(self, players: int, given: dict[str, Any] | None = None) -> dict[str, Any]:
         """Every option for this player count: defaults overlaid with ``given``."""
         self.check_players(players)
-        return self.options.resolve(players, given)
+        rules = self.options.resolve(players, given)
+        self.check_rules(rules, players)
+        return rules
+
+    def check_rules(self, rules: dict[str, Any], players: int) -> None:
+        """Raise :class:`~parlour.options.OptionError` when options that are each valid
+        do not go together with this player count (a cut pack too small for it)."""
+        return None
 
     @abc.abstractmethod
     def new_round(self, rules: dict[str, Any], players: int, dealer: int,
                   deck: Sequence[Card]) -> Round:
-        """The round dealt by ``dealer`` from ``deck`` (52 cards, first dealt first)."""
+        """The round dealt by ``dealer`` from ``deck`` (52 cards, first dealt first; where
+        an option cuts the pack, its cards are dealt in this order, the others set aside)."""
+
+    def pack(self, rules: dict[str, Any]) -> Mask:
+        """The cards a round under ``rules`` deals (the full deck unless an option cuts it)."""
+        return cards.FULL_DECK
+
+    def deal_groups(self, rules: dict[str, Any], players: int, dealer: int) -> list[int]:
+        """For each position of the pack's deal order, where that card goes, as a group
+        number; cards whose order within a group changes nothing share it (a seat's hand
+        of one deal). The research environments draw a cut pack a group at a time."""
+        return list(range(self.pack(rules).bit_count()))
 
     def max_round_moves(self, players: int) -> int | None:
         """The most moves a round can have, from the rules: what the server's cap on a

@@ -29,6 +29,17 @@ class Option:
     choices: tuple[Any, ...] = ()
     minimum: int | None = None
     help: str = ""
+    optional: bool = False
+    """Declared after the record format: a record may leave it out, meaning its default,
+    and a record is written without it at its default (so those records read the same
+    everywhere, docs/research.md "Solvable variants")."""
+    compiled: bool = True
+    """Whether the compiled kernels (batch, lock-step, vector, search) serve the values
+    other than the default; where not, they refuse those rules (:meth:`OptionSet.
+    compiled_refusal`) and the Python engine plays them."""
+    research: bool = False
+    """A research variant (docs/research.md): its own tests cover it, and the sweeps over
+    every option value (tests/option_variants.py) leave it at its default."""
 
     def default_for(self, players: int) -> Any:
         return self.default(players) if callable(self.default) else self.default
@@ -124,10 +135,25 @@ class OptionSet:
             raise OptionError("rules must be an object")
         for key in given:
             self._get(key)
-        missing = [k for k in self.options if k not in given]
+        missing = [k for k, o in self.options.items() if k not in given and not o.optional]
         if missing:
             raise OptionError(f"rules lack {', '.join(missing)}")
-        return {k: self.options[k].check(given[k]) for k in self.options}
+        return {k: o.check(given[k]) if k in given else o.default for k, o in self.options.items()}
+
+    def compiled_refusal(self, rules: Mapping[str, Any]) -> str | None:
+        """Why the compiled kernels cannot play ``rules``, in plain words, or None."""
+        for o in self:
+            if not o.compiled and o.name in rules and rules[o.name] != o.default_for(0):
+                return (f"the compiled engines play only {o.name}={_show(o.default)}, "
+                        f"not {o.name}={_show(rules[o.name])}: use the step engine")
+        return None
+
+    def recorded(self, rules: Mapping[str, Any]) -> dict[str, Any]:
+        """``rules`` as a record holds them: every option but an optional one at its
+        default (:attr:`Option.optional`)."""
+        return {k: v for k, v in rules.items()
+                if not (k in self.options and self.options[k].optional
+                        and v == self.options[k].default)}
 
     def parse_pairs(self, pairs: list[str] | None) -> dict[str, Any]:
         """``["rounds=3", "ace=high"]`` to ``{"rounds": 3, "ace": "high"}``."""

@@ -75,7 +75,7 @@ def dump(match: Match) -> dict[str, Any]:
     data: dict[str, Any] = {
         "format": FORMAT,
         "game": match.game.name,
-        "rules": dict(match.rules),
+        "rules": match.game.options.recorded(match.rules),
         "seats": list(match.seats),
         "rounds": rounds,
     }
@@ -158,6 +158,7 @@ def _check(data: Any) -> Match:
                           f"players, not {n}")
     try:
         rules = game.options.exact(data["rules"])
+        game.check_rules(rules, n)
     except OptionError as e:
         raise RecordError(str(e)) from None
     if "meta" in data and not isinstance(data["meta"], dict):

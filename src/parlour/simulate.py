@@ -59,21 +59,29 @@ DEFAULT_BATCH = 4096
 """Games per kernel call of the batch engine (speed and memory only, never results)."""
 
 
-def choose_engine(engine: str, bots: Sequence[str], game: str | None = None) -> str:
+def choose_engine(engine: str, bots: Sequence[str], game: str | None = None,
+                  rules: dict[str, Any] | None = None) -> str:
     """``step`` or ``batch`` for ``engine`` (``step``, ``batch`` or ``auto``) and these bots.
 
     ``auto`` is ``batch`` when every seat is ``random`` and ``game`` (when given) has a
     batch kernel in its kit; ``batch`` with any other bot, or for a game without one, is
-    a :class:`ValueError` that says why.
+    a :class:`ValueError` that says why. Rules the compiled kernels do not serve (a cut
+    pack, :meth:`parlour.options.OptionSet.compiled_refusal`) play on ``step``.
     """
     if engine not in ENGINES:
         raise ValueError(f"unknown engine {engine!r}; choose one of: {', '.join(ENGINES)}")
     all_random = bool(bots) and all(b == BATCH_BOT for b in bots)
     kernel = game is None or get_kit(game).attr("kernel", "BATCH") is not None
+    refusal = (get_kit(game).game.options.compiled_refusal(rules)
+               if game is not None and rules else None)
     if engine == "auto":
+        if refusal:
+            return "step"
         return "batch" if all_random and kernel else "step"
     if engine == "batch" and not kernel:
         raise ValueError(f"{get_kit(game).game.title} has no batch engine; use --engine step")
+    if engine == "batch" and refusal:
+        raise ValueError(refusal.replace("the step engine", "--engine step"))
     if engine == "batch" and not all_random:
         others = [f"{b} (seat {s})" for s, b in enumerate(bots) if b != BATCH_BOT]
         raise ValueError("the batch engine plays uniformly random moves only: every seat must "
@@ -108,7 +116,7 @@ class SimConfig:
 
     def resolved_engine(self) -> str:
         """``step`` or ``batch``: what ``engine`` means for these bots."""
-        return choose_engine(self.engine, self.bots, self.game)
+        return choose_engine(self.engine, self.bots, self.game, self.full_rules())
 
 
 @dataclass(frozen=True)

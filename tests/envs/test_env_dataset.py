@@ -103,3 +103,24 @@ def test_games_in_play_are_left_out_and_bad_input_writes_nothing(tmp_path) -> No
         result = CliRunner().invoke(app, ["dataset", *args, "--out", str(tmp_path / "no")])
         assert result.exit_code == 2 and words in result.output, result.output
         assert not (tmp_path / "no").exists()
+
+
+def test_parquet_beside_numpy_loads_back_the_same_rows(tmp_path) -> None:
+    """``--parquet``: rows.parquet holds every column of the numpy files, the schema in its
+    metadata; load_parquet gives the same arrays (and refuses a table that is not one)."""
+    records = tmp_path / "sim.jsonl"
+    _simulate(records, "fanti", 2, 3, 1, "random")
+    result = CliRunner().invoke(app, ["dataset", str(records), "--out", str(tmp_path / "d"),
+                                      "--parquet", "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["parquet"] == "rows.parquet"
+    a, b = dataset.load(tmp_path / "d"), dataset.load_parquet(tmp_path / "d")
+    assert b.schema["rows"] == len(a) == len(b) and b.games == a.games
+    for k in dataset.COLUMNS:
+        x, y = getattr(a, k), getattr(b, k)
+        assert x.dtype == y.dtype and x.shape == y.shape and (x == y).all(), k
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+    pq.write_table(pa.table({"x": [1]}), tmp_path / "other.parquet")
+    with pytest.raises(dataset.DatasetError, match="not a"):
+        dataset.load_parquet(tmp_path / "other.parquet")

@@ -90,6 +90,8 @@ def run(game: str, players: int, rules: dict[str, Any], seed: int, game0: int,
         out: Chunk) -> Chunk:
     """Play games ``game0 .. game0 + len(out.first) - 1`` into ``out`` (full rules given)."""
     rec = out.rec_move is not None
+    if refusal := get_kit(game).game.options.compiled_refusal(rules):
+        raise ValueError(f"the batch engine is compiled: {refusal}")
     kernel_for(game).run(
         np.uint64(int(seed) & M64), int(game0), int(players), int(out.scores.shape[1]), rules,
         out, out.rec_deck if rec else _EMPTY8, out.rec_seat if rec else _EMPTY8,

@@ -45,6 +45,11 @@ file           dtype, shape      meaning
 ``step.npy``   int32 (N,)        the action's index in its round
 ``games.jsonl`` one line a game  source file, its index there, rules, seats, totals,
                                  winners, ``meta`` (e.g. the arena's bots and seeds)
+``rows.parquet`` one row an action the same columns in one Parquet table (``parquet=True``,
+                                 ``parlour dataset --parquet``): ``obs`` and ``mask`` as
+                                 fixed-size lists of float32 / bool, the others as above;
+                                 the schema's JSON in the table's metadata key
+                                 ``parlour``. :func:`load_parquet` reads it back.
 ============== ================= ===========================================================
 """
 
@@ -148,13 +153,13 @@ def collect(paths: Sequence[str | Path]) -> tuple[list[tuple[str, int, Match]], 
 
 
 def build(paths: Sequence[str | Path], out: str | Path,
-          observation: str = "vector") -> dict[str, Any]:
-    """Write the dataset of the finished games in ``paths`` to the folder ``out``;
-    returns the summary (also in ``schema.json``). A bad record is refused in words
-    (:class:`DatasetError`) before anything is written."""
+          observation: str = "vector", parquet: bool = False) -> dict[str, Any]:
+    """Write the dataset of the finished games in ``paths`` to the folder ``out`` (and
+    ``rows.parquet`` with ``parquet``); returns the summary (also in ``schema.json``). A
+    bad record is refused in words (:class:`DatasetError`) before anything is written."""
     check_observation(observation)
     games, skipped = collect(paths)
-    return write(games, skipped, out, observation, paths)
+    return write(games, skipped, out, observation, paths, parquet)
 
 
 def check_observation(observation: str) -> None:
@@ -164,7 +169,8 @@ def check_observation(observation: str) -> None:
 
 
 def write(games: list[tuple[str, int, Match]], skipped: int, out: str | Path,
-          observation: str, paths: Sequence[str | Path]) -> dict[str, Any]:
+          observation: str, paths: Sequence[str | Path], parquet: bool = False
+          ) -> dict[str, Any]:
     """Replay ``games`` (from :func:`collect`) and write the folder ``out``."""
     columns: dict[str, list[Any]] = {k: [] for k in COLUMNS}
     for g, (_path, _index, match) in enumerate(games):
@@ -174,10 +180,12 @@ def write(games: list[tuple[str, int, Match]], skipped: int, out: str | Path,
             columns["game"].append(g)
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)
+    arrays: dict[str, np.ndarray] = {}
     for k, (dtype, _doc) in COLUMNS.items():
         data = (np.stack(columns[k]).astype(dtype) if k in ("obs", "mask")
                 else np.asarray(columns[k], dtype=dtype))
         np.save(folder / f"{k}.npy", data)
+        arrays[k] = data
     with (folder / "games.jsonl").open("w", encoding="utf-8") as f:
         for path, index, m in games:
             f.write(json.dumps({"source": path, "index": index, "rules": m.rules,
@@ -197,8 +205,62 @@ def write(games: list[tuple[str, int, Match]], skipped: int, out: str | Path,
                     for k, (d, doc) in COLUMNS.items()},
         "sources": [str(p) for p in paths],
     }
+    if parquet:
+        summary["parquet"] = PARQUET_FILE
+        write_parquet(arrays, summary, folder / PARQUET_FILE)
     (folder / "schema.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
     return summary
+
+
+PARQUET_FILE = "rows.parquet"
+
+
+def write_parquet(arrays: dict[str, np.ndarray], schema: dict[str, Any], path: Path) -> None:
+    """The columns as one Parquet table: ``obs`` and ``mask`` as fixed-size lists (one
+    list a row), the schema's JSON in the metadata key ``parlour``."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    cols = {}
+    for k, data in arrays.items():
+        if data.ndim == 2:
+            flat = pa.array(data.reshape(-1))
+            cols[k] = pa.FixedSizeListArray.from_arrays(flat, data.shape[1])
+        else:
+            cols[k] = pa.array(data)
+    table = pa.table(cols).replace_schema_metadata({"parlour": json.dumps(schema)})
+    pq.write_table(table, path)
+
+
+def load_parquet(path: str | Path) -> Dataset:
+    """A ``rows.parquet`` (:func:`write_parquet`) as a :class:`Dataset`, every column a
+    numpy array of the numpy files' dtype and shape; ``games`` from the ``games.jsonl``
+    beside it, if there is one."""
+    import pyarrow.parquet as pq
+
+    file = Path(path)
+    if file.is_dir():
+        file = file / PARQUET_FILE
+    try:
+        table = pq.read_table(file)
+    except (OSError, ValueError) as e:
+        raise DatasetError(f"{file} holds no Parquet dataset: {e}") from None
+    meta = table.schema.metadata or {}
+    if b"parlour" not in meta:
+        raise DatasetError(f"{file} is not a {FORMAT} Parquet table")
+    schema = json.loads(meta[b"parlour"])
+    arrays: dict[str, np.ndarray] = {}
+    for k, (dtype, _doc) in COLUMNS.items():
+        col = table.column(k).combine_chunks()
+        if k in ("obs", "mask"):
+            width = col.type.list_size
+            arrays[k] = col.values.to_numpy(zero_copy_only=False).astype(dtype).reshape(-1, width)
+        else:
+            arrays[k] = col.to_numpy(zero_copy_only=False).astype(dtype)
+    games_file = file.parent / "games.jsonl"
+    games = ([json.loads(line) for line in games_file.read_text(encoding="utf-8").splitlines()
+              if line] if games_file.is_file() else [])
+    return Dataset(schema=schema, games=games, **arrays)
 
 
 @dataclass

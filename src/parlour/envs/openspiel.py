@@ -74,7 +74,7 @@ class ParlourSpielGame(pyspiel.Game):
         n = self.spec.players
         info = pyspiel.GameInfo(
             num_distinct_actions=self.num_actions,
-            max_chance_outcomes=52,
+            max_chance_outcomes=self.spec.max_chance_outcomes,
             num_players=n,
             min_utility=-1.0 / (n - 1),
             max_utility=1.0,

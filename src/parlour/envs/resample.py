@@ -102,6 +102,9 @@ def _matching(unknown: list[int], need: dict[int, int], forbidden: dict[int, int
 
 def resample_deck(rnd: Round, seat: int, rng: random.Random) -> list[int]:
     """A deck for ``rnd`` that ``seat`` cannot tell from the real one (module doc)."""
+    if rnd.game.pack(rnd.rules) != cards.FULL_DECK:
+        raise ValueError("the resampler deals the full deck only, not a cut pack "
+                         "(docs/research.md, \"Solvable variants\")")
     parts = env_parts(rnd.game.name)
     n, dealer = rnd.players, rnd.dealer
     deck = list(rnd.deck)

@@ -36,6 +36,7 @@ import pyspiel
 from parlour import cards
 from parlour.envs.kit import env_parts
 from parlour.envs.spiel_state import Spec, SpielCore
+from parlour.game import move_card
 from parlour.match import Match
 
 
@@ -58,6 +59,20 @@ def dealt_to(game: str, n: int, dealer: int, deck: list[int] | tuple[int, ...],
     return out
 
 
+def cut_pack_dealt(rnd: Any, seat: int) -> tuple[int, int]:
+    """A cut pack's one deal (FT-12, FA-11) as ``(dealt to seat, face up)``: a seat was
+    dealt its hand and the cards it has played; the face-up cards are the pack's others
+    that no seat holds or played (what the deal laid on the table)."""
+    played = [0] * rnd.players
+    for s, move in rnd.history:
+        if move_card(move) < 52:
+            played[s] |= 1 << move_card(move)
+    held = 0
+    for s in range(rnd.players):
+        held |= rnd.hand(s) | played[s]
+    return rnd.hand(seat) | played[seat], rnd.game.pack(rnd.rules) & ~held
+
+
 def info_state_string(core: SpielCore, player: int) -> str:
     """Everything ``player`` has seen, in order (see the module docstring)."""
     spec = core.spec
@@ -67,10 +82,14 @@ def info_state_string(core: SpielCore, player: int) -> str:
         return parts[0]
     game = m.game
     for k, rnd in enumerate(m.rounds):
-        upto = spec.parts.dealt(rnd)
-        mine = dealt_to(game.name, m.players, rnd.dealer, rnd.deck, player, upto)
         parts.append(f"round {k + 1} dealer {rnd.dealer}")
-        face_up = dealt_to(game.name, m.players, rnd.dealer, rnd.deck, -1, upto)
+        if spec.grouped:
+            me, up = cut_pack_dealt(rnd, player)
+            mine, face_up = [me], [up] if up else []
+        else:
+            upto = spec.parts.dealt(rnd)
+            mine = dealt_to(game.name, m.players, rnd.dealer, rnd.deck, player, upto)
+            face_up = dealt_to(game.name, m.players, rnd.dealer, rnd.deck, -1, upto)
         if face_up:
             parts.append(f"opening table {_cards(face_up[0])}")
         parts.append("dealt me " + " | ".join(_cards(x) for x in mine))
@@ -78,7 +97,9 @@ def info_state_string(core: SpielCore, player: int) -> str:
         score = rnd.score()
         if score is not None:
             parts.append(f"score {score}")
-    if core.deck:
+    if core.deck and spec.grouped:
+        parts.append(f"dealing, {len(core.deck)} cards drawn")
+    elif core.deck:
         nxt = m.next_dealer
         mine = dealt_to(game.name, m.players, nxt, core.deck, player, len(core.deck))
         parts.append(f"dealing card {len(core.deck)}, mine so far "

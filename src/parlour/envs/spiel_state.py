@@ -11,6 +11,12 @@ Its decision structure, chance included:
    its own. Later deals of a round (Fanti's) come from this same deck, so search must
    resample the undealt part too (:mod:`.resample`) -- no generator is ever stored in
    a state;
+   Where an option cuts the pack (the solvable variants, FT-12 and FA-11), a chance
+   node draws a whole *group* of cards at once instead (a seat's hand of one deal, the
+   opening table: :meth:`parlour.game.Game.deal_groups`): outcome = the index of the
+   group's set among the sets of the cards left (``itertools.combinations`` order),
+   uniform, so each deal is one chance path and the tree counts deals, not orders.
+   The cards outside the pack follow in ascending order (they are set aside);
 3. the players' actions, encoded as in :mod:`.encoding`.
 
 A game ends after its ``rounds``. A round that reaches ``turn_limit`` actions ends
@@ -20,7 +26,10 @@ where seats may withhold for ever; each game's ``round_length`` bounds a round).
 
 from __future__ import annotations
 
+import itertools
+import math
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from parlour import cards
@@ -69,9 +78,39 @@ class Spec:
     def max_game_length(self) -> int:
         return self.rules["rounds"] * self.round_length
 
+    @cached_property
+    def pack(self) -> list[int]:
+        """The cards dealt, ascending (all 52 unless an option cuts the pack)."""
+        return cards.cards_of(self.game.pack(self.rules))
+
+    @property
+    def grouped(self) -> bool:
+        """Whether chance deals by groups (a cut pack) rather than card by card."""
+        return len(self.pack) < 52
+
+    def groups(self, dealer: int) -> list[list[int]]:
+        """The pack's deal positions by group, in the order chance fills them."""
+        by: dict[int, list[int]] = {}
+        for i, g in enumerate(self.game.deal_groups(self.rules, self.players, dealer)):
+            by.setdefault(g, []).append(i)
+        return list(by.values())
+
+    @property
+    def max_chance_outcomes(self) -> int:
+        if not self.grouped:
+            return 52
+        most = self.players
+        for dealer in range(self.players):
+            left = len(self.pack)
+            for positions in self.groups(dealer):
+                most = max(most, math.comb(left, len(positions)))
+                left -= len(positions)
+        return most
+
     @property
     def max_chance_nodes(self) -> int:
-        return 1 + 52 * self.rules["rounds"]
+        per_round = len(self.groups(0)) if self.grouped else 52
+        return 1 + per_round * self.rules["rounds"]
 
 
 class SpielCore:
@@ -132,8 +171,53 @@ class SpielCore:
         if self.match is None:
             n = self.spec.players
             return [(s, 1.0 / n) for s in range(n)]
+        if self.spec.grouped:
+            left, k = self._group_draw()
+            count = math.comb(len(left), k)
+            return [(i, 1.0 / count) for i in range(count)]
         left = [c for c in range(52) if c not in self.deck]
         return [(c, 1.0 / len(left)) for c in left]
+
+    def _group_draw(self) -> tuple[list[int], int]:
+        """A cut pack's next chance node: the cards left, and how many it draws."""
+        assert self.match is not None
+        groups = self.spec.groups(self.match.next_dealer)
+        drawn = set(self.deck)
+        return [c for c in self.spec.pack if c not in drawn], len(groups[self._groups_done()])
+
+    def _groups_done(self) -> int:
+        assert self.match is not None
+        done, size = 0, 0
+        for positions in self.spec.groups(self.match.next_dealer):
+            size += len(positions)
+            if size > len(self.deck):
+                break
+            done += 1
+        return done
+
+    def _group_cards(self, action: int) -> tuple[int, ...]:
+        left, k = self._group_draw()
+        return next(itertools.islice(itertools.combinations(left, k), action, None))
+
+    def _deal_group(self, action: int) -> None:
+        """Put the drawn set into its group's positions; deal when the pack is full.
+        ``self.deck`` holds the drawn cards group after group; the deck dealt puts each
+        group's cards, ascending, into its positions, then the cards set aside."""
+        assert self.match is not None
+        self.deck.extend(self._group_cards(action))
+        spec = self.spec
+        if len(self.deck) < len(spec.pack):
+            return
+        order = [0] * len(spec.pack)
+        at = 0
+        for positions in spec.groups(self.match.next_dealer):
+            for i in positions:
+                order[i] = self.deck[at]
+                at += 1
+        pack = set(spec.pack)
+        self.match.deal(order + [c for c in range(52) if c not in pack])
+        self.deck = []
+        self.turns = 0
 
     def legal_actions(self) -> list[int]:
         rnd = self.round
@@ -147,6 +231,9 @@ class SpielCore:
             self.match = Match(spec.game, spec.rules, seats, action)
             return
         if self.match.needs_deal:
+            if spec.grouped:
+                self._deal_group(action)
+                return
             self.deck.append(action)
             if len(self.deck) == 52:
                 self.match.deal(self.deck)
@@ -170,6 +257,8 @@ class SpielCore:
         if player == CHANCE:
             if self.match is None:
                 return f"first dealer: seat {action}"
+            if self.spec.grouped:
+                return "deal " + " ".join(cards.code(c) for c in self._group_cards(action))
             return f"deal {cards.code(action)}"
         return self.spec.codec.action_name(action)
 

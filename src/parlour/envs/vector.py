@@ -85,6 +85,9 @@ class ParlourVectorEnv(VectorEnv):
         g = get_game(game)
         players = g.usual_players if players is None else int(players)
         full = resolve_rules(g.name, players, rules, episode)
+        if refusal := g.options.compiled_refusal(full):
+            raise ValueError(f"the vector environment is compiled: {refusal} "
+                             "(the PettingZoo or Gymnasium environment)")
         if seat is not None and not 0 <= seat < players:
             raise ValueError(f"seat must be 0 to {players - 1} or None, not {seat}")
         names = [opponents] * (players - 1) if isinstance(opponents, str) else list(opponents)

@@ -161,6 +161,10 @@ class Settings:
     """Most search time of one move at a table of bots only (an ``expert`` there plays
     on this quick budget), so such tables cannot keep the workers from people's tables."""
     internal_bots: bool = False
+    record_export: bool = False
+    """Whether the operator lets ``parlour admin export-records`` copy the finished
+    tables' records out of the database for research (players' games: opt-in, off by
+    default; never a game still in play)."""
     """Offer the research engines (``pimc``, ``ismcts``) to table creators."""
     max_bot_tables: int = 8
     """Tables of bots only, at once, over all addresses; then 429."""

@@ -25,6 +25,10 @@ JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON.")]
 
 
 def _engine(db: str) -> Any:
+    return _store(db).engine
+
+
+def _store(db: str) -> Any:
     from parlour.server.db import Store
     from parlour.server.settings import db_url_for
 
@@ -34,7 +38,7 @@ def _engine(db: str) -> Any:
         if not Path(db).is_file():
             fail(f"--db {db}: no such database file")
     try:
-        return Store(db_url_for(db), start_wait=2.0).engine
+        return Store(db_url_for(db), start_wait=2.0)
     except Exception as e:  # noqa: BLE001 -- told in words, never a traceback
         fail(f"cannot open the database {db}: {reason(e)}")
 
@@ -135,6 +139,41 @@ _sanction("ban", "Nothing at all: no sign-in, tables, seats, pools or chat.")
 _lift("unmute", "Lift a mute.")
 _lift("unsuspend", "Lift a suspension.")
 _lift("unban", "Lift a ban.")
+
+
+@admin.command("export-records")
+def export_records_cmd(
+        out: Annotated[str, typer.Option("--out", metavar="FILE",
+                                         help="JSON Lines file of records (not overwritten).")],
+        db: DbOption = "parlour.sqlite3",
+        names: Annotated[bool, typer.Option(
+            "--names", help="Keep the players' names (default: Player 1, 2, ...).")] = False,
+) -> None:
+    """Write every finished table's record, one a line, for `parlour dataset`. Only when
+    the server's setting record_export is on (PARLOUR_RECORD_EXPORT=1: the operator's
+    opt-in); a game still in play is never written."""
+    from pathlib import Path
+
+    from parlour.server.settings import Settings
+
+    try:
+        on = Settings.from_env().record_export
+    except ValueError as e:
+        fail(str(e))
+    if not on:
+        fail("record export is off on this server: the operator opts in with the setting "
+             "record_export (PARLOUR_RECORD_EXPORT=1; docs/hardening.md)")
+    path = Path(out)
+    if path.exists():
+        fail(f"--out {out}: the file exists; choose a new one")
+    from parlour.server.export import finished_records
+
+    count = 0
+    with path.open("x", encoding="utf-8") as f:
+        for data in finished_records(_store(db), names):
+            f.write(json.dumps(data, ensure_ascii=False) + "\n")
+            count += 1
+    stdout().print(f"{count} finished games written to {out}")
 
 
 @admin.command("close")

@@ -23,6 +23,9 @@ def dataset_command(
     observation: Annotated[str, typer.Option(
         metavar="vector|infostate", help="The environments' observation kind.")] = "vector",
     as_json: Annotated[bool, typer.Option("--json", help="Print the schema as JSON.")] = False,
+    parquet: Annotated[bool, typer.Option(
+        "--parquet", help="Also write rows.parquet (one table; parlour.envs.dataset."
+                          "load_parquet reads it).")] = False,
 ) -> None:
     """Replay every finished game through the research environments' encodings and write
     one row per action: the acting seat's observation and legal-action mask, the action,
@@ -43,7 +46,7 @@ def dataset_command(
         except dataset.DatasetError as e:
             raise UsageError(str(e)) from None
         prepare_output_dir(out)
-    summary = dataset.write(games, skipped, out, kind, records)
+    summary = dataset.write(games, skipped, out, kind, records, parquet)
     if as_json:
         typer.echo(json.dumps(summary))
         return

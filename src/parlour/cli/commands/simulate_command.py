@@ -153,7 +153,7 @@ def simulate_command(
         if batch < 1:
             raise UsageError(f"--batch must be at least 1, not {batch}")
         try:
-            used = choose_engine(engine.strip().lower(), names, g.name)
+            used = choose_engine(engine.strip().lower(), names, g.name, rules)
         except ValueError as e:
             raise UsageError(str(e).replace("unknown engine", "unknown --engine")) from None
         if force and resume:

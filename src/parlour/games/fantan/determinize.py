@@ -23,7 +23,7 @@ from parlour.bots.determinize import deck_for_hands, sample_hands
 from parlour.cards import Mask
 from parlour.game import PASS
 from parlour.games.fantan.infer import Likelihood, metropolis
-from parlour.games.fantan.rules import FANTAN, SEVENS, UNLOCKS, FanTanRound, FanTanView
+from parlour.games.fantan.rules import FANTAN, SEVENS, UNLOCKS, FanTanRound, FanTanView, pack_mask
 
 BETA = 0.5
 """Tempering of the opponent-model likelihood (1 = the model taken at its word)."""
@@ -75,7 +75,7 @@ class FanTanDeterminizer:
         return self._last[1]
 
     def unseen(self, view: FanTanView) -> Mask:
-        return cards.FULL_DECK & ~(view.hand | view.table)
+        return pack_mask(view.rules) & ~(view.hand | view.table)
 
     def hands(self, view: FanTanView, rng: random.Random,
               constrained: bool = True) -> list[Mask]:

@@ -16,7 +16,7 @@ from rich.text import Text
 from parlour import cards
 from parlour.cards import Mask
 from parlour.game import PASS
-from parlour.games.fantan.rules import FANTAN, SEVENS, FanTanView, pot_in_play
+from parlour.games.fantan.rules import FANTAN, SEVENS, FanTanView, pack_mask, pot_in_play
 from parlour.present import SUIT_STYLES, Presenter, seat_cells, seats_table
 from parlour.speech import say
 
@@ -62,7 +62,8 @@ class FanTanPresenter(Presenter):
         parts: list[RenderableType] = [Rows(view.table, view.rules["ace"] == "high"), Text(),
                                        seats]
         if view.rules["stakes"] == "chips" and view.winner < 0:  # FT-7: the pot in play
-            pot = pot_in_play(view.players, view.dealer, view.passes)
+            pot = pot_in_play(view.players, view.dealer, view.passes,
+                              pack_mask(view.rules).bit_count())
             parts.append(Text(say("fantan.table.pot", count=pot), style="dim"))
         return Group(*parts)
 
@@ -91,8 +92,8 @@ class FanTanPresenter(Presenter):
         (the winner took it)."""
         if view.rules["stakes"] != "chips":
             return None
-        return 0 if view.current_player < 0 else pot_in_play(view.players, view.dealer,
-                                                              view.passes)
+        return 0 if view.current_player < 0 else pot_in_play(
+            view.players, view.dealer, view.passes, pack_mask(view.rules).bit_count())
 
     def signed_scores(self, rules: dict[str, Any]) -> bool:
         return rules["stakes"] == "chips"  # net chips won or lost (FT-7)

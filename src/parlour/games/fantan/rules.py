@@ -36,7 +36,7 @@ from typing import Any
 
 from parlour import cards
 from parlour.cards import Card, Mask
-from parlour.game import DECK_ERROR, PASS, Game, Move, Round
+from parlour.game import DECK_ERROR, PASS, Game, Move, Round, check_deck
 from parlour.options import Option, OptionSet
 from parlour.refusals import Refusal, reference
 
@@ -53,6 +53,20 @@ _MOVE_LISTS_LIMIT = 1 << 15
 A legal mask holds a few cards at most (one or two ends of each row), so masks recur
 a lot (random play finds ~85% of them here); a hit is a dict look-up and a list copy,
 about three times cheaper than :func:`cards.cards_of`. At most a few MB."""
+
+
+PACKS: dict[str, Mask] = {
+    "full": cards.FULL_DECK,
+    "small": cards.mask_of(cards.card(r, s) for r in (SEVEN - 1, SEVEN, SEVEN + 1)
+                           for s in (cards.CLUBS, cards.DIAMONDS)),
+}
+"""The cards in play by the option ``pack`` (FT-12): the whole deck, or the small pack of
+the 6s, 7s and 8s of clubs and diamonds (6 cards) for research (docs/research.md)."""
+
+
+def pack_mask(rules: dict[str, Any]) -> Mask:
+    """The cards a round under ``rules`` is dealt from (FT-12; the full deck by default)."""
+    return PACKS[rules.get("pack", "full")]
 
 
 def _remember_moves(legal: Mask) -> tuple[Move, ...]:
@@ -122,6 +136,11 @@ def max_round_moves(players: int) -> int:
 def deal_seat(players: int, dealer: int, position: int) -> int:
     """FT-1: the seat that deck card ``position`` goes to (one at a time, left of the dealer)."""
     return (dealer + 1 + position) % players
+
+
+def pack_order(deck: Sequence[Card], pack: Mask) -> Sequence[Card]:
+    """The cards of ``pack`` in deck order: the deck itself for the full deck (FT-12)."""
+    return deck if pack == cards.FULL_DECK else tuple(c for c in deck if pack >> c & 1)
 
 
 def deal(deck: Sequence[Card], players: int, dealer: int) -> list[Mask]:
@@ -221,7 +240,7 @@ class FanTanRound(Round):
     __slots__ = (
         "players", "dealer", "rules", "deck", "history", "hands", "table", "playable",
         "turn", "passes", "withholdings", "winner", "is_over", "streak", "blocked",
-        "_unlock", "_strict", "_any_seven", "_chips", "_legal", "_block_at",
+        "_unlock", "_strict", "_any_seven", "_chips", "_legal", "_block_at", "_size",
     )
 
     def __init__(self, rules: dict[str, Any], players: int, dealer: int,
@@ -231,17 +250,21 @@ class FanTanRound(Round):
         self.rules = rules
         self.deck = deck = tuple(deck)
         self.history: list[tuple[int, Move]] = []
+        pack = pack_mask(rules)
+        if pack != cards.FULL_DECK:  # FT-12: the pack's cards in deck order, the rest aside
+            check_deck(deck)
+            deck = pack_order(deck, pack)
         hands = deal(deck, players, dealer)  # FT-1
         # C-2, as check_deck() checks it but on the hands just dealt (52 cards whose
         # masks cover the deck are each card once), which saves sorting the deck.
         dealt = 0
         for hand in hands:
             dealt |= hand
-        if len(deck) != 52 or dealt != cards.FULL_DECK:
+        if len(deck) != pack.bit_count() or dealt != pack:
             raise ValueError(DECK_ERROR)
         self.hands = hands
         self.table: Mask = 0
-        self.playable: Mask = SEVENS
+        self.playable: Mask = SEVENS & pack
         self._unlock = UNLOCKS[rules["ace"] == "high"]
         self._strict = rules["strict"]
         self._any_seven = rules["opening"] == "any-seven"
@@ -255,6 +278,7 @@ class FanTanRound(Round):
         # A plain attribute rather than a property: every playing loop reads it each
         # move, and a property call costs as much as a third of a legal-moves call.
         self.is_over = False
+        self._size = len(deck)  # cards dealt: 52, or the small pack's (FT-12)
         self.turn = leader(deck, players, dealer, self._any_seven)  # FT-4
         # The legal moves of the turn, as a mask (see _legal_bits): computed as soon as a
         # turn starts, read by legal_moves() and apply().
@@ -398,7 +422,7 @@ class FanTanRound(Round):
             return self._blocked_score(left, fines)
         if not self._chips:
             return [0 if s == w else self.passes[s] + left[s] + 3 * fines[s] for s in range(n)]
-        dealt = [len(range((s - self.dealer - 1) % n, 52, n)) for s in range(n)]
+        dealt = self.dealt_counts()
         most = max(dealt)
         delta = [0] * n
         pot = 0
@@ -440,7 +464,7 @@ class FanTanRound(Round):
 
     def dealt_counts(self) -> list[int]:
         """How many cards each seat was dealt (FT-1)."""
-        return dealt_counts(self.players, self.dealer)
+        return dealt_counts(self.players, self.dealer, self._size)
 
     def score_detail(self) -> dict[str, Any] | None:
         """FT-7 and FT-8 item by item (see :meth:`parlour.game.Round.score_detail`).
@@ -541,7 +565,7 @@ class FanTanRound(Round):
 
     def pot(self) -> int:
         """Chips in the pot now (FT-7): the antes and one per pass; fines come at the end."""
-        return pot_in_play(self.players, self.dealer, self.passes)
+        return pot_in_play(self.players, self.dealer, self.passes, self._size)
 
     def hand(self, seat: int) -> Mask:
         return self.hands[seat]
@@ -590,12 +614,14 @@ class FanTanRound(Round):
         new._strict = self._strict
         new._any_seven = self._any_seven
         new._chips = self._chips
+        new._size = self._size
         return new
 
 
-def dealt_counts(players: int, dealer: int) -> list[int]:
-    """How many cards each seat is dealt (FT-1: the seats dealt first hold one more)."""
-    return [len(range((s - dealer - 1) % players, 52, players)) for s in range(players)]
+def dealt_counts(players: int, dealer: int, size: int = 52) -> list[int]:
+    """How many cards each seat is dealt from ``size`` cards (FT-1: the seats dealt first
+    hold one more; FT-12: 6 for the small pack)."""
+    return [len(range((s - dealer - 1) % players, size, players)) for s in range(players)]
 
 
 def pot_shares(pot: int, fines: Sequence[int], dealer: int) -> list[int]:
@@ -613,10 +639,10 @@ def pot_shares(pot: int, fines: Sequence[int], dealer: int) -> list[int]:
     return out
 
 
-def pot_in_play(players: int, dealer: int, passes: Sequence[int]) -> int:
+def pot_in_play(players: int, dealer: int, passes: Sequence[int], size: int = 52) -> int:
     """Chips in the pot during a round (FT-7): every ante (1, and 1 more for a seat dealt a
     card fewer) and one chip per pass; withholding fines join it at the end (FT-8)."""
-    dealt = dealt_counts(players, dealer)
+    dealt = dealt_counts(players, dealer, size)
     return sum(1 + (d < max(dealt)) for d in dealt) + sum(passes)
 
 
@@ -639,7 +665,17 @@ class FanTan(Game):
         Option("stakes", str, "points", ("points", "chips"), help="penalty points or chips (FT-7)"),
         Option("strict", bool, True, (True, False),
                help="pass only when nothing fits; false allows fined withholding (FT-5, FT-8)"),
+        Option("pack", str, "full", ("full", "small"), optional=True, compiled=False,
+               research=True,
+               help="the whole deck, or the small pack of 6 cards for research (FT-12)"),
     )
+
+    def pack(self, rules: dict[str, Any]) -> Mask:
+        return pack_mask(rules)  # FT-12
+
+    def deal_groups(self, rules: dict[str, Any], players: int, dealer: int) -> list[int]:
+        """FT-1: a card's group is the seat it goes to (a hand's order changes nothing)."""
+        return [deal_seat(players, dealer, i) for i in range(pack_mask(rules).bit_count())]
 
     def new_round(self, rules: dict[str, Any], players: int, dealer: int,
                   deck: Sequence[Card]) -> FanTanRound:

@@ -46,7 +46,7 @@ from parlour.games.fantan.determinize import evidence
 from parlour.games.fantan.infer import DecisionArrays, decision_arrays
 from parlour.games.fantan.model import LATE_HAND, root_moves
 from parlour.games.fantan.opponents import read_seats
-from parlour.games.fantan.rules import SEVEN_OF_DIAMONDS, SEVENS, UNLOCKS, FanTanView
+from parlour.games.fantan.rules import SEVEN_OF_DIAMONDS, SEVENS, UNLOCKS, FanTanView, pack_mask
 
 WORLDS = 1000
 """Worlds dealt at a time (a pool). Early in a round no world is solved, so a pool
@@ -154,7 +154,7 @@ def _setup(view: FanTanView, inference: str) -> _Setup:
     if inference != "none":
         for s in others:
             voids[s] = ev.voids[s]
-    unseen = cards.FULL_DECK & ~(view.hand | view.table)
+    unseen = pack_mask(view.rules) & ~(view.hand | view.table)
     return _Setup(
         n=n, me=me, dealer=view.dealer, af=int(ace_high), table=np.uint64(view.table),
         playable=np.uint64(playable), start=start,

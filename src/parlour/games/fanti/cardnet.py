@@ -39,6 +39,7 @@ from parlour.games.fanti.rules import (
     TEN_OF_DIAMONDS,
     TWO_OF_CLUBS,
     collections,
+    pack_mask,
 )
 
 HERE = Path(__file__).parent
@@ -67,7 +68,7 @@ def view_pairs(view: Any, weights: dict[int, list[float]] | None = None
     seen = view.hand | view.table
     for p in view.piles:
         seen |= p
-    hidden = cards.cards_of(cards.FULL_DECK & ~seen)
+    hidden = cards.cards_of(pack_mask(view.rules) & ~seen)
     plays: dict[int, list[Any]] = {}
     for play in round_plays(view):
         if play.current:

@@ -23,7 +23,14 @@ from parlour import cards
 from parlour.bots.determinize import deck_for_hands
 from parlour.cards import Mask
 from parlour.game import move_card, move_take
-from parlour.games.fanti.rules import FANTI, HAND_SIZE, TABLE_START, FantiRound, FantiView
+from parlour.games.fanti.rules import (
+    FANTI,
+    HAND_SIZE,
+    TABLE_START,
+    FantiRound,
+    FantiView,
+    pack_mask,
+)
 
 
 def starting_table(view: FantiView) -> Mask:
@@ -42,7 +49,7 @@ class FantiDeterminizer:
         seen = view.hand | view.table
         for p in view.piles:
             seen |= p
-        return cards.FULL_DECK & ~seen
+        return pack_mask(view.rules) & ~seen
 
     def deal(self, view: Any, rng: random.Random, constrained: bool = True) -> FantiRound:
         """A starting round for ``view`` (Fanti has no constraints to relax)."""

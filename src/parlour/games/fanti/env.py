@@ -44,7 +44,7 @@ from parlour.envs.observation import (
     seat_fields,
 )
 from parlour.game import Move, Round, move_card, move_take, play
-from parlour.games.fanti.rules import FANTI, collections, deal_number, deal_seat
+from parlour.games.fanti.rules import FANTI, collections, deal_number, deal_seat, pack_mask
 from parlour.match import Match
 
 ACTIONS = 105
@@ -165,7 +165,7 @@ class FantiObservation(ObservationEncoder):
         seen = v.hand | v.table
         for p in piles:
             seen |= p
-        planes(out, o["hand"], [v.hand, v.table, *piles, cards.FULL_DECK & ~seen])
+        planes(out, o["hand"], [v.hand, v.table, *piles, pack_mask(v.rules) & ~seen])
         at = o["hand_counts"]
         out[at:at + n] = [c / 4 for c in rot(v.hand_counts, seat)]
         out[o["deck_left"]] = v.deck_left / 48

@@ -27,7 +27,7 @@ from parlour import cards
 from parlour.cards import ACE, JACK, KING, QUEEN, Card, Mask
 from parlour.game import Game, Move, Round, check_deck, move_card, move_take, play
 from parlour.games.fanti import names
-from parlour.options import Option, OptionSet
+from parlour.options import Option, OptionError, OptionSet
 from parlour.refusals import Refusal, reference
 
 HAND_SIZE = 4
@@ -51,6 +51,30 @@ def deal_number(players: int, position: int) -> int:
     """FA-3: which deal of the round deck card ``position`` belongs to (0 = the first;
     the opening table counts as deal 0)."""
     return max(position - TABLE_START, 0) // (HAND_SIZE * players)
+
+
+PACKS: dict[str, Mask] = {
+    "full": cards.FULL_DECK,
+    "small": cards.mask_of(cards.card(r, s) for r in (ACE, 9, JACK)
+                           for s in (cards.CLUBS, cards.DIAMONDS)),
+}
+"""The cards in play by the option ``pack`` (FA-11): the whole deck, or the small pack of
+Leaf and Star A, 10 and Guardian (6 cards) for research (docs/research.md)."""
+SMALL_TABLE_START = 2
+"""Cards laid on the table before the small pack's one deal (FA-11)."""
+
+
+def pack_mask(rules: dict[str, Any]) -> Mask:
+    """The cards a round under ``rules`` is dealt from (FA-11; the full deck by default)."""
+    return PACKS[rules.get("pack", "full")]
+
+
+def deal_sizes(rules: dict[str, Any], players: int) -> tuple[int, int]:
+    """``(table start, hand size)`` of a deal under ``rules`` (FA-3; FA-11 for the small
+    pack: 2 to the table, the other 4 in one deal)."""
+    if rules.get("pack", "full") == "full":
+        return TABLE_START, HAND_SIZE
+    return SMALL_TABLE_START, (PACKS["small"].bit_count() - SMALL_TABLE_START) // players
 
 
 def _rank_mask(rank: int) -> Mask:
@@ -307,7 +331,7 @@ class FantiRound(Round):
 
     __slots__ = (
         "players", "dealer", "rules", "deck", "history", "hands", "table", "piles",
-        "dealt", "turn", "last_collector", "is_over", "_gtg", "_legal",
+        "dealt", "turn", "last_collector", "is_over", "_gtg", "_legal", "_order", "_hand",
     )
 
     def __init__(self, rules: dict[str, Any], players: int, dealer: int,
@@ -317,8 +341,14 @@ class FantiRound(Round):
         self.rules = rules
         self.deck = check_deck(deck)
         self.history: list[tuple[int, Move]] = []
-        self.table: Mask = cards.mask_of(self.deck[:TABLE_START])  # FA-3
-        self.dealt = TABLE_START
+        # The cards dealt, in deck order: the whole deck, or the small pack's cards with
+        # the rest set aside (FA-11); and the table start and hand size of a deal.
+        pack = pack_mask(rules)
+        self._order = (self.deck if pack == cards.FULL_DECK
+                       else tuple(c for c in self.deck if pack >> c & 1))
+        start, self._hand = deal_sizes(rules, players)
+        self.table: Mask = cards.mask_of(self._order[:start])  # FA-3
+        self.dealt = start
         self.hands = [0] * players
         self.piles = [0] * players
         self.last_collector = -1
@@ -331,9 +361,10 @@ class FantiRound(Round):
         self.turn = (dealer + 1) % players  # FA-4
 
     def _deal(self) -> None:
-        """FA-3: one card at a time from the seat after the dealer until each has 4."""
-        n, deck, start = self.players, self.deck, self.dealt
-        end = start + HAND_SIZE * n
+        """FA-3: one card at a time from the seat after the dealer until each has 4
+        (FA-11: the small pack's one deal)."""
+        n, deck, start = self.players, self._order, self.dealt
+        end = start + self._hand * n
         hands = self.hands
         # By deal_seat: card start+i goes to seat dealer+1+i, so seat s gets every n-th
         # card from start + (s - dealer - 1) % n.
@@ -410,7 +441,7 @@ class FantiRound(Round):
             self.last_collector = seat
         turn = self.turn = (seat + 1) % self.players
         if hands[turn] == 0:  # everyone has played out: all hands are empty
-            if self.dealt < 52:
+            if self.dealt < len(self._order):
                 self._deal()
             else:
                 self.is_over = True
@@ -456,12 +487,13 @@ class FantiRound(Round):
         return self.hands[seat]
 
     def locations(self) -> list[Mask]:
-        undealt = cards.mask_of(self.deck[self.dealt:])
+        """Where every card of the pack is (the full deck but for FA-11's small pack)."""
+        undealt = cards.mask_of(self._order[self.dealt:])
         return [*self.hands, *self.piles, self.table, undealt]
 
     def stock(self) -> Mask:
         """The undealt deck (FA-3), hidden from everyone."""
-        return cards.mask_of(self.deck[self.dealt:])
+        return cards.mask_of(self._order[self.dealt:])
 
     def view(self, seat: int) -> FantiView:
         score = self.score()
@@ -474,7 +506,7 @@ class FantiRound(Round):
             table=self.table,
             piles=tuple(self.piles),
             hand_counts=tuple(h.bit_count() for h in self.hands),
-            deck_left=52 - self.dealt,
+            deck_left=len(self._order) - self.dealt,
             last_collector=self.last_collector,
             history=tuple(self.history),
             current_player=self.current_player,
@@ -498,6 +530,8 @@ class FantiRound(Round):
         new.is_over = self.is_over
         new._gtg = self._gtg
         new._legal = self._legal
+        new._order = self._order
+        new._hand = self._hand
         return new
 
 
@@ -581,16 +615,37 @@ class Fanti(Game):
                help="a tie for most cards or Leaf cards: nobody or everyone tied gets it (FA-9)"),
         Option("guardian_takes_guardians", bool, True, (True, False),
                help="the Guardian sweep also takes Guardians on the table (FA-5)"),
+        Option("pack", str, "full", ("full", "small"), optional=True, compiled=False,
+               research=True,
+               help="the whole deck, or the small pack of 6 cards for research (FA-11)"),
     )
+
+    def check_rules(self, rules: dict[str, Any], players: int) -> None:
+        """FA-11: the small pack's 4 cards after the table are dealt to 2 players."""
+        if rules.get("pack") == "small" and players != 2:
+            raise OptionError(f"the small pack (FA-11) takes 2 players, not {players}")
+
+    def pack(self, rules: dict[str, Any]) -> Mask:
+        return pack_mask(rules)  # FA-11
+
+    def deal_groups(self, rules: dict[str, Any], players: int, dealer: int) -> list[int]:
+        """FA-3: the opening table is one group, then each seat's cards of each deal."""
+        start, hand = deal_sizes(rules, players)
+        per_deal = hand * players
+        return [0 if i < start else
+                1 + (i - start) // per_deal * players
+                + (dealer + 1 + (i - start) % per_deal) % players
+                for i in range(pack_mask(rules).bit_count())]
 
     def new_round(self, rules: dict[str, Any], players: int, dealer: int,
                   deck: Sequence[Card]) -> FantiRound:
         self.check_deal(players, dealer)
+        self.check_rules(rules, players)
         return FantiRound(rules, players, dealer, deck)
 
     def max_round_moves(self, players: int) -> int:
-        """Exactly 48: no passing (FA-4), every move plays one of the 48 dealt cards
-        (FA-3), so a Fanti round cannot loop."""
+        """Exactly 48 (fewer with FA-11's small pack): no passing (FA-4), every move plays
+        one of the 48 dealt cards (FA-3), so a Fanti round cannot loop."""
         return 48
 
     def move_to_json(self, move: Move) -> dict[str, Any]:

@@ -23,6 +23,7 @@ from parlour.games.fanti.heuristic_kernel import heuristic_move
 from parlour.games.fanti.rules import (
     HAND_SIZE,
     hand_moves,
+    pack_mask,
     tables_before,
 )
 
@@ -34,7 +35,7 @@ def deal_hands(view: Any, rng: random.Random) -> list[Mask]:
     seen = view.hand | view.table
     for p in view.piles:
         seen |= p
-    out = cards.cards_of(cards.FULL_DECK & ~seen)
+    out = cards.cards_of(pack_mask(view.rules) & ~seen)
     rng.shuffle(out)
     hands = [0] * view.players
     pos = 0
@@ -59,7 +60,7 @@ def next_deal(view: Any, hands: list[Mask], rng: random.Random) -> list[Mask]:
         seen |= p
     for h in hands:
         seen |= h
-    out = cards.cards_of(cards.FULL_DECK & ~seen)
+    out = cards.cards_of(pack_mask(view.rules) & ~seen)
     rng.shuffle(out)
     return [cards.mask_of(out[HAND_SIZE * s:HAND_SIZE * (s + 1)])
             for s in range(view.players)]
