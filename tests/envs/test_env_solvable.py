@@ -144,10 +144,12 @@ def test_cfr_nash_conv_decreases_on_fantan_small():
     g = pyspiel.load_game("python_fantan", {"players": 3, **SMALL})
     solver = cfr.CFRSolver(g)
     values, done = [], 0
-    for iterations in (1, 4):
+    for iterations in (1, 2, 4):
         for _ in range(iterations - done):
             solver.evaluate_and_update_policy()
         done = iterations
         values.append(exploitability.nash_conv(g, solver.average_policy()))
     uniform = exploitability.nash_conv(g, UniformRandomPolicy(g))
-    assert values[1] < values[0] < uniform
+    # one iteration's average policy is the uniform one; then NashConv falls (about 1/T)
+    assert values[0] == pytest.approx(uniform)
+    assert values[2] < values[1] < values[0]

@@ -61,7 +61,7 @@ def chunk_record(game: str, players: int, rules: dict[str, Any], ch: Chunk,
     return {
         "format": record.FORMAT,
         "game": g.name,
-        "rules": dict(rules),
+        "rules": g.options.recorded(rules),
         "seats": seat_names(players),
         "rounds": rounds,
         "totals": totals.tolist(),

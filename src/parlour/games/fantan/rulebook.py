@@ -1,4 +1,4 @@
-"""Fan Tan's rules in plain words, ruling by ruling (FT-1 .. FT-11), for ``parlour rules``.
+"""Fan Tan's rules in plain words, ruling by ruling (FT-1 .. FT-12), for ``parlour rules``.
 
 Written for players from what the engine (``rules.py``) does; the options named here
 are the ``--rule`` keys.
@@ -81,4 +81,10 @@ RULINGS = {
                     "the pot is shared equally by the players who never held back (by everyone "
                     "if all did), odd chips to those first after the dealer. In a one-round "
                     "game the best total then wins. With strict=true this cannot happen."),
+    "FT-12": Ruling("The small pack, for research",
+                    "With pack=small a round is dealt from six cards only: the 6, 7 and 8 of "
+                    "clubs and of diamonds. The deck is still shuffled whole; those six are "
+                    "dealt in the order they come, one at a time from the dealer's left, and "
+                    "the rest are set aside unseen. Every other rule is unchanged. It is "
+                    "small enough for a computer to solve the game exactly."),
 }

@@ -1,4 +1,4 @@
-"""Fanti's rules in plain words, ruling by ruling (FA-1 .. FA-10), for ``parlour rules``.
+"""Fanti's rules in plain words, ruling by ruling (FA-1 .. FA-11), for ``parlour rules``.
 
 Written for players from what the engine (``rules.py``) does; the options named here
 are the ``--rule`` keys.
@@ -69,4 +69,11 @@ RULINGS = {
                     "A game is 5 rounds (option rounds). The first dealer is drawn at random and "
                     "the deal then moves one seat clockwise each round. The highest total wins; "
                     "equal highest totals share the win."),
+    "FA-11": Ruling("The small pack, for research",
+                    "With pack=small a round is dealt from six cards only: the Ace, 10 and "
+                    "Guardian of Leaf and of Star, for two players. The deck is still shuffled "
+                    "whole; those six are dealt in the order they come and the rest are set "
+                    "aside unseen: 2 face up to the table, then 2 to each player, one deal. "
+                    "Every other rule is unchanged. It is small enough for a computer to "
+                    "solve the game exactly."),
 }
