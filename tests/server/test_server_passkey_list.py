@@ -103,3 +103,16 @@ def test_the_passkey_list_is_limited(make_app):
     assert codes[-1] == 429
     r = anna.get("/api/passkeys")
     assert r.json()["error"] == "rate_limited" and int(r.headers["Retry-After"]) >= 1
+
+
+def test_a_new_passkeys_label_is_in_the_language_of_its_making(client):
+    """``Passkey N`` from the catalog in the request's language, the first N free."""
+    from parlour.server.passkey_list import default_label
+
+    _, pid = account(client, "Parisa")
+    engine = service(client).store.engine
+    assert default_label(engine, pid, "fa") == "کلید عبور 1"
+    keep(client, pid, "cred-CCCC-secret-id", "کلید عبور 1")
+    assert default_label(engine, pid, "fa") == "کلید عبور 2"
+    assert default_label(engine, pid, "zh") == "通行密钥 1"
+    assert default_label(engine, pid) == "Passkey 1"

@@ -26,17 +26,18 @@ from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import delete, func, select, update
 
+from parlour.i18n import t
 from parlour.server import people
 from parlour.server.accounts import _engine, _reads, signed_in
 from parlour.server.api import _errors
 from parlour.server.cardroom import clean_text
 from parlour.server.errors import ServiceError
+from parlour.server.pages import lang_of
 
 router = APIRouter(prefix="/api")
 
 LABEL_LENGTH = 40
 WORDS = {
-    "default": "Passkey {n}",
     "unknown": "you have no such passkey (it may have been removed already)",
     "bad_label": f"a label is 1 to {LABEL_LENGTH} characters",
     "last": "this passkey is the only way to sign in to your account: add another passkey "
@@ -68,19 +69,21 @@ def label_of(raw: str) -> str:
     return label
 
 
-def default_label(engine: Any, player_id: str) -> str:
-    """``Passkey N``: the first N no passkey of the account is labelled with."""
+def default_label(engine: Any, player_id: str, lang: str = "en") -> str:
+    """``Passkey N`` in ``lang`` (the catalog's ``account.passkeys.default``, in the
+    language of the request that makes it): the first N no passkey of the account is
+    labelled with."""
     taken = {p.get("label") for p in people.passkeys_of(engine, player_id)}
     n = 1
-    while WORDS["default"].format(n=n) in taken:
+    while t(lang, "account.passkeys.default", n=n) in taken:
         n += 1
-    return WORDS["default"].format(n=n)
+    return t(lang, "account.passkeys.default", n=n)
 
 
 def listed(request: Request, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     rows = sorted(rows, key=lambda r: r["created"])
     return [{"id": handle(request, r["id"]),
-             "label": r.get("label") or WORDS["default"].format(n=i + 1),
+             "label": r.get("label") or t(lang_of(request), "account.passkeys.default", n=i + 1),
              "created": r["created"], "used": r.get("used")} for i, r in enumerate(rows)]
 
 

@@ -61,6 +61,7 @@ from parlour.server.api import _errors
 from parlour.server.errors import ServiceError
 from parlour.server.guard import public_base
 from parlour.server.identity import Player, new_player_id, player_of, start_session
+from parlour.server.pages import lang_of
 from parlour.server.passkey_list import default_label, label_of, used
 
 router = APIRouter(prefix="/api")
@@ -215,7 +216,7 @@ def register_passkey(request: Request, response: Response, body: Answer) -> dict
             raise ServiceError(409, "name_taken", f"there is already an account called "
                                f"{name}: choose another name") from None
     label = label_of(body.label) if body.label and body.label.strip() \
-        else default_label(engine, player.id)
+        else default_label(engine, player.id, lang_of(request))
     answer = body.credential.get("response")
     transports = answer.get("transports") if isinstance(answer, dict) else None
     try:
