@@ -195,3 +195,36 @@ def test_deal_sealed_explains_itself_where_it_appears(new_page, live_url):
     page.click("[data-sealed] summary")
     why = page.wait_for_selector(".sealed-why")
     assert why.is_visible() and "fingerprint" in why.inner_text()
+
+
+def test_a_device_replaced_by_the_rejoin_link_stops_showing_the_seat(new_page, live_url):
+    """Defect 4: the seat's rejoin link opened on another device; the first device says
+    it is no longer seated here and shows nothing of the seat: no "(you)", no hand, no
+    "Waiting for", no chat box -- and ways on."""
+    anna = new_page()
+    table = create_by_api(anna, live_url, game="fanti", players=2, rules={"rounds": 1},
+                          name="Anna", seats=[{"kind": "person"}, {"kind": "person"}],
+                          test={"seed": 3})
+    invite = anna.input_value(".waiting [data-link=invite]")
+    first = new_page()  # Ben's first device takes the seat by the invite link
+    first.goto(invite)
+    first.fill("#join-name", "Ben")
+    first.click("[data-action=join]")
+    first.wait_for_selector(".waiting")
+    start(anna)
+    first.wait_for_selector(".hand .card")
+    link = first.input_value("[data-link=rejoin]")
+    assert f"/t/{table}#rejoin=" in link
+    second = new_page()  # another device
+    second.goto(link)
+    second.wait_for_selector(".hand .card")
+    first.wait_for_selector("[data-way-on]")
+    text = first.inner_text("main")
+    assert "no longer seated here" in text
+    assert "(you)" not in text and "Waiting for" not in text
+    assert first.query_selector(".hand") is None and first.query_selector("[data-chat-input]") is None
+    assert first.query_selector("[data-way-on] a[href='/']") is not None
+    first.wait_for_timeout(1500)  # a clock tick or a late message draws nothing back
+    assert first.query_selector(".hand") is None
+    assert first.locator("h1").count() == 1
+    assert first.errors == [] and second.errors == []

@@ -76,6 +76,7 @@ export const seats = {
     try { return JSON.parse(localStorage.getItem("parlour.seat." + table)); } catch { return null; }
   },
   set(table, value) { localStorage.setItem("parlour.seat." + table, JSON.stringify(value)); },
+  forget(table) { localStorage.removeItem("parlour.seat." + table); },
 };
 
 export const prefs = {

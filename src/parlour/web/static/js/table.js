@@ -208,8 +208,8 @@ class TablePage {
       this.conn.stop();
       location.assign(m.url);
     } else if (m.type === "bye") {
-      if (m.reconnect === false) this.conn.stop();
-      this.toast = m.reconnect === false ? t("table.bye.gone", { reason: m.reason }) : t("table.bye.restart");
+      if (m.reconnect === false) { this.leave(m.reason); return; }
+      this.toast = t("table.bye.restart");
       this.render();
     }
   }
@@ -296,7 +296,19 @@ class TablePage {
     }
   }
 
+  /** This device no longer holds the seat (its rejoin link was opened on another device,
+   * or the seat was given up): nothing of the seat stays on the page -- no hand, no
+   * "(you)", no chat -- only why, and the ways on. */
+  leave(reason) {
+    this.conn.stop();
+    this.left = true;
+    seats.forget(this.id);
+    wayOn(this.app, t("table.bye.title"), t("table.bye.gone", { reason }),
+      [["/", t("nowhere.front")], ["/replay", t("nowhere.record")]]);
+  }
+
   render() {
+    if (this.left) return;  // a clock tick or a late message draws nothing back
     const focus = document.activeElement;
     const focusKey = focus && focus.dataset && (focus.dataset.card ? `[data-card="${focus.dataset.card}"]`
       : focus.dataset.action ? `[data-action="${focus.dataset.action}"]` : focus.dataset.take !== undefined ? `[data-take="${focus.dataset.take}"]`
