@@ -11,6 +11,8 @@ if [ "${PARLOUR_SYSTEM_PACKAGES:-1}" = "1" ] && [ "$(id -u)" = "0" ] && command 
   # Chinese pages need a CJK font (the browser tests and docs/img/lang-zh-*.png)
   fc-list :lang=zh 2>/dev/null | grep -q . || need+=(fonts-wqy-microhei)
   [ -x /usr/lib/postgresql/*/bin/postgres ] 2>/dev/null || ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 || need+=(postgresql)
+  # nginx: the compose file's proxy, run for real by tests/hardening/test_deploy_proxy.py
+  command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] || need+=(nginx-light)
   if [ ${#need[@]} -gt 0 ]; then
     echo "setup: installing Debian packages: ${need[*]}"
     apt-get update -qq
