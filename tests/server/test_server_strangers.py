@@ -49,6 +49,23 @@ def test_a_body_over_the_limit_is_refused_while_it_is_read(make_app):
     assert r.status_code == 200 and r.json()["ok"] is False
 
 
+def test_refusals_before_routing_are_worded_in_the_requests_language(make_app):
+    """The guard's refusals (body size, host) in the language of the cookie or
+    Accept-Language, in the same error shape; English keeps the precise words."""
+    from parlour.i18n import catalog_json
+
+    client = make_app(max_body_bytes=1000)
+    r = client.post("/api/tables", content=b"x" * 1001,
+                    headers={"content-type": "application/json", "accept-language": "es-ES"})
+    assert r.status_code == 413 and r.json() == {
+        "error": "too_large", "message": catalog_json("es", "web")["error.too_large"]}
+    r = client.get("/", headers={"host": "elsewhere.example", "cookie": "parlour_lang=fa"})
+    assert r.status_code == 400 and r.json() == {
+        "error": "bad_host", "message": catalog_json("fa", "web")["error.bad_host"]}
+    r = client.post("/api/tables", content=b"x" * 1001, headers={"content-type": "application/json"})
+    assert "1000 bytes" in r.json()["message"]
+
+
 # --- finding 2 and 7: tables of bots ------------------------------------------------------
 
 @pytest.mark.parametrize("rounds", [101, 2**63, 2**64 + 5, 10**30])

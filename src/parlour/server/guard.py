@@ -22,13 +22,16 @@ One ASGI middleware for HTTP and WebSocket requests:
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Awaitable, Callable, MutableMapping
+from http.cookies import CookieError, SimpleCookie
 from typing import Any
 from urllib.parse import urlsplit
 
 from starlette.exceptions import HTTPException
 
+from parlour.i18n import catalog_json, negotiate
 from parlour.server import metrics
 from parlour.server.limits import origin_allowed
 from parlour.server.settings import Settings
@@ -105,6 +108,20 @@ def _error_body(code: str, message: str) -> bytes:
     return json.dumps({"error": code, "message": message}).encode()
 
 
+def _worded(headers: dict[bytes, bytes], code: str, message: str) -> str:
+    """A refusal made before routing in the request's language (the cookie
+    ``parlour_lang``, else Accept-Language): the catalog's ``error.{code}``; in English
+    the guard's own, more precise words."""
+    cookies = SimpleCookie()
+    with contextlib.suppress(CookieError):
+        cookies.load(headers.get(b"cookie", b"").decode("latin-1"))
+    chosen = cookies["parlour_lang"].value if "parlour_lang" in cookies else None
+    lang = negotiate(headers.get(b"accept-language", b"").decode("latin-1") or None, chosen)
+    if lang == "en":
+        return message
+    return catalog_json(lang, "web").get(f"error.{code}", message)
+
+
 class Guard:
     """The middleware (see the module's docstring)."""
 
@@ -127,13 +144,14 @@ class Guard:
                     await send({"type": "websocket.close", "code": 1008,
                                 "reason": "host not allowed"})
                     return
-                await self._reply(send, 400, "bad_host", "this server does not answer for "
-                                  "that host name")
+                await self._reply(send, 400, "bad_host", _worded(
+                    headers, "bad_host", "this server does not answer for that host name"))
                 return
         if kind == "http" and scope.get("method") in UNSAFE and self._cross_site(
                 headers, scope.get("path", "")):
-            await self._reply(send, 403, "forbidden_origin", "this request came from another "
-                              "site's page, so it was refused: nothing was changed")
+            await self._reply(send, 403, "forbidden_origin", _worded(
+                headers, "forbidden_origin", "this request came from another site's page, "
+                "so it was refused: nothing was changed"))
             return
         if kind == "websocket":
             service = getattr(getattr(scope.get("app"), "state", None), "service", None)
@@ -152,7 +170,7 @@ class Guard:
             except ValueError:
                 declared = -1
             if declared > limit:
-                await self._reply(send, 413, "too_large", too_large)
+                await self._reply(send, 413, "too_large", _worded(headers, "too_large", too_large))
                 return
         page = scope["path"] == "/" or not scope["path"].startswith("/api")
         started = False
