@@ -4,7 +4,7 @@
 import { cardEl, cardName, listNames, registerLook, sortHand, SYMBOL } from "../cards.js";
 import { h, svgUse } from "../dom.js";
 import { cardStyle, catalogName, optionWords, summaryWords } from "../gamewords.js";
-import { lang, list, num, tg, tgn } from "../i18n.js";
+import { has, lang, list, num, tg, tgn } from "../i18n.js";
 
 // The page's words at a Fanti table are the "game" catalog's fanti.page.* (this game's
 // words only reach a table of this game: server/pages.py).
@@ -16,6 +16,9 @@ const PN = (key, count, params) => tgn(`fanti.page.${key}`, count, params);
 const FACE = { J: "Guardian", Q: "Mystic", K: "Scout" };
 const LETTER = { J: "G", Q: "M", K: "S" };
 const SUIT = { C: "Leaf", D: "Star", H: "hearts", S: "spades" };
+// The word under a face card's letter: the game's own name, in the page's language.
+const FACE_WORD = Object.fromEntries(Object.entries(FACE).map(([r, en]) =>
+  [r, has(`card.rank.${r}.game`, "game") ? tg(`card.rank.${r}.game`) : en]));
 registerLook("fanti", {
   cardName(rank, suit) {
     const named = catalogName(rank, suit);  // the player's style and language (FA-1)
@@ -29,7 +32,7 @@ registerLook("fanti", {
     return suit === "C" ? `${r} Leaf` : suit === "D" ? `${r}★` : r + SYMBOL[suit];
   },
   letter: LETTER,
-  faceWord: FACE,
+  faceWord: FACE_WORD,
   suitMark(suit) {
     return suit === "C" ? { svg: "leaf" } : suit === "D" ? { text: "★" } : null;
   },
