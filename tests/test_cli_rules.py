@@ -66,3 +66,24 @@ def test_unknown_rulings_are_one_line_errors(args, message):
     res = runner.invoke(app, args)
     assert res.exit_code == 2 and message in res.stderr
     assert "Traceback" not in res.output
+
+
+@pytest.mark.parametrize(("game", "lang"), [("fanti", "fa"), ("fantan", "zh")])
+def test_the_rules_in_the_language(game, lang):
+    """``parlour rules GAME --lang`` prints the rules page's words from the game catalog
+    (its names in the chosen card style), not the English rulebook."""
+    from parlour.i18n import catalog_json
+
+    res = runner.invoke(app, ["rules", game, "--lang", lang])
+    assert res.exit_code == 0, res.output
+    words = catalog_json(lang, "game")
+    text = " ".join(res.output.split())
+    assert words[f"rules.{game}.title"] in text
+    first = rulebook.summary(game).split("\n\n")[0].split("\n")[0]
+    assert first not in res.output  # the English summary is not shown
+    assert "{" not in text
+
+
+def test_the_rules_in_persian_name_the_classic_cards():
+    res = runner.invoke(app, ["rules", "fanti", "--lang", "fa", "--card-names", "classic"])
+    assert res.exit_code == 0 and "سرباز" in res.output

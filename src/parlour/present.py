@@ -151,6 +151,18 @@ class Presenter:
     def help_line(self) -> str:
         return say("help.moves")
 
+    def rules_outline(self) -> list[tuple[str, str]]:
+        """The rules page's words for ``parlour rules`` in the reader's language, in
+        order: ``("h", key)`` a heading, ``("p", key)`` a paragraph (the ``game``
+        catalog's ``rules.{game}.*`` keys, the web page's own; its worked examples are
+        drawn cards, left to the page). Empty: the rulebook's English text instead."""
+        return []
+
+    def rules_params(self) -> dict[str, str]:
+        """The names the rules' words take (``{guardian}``, ``{leaf}``...) in the
+        reader's language and card style; ``{cXX}`` card names are filled by the caller."""
+        return {}
+
     def card_words(self, text: str) -> str:
         """Typed card text in the standard form :func:`parlour.cards.parse` reads; a game
         with its own marks or letters translates them here."""

@@ -6,6 +6,7 @@ this command says what they mean, in the words of :mod:`parlour.rulebook`.
 
 from __future__ import annotations
 
+import re
 from typing import Annotated
 
 import typer
@@ -14,10 +15,21 @@ from rich.markdown import Markdown
 from rich.table import Table
 from rich.text import Text
 
-from parlour import rulebook
+from parlour import cards, rulebook, speech
 from parlour.cli.app import app
-from parlour.cli.common import UsageError, complete_game, stdout, usage_errors
+from parlour.cli.common import (
+    UsageError,
+    card_names_option,
+    complete_game,
+    lang_option,
+    speak,
+    stdout,
+    usage_errors,
+)
+from parlour.game import Game
 from parlour.games import GAMES, get_kit
+from parlour.i18n import catalog_json
+from parlour.present import presenter
 
 
 def _complete_id(ctx: typer.Context, incomplete: str) -> list[str]:
@@ -32,6 +44,26 @@ def _ruling(game: str | None, key: str, ruling: rulebook.Ruling) -> Group:
     where = GAMES[game].title if game else "every game"
     head = Text(f"{key} ", style="bold cyan").append(ruling.title, style="bold")
     return Group(head.append(f"  ({where})", style="dim"), Text(ruling.text))
+
+
+def _worded_rules(g: Game) -> Markdown:
+    """The game's rules from the ``game`` catalog (the web rules page's words) in the
+    current language and card names."""
+    shown = presenter(g)
+    params: dict[str, str] = dict(shown.rules_params())
+    lines = []
+    for kind, key in shown.rules_outline():
+        text = speech.say(key, **{**params, **_card_params(key)})
+        mark = "# " if not lines else {"h": "## ", "li": "- "}.get(kind, "")
+        lines.append(mark + text)
+    return Markdown("\n\n".join(lines))
+
+
+def _card_params(key: str) -> dict[str, str]:
+    """``{c2C}``-style placeholders of a catalog text: the card's name."""
+    words = catalog_json(speech.current().lang, "game").get(key) or ""
+    return {m: speech.card_name(cards.from_code(m[1:]))
+            for m in re.findall(r"\{(c(?:10|[2-9AJQK])[CDHS])\}", words)}
 
 
 def _options(game: str) -> Table:
@@ -54,6 +86,8 @@ def rules_command(
     ruling: Annotated[str | None, typer.Argument(
         metavar="[ID]", help="A ruling id such as FA-6 or FT-8 (as error messages cite them).",
         autocompletion=_complete_id, show_default=False)] = None,
+    lang: Annotated[str | None, lang_option()] = None,
+    card_names: Annotated[str, card_names_option()] = "game",
 ) -> None:
     """Show the rules of a game, or one ruling by its id.
 
@@ -61,6 +95,7 @@ def rules_command(
     """
     out = stdout()
     with usage_errors():
+        speak(lang, card_names)
         if game is not None and ruling is None and game.strip().lower() not in GAMES:
             found = rulebook.find(game)
             if found is None:
@@ -96,7 +131,10 @@ def rules_command(
                       .append(f": {r.text}"))
         return
     g = GAMES[name]
-    out.print(Markdown(f"# {g.title}\n\n" + (rulebook.summary(name) or "")))
+    if speech.current().lang != "en" and presenter(g).rules_outline():
+        out.print(_worded_rules(g))  # the rules page's words, in --lang
+    else:
+        out.print(Markdown(f"# {g.title}\n\n" + (rulebook.summary(name) or "")))
     out.print()
     out.print(_options(name))
     out.print()

@@ -53,6 +53,14 @@ class Rows:
 
 
 class FanTanPresenter(Presenter):
+    def rules_outline(self) -> list[tuple[str, str]]:
+        r = "rules.fantan."
+        return [("h", r + "title"), ("p", r + "lead"), ("h", r + "rows"),
+                ("p", r + "rows.text"), ("p", r + "ex1.caption"), ("h", r + "turn"),
+                ("li", r + "turn.play"), ("li", r + "turn.pass"), ("li", r + "turn.end"),
+                ("h", r + "starts"), ("p", r + "starts.text"), ("h", r + "scoring"),
+                ("p", r + "scoring.points"), ("p", r + "scoring.chips"), ("h", r + "holding"),
+                ("p", r + "holding.text"), ("h", r + "game"), ("p", r + "game.text")]
     def table(self, view: Any, names: Sequence[str]) -> RenderableType:
         """The public table (FT-10): the rows, then every seat's card count and passes."""
         seats = seats_table(say("table.cards"), say("fantan.table.passes"))

@@ -30,6 +30,20 @@ _DISCARD = frozenset({"discard", "table", "drop"})
 
 
 class FantiPresenter(Presenter):
+    def rules_outline(self) -> list[tuple[str, str]]:
+        r = "rules.fanti."
+        return [("h", r + "title"), ("p", r + f"lead.{speech.current().cards}"),
+                ("h", r + "cards"), ("p", r + "values"), ("h", r + "deal"),
+                ("p", r + "deal.text"), ("h", r + "collecting"), ("p", r + "collecting.text"),
+                *[("li", r + f"rule.{k}") for k in ("number", "ace", "scout", "guardian",
+                                                    "nothing")],
+                ("h", r + "last"), ("p", r + "ex5.caption"), ("h", r + "scoring"),
+                ("p", r + "tie"), ("h", r + "game"), ("p", r + "game.text")]
+
+    def rules_params(self) -> dict[str, str]:
+        return {"guardian": speech.rank_name(cards.JACK), "mystic": speech.rank_name(cards.QUEEN),
+                "scout": speech.rank_name(cards.KING), "leaf": speech.suit_name(cards.CLUBS),
+                "star": speech.suit_name(cards.DIAMONDS)}
     show_codes = True
 
     def card_name(self, c: Card) -> str:
