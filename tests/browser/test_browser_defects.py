@@ -228,3 +228,23 @@ def test_a_device_replaced_by_the_rejoin_link_stops_showing_the_seat(new_page, l
     assert first.query_selector(".hand") is None
     assert first.locator("h1").count() == 1
     assert first.errors == [] and second.errors == []
+
+
+def test_joining_from_the_public_list_asks_for_a_name(new_page, live_url):
+    """Defect 7: a fresh browser joining from the public list sat as "Player 2" without
+    being asked: it is asked for its name first, and sits under it."""
+    host = new_page()
+    table = create_by_api(host, live_url, game="fanti", players=2, rules={"rounds": 1},
+                          name="Hostia", public=True, seats=[{"kind": "person"}, {"kind": "person"}])
+    visitor = new_page()  # nothing kept: no name in this browser, not signed in
+    visitor.goto(live_url + "/")
+    visitor.click(f"[data-open-table='{table}']")
+    visitor.wait_for_selector(f"[data-ask-name='{table}'] input:focus")
+    assert visitor.url.rstrip("/") == live_url  # not seated before a name is given
+    visitor.fill(f"[data-ask-name='{table}'] input", "Cecilia")
+    visitor.click(f"[data-ask-name='{table}'] [data-action=sit-named]")
+    visitor.wait_for_url(f"**/t/{table}")
+    visitor.wait_for_selector("text=Cecilia (you)")
+    assert "Player 2" not in visitor.inner_text("main")
+    host.wait_for_selector("text=Cecilia")
+    assert visitor.errors == [] and host.errors == []

@@ -29,6 +29,25 @@ export const level = {
 
 function playerName() { return localStorage.getItem("parlour.name") || ""; }
 
+/** Your name before a seat from the public list: a small form in the row (then the
+ *  button back, to show its errors). */
+function askName(table, go, button) {
+  const id = `open-name-${table}`;
+  const input = h("input", { id, maxlength: 24, required: "", autocomplete: "nickname" });
+  const form = h("form", { class: "ask-name", "data-ask-name": table },
+    h("label", { for: id, text: t("table.join.name") }), input,
+    h("button", { type: "submit", class: "primary", "data-action": "sit-named", text: t("lobby.open.join") }));
+  form.addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const name = input.value.trim();
+    if (!name) { input.focus(); return; }
+    form.replaceWith(button);
+    go(name);
+  });
+  setTimeout(() => input.focus(), 0);
+  return form;
+}
+
 /** Create a table and go to it; a table of one person and computers starts at once. */
 async function createAndGo(body, autostart) {
   const joined = await api("/api/tables", { method: "POST", body });
@@ -91,13 +110,20 @@ function openTables(list, words) {
   if (waiting.length) {
     box.append(h("h3", { text: t("lobby.open.join_title") }), h("ul", { class: "open-list" }, waiting.map((tb) => {
       const b = h("button", { type: "button", class: "primary", "data-open-table": tb.id, text: t("lobby.open.join") });
-      b.addEventListener("click", async () => {
+      const sit = async (name) => {
         b.disabled = true;
         try {
-          const j = await api(`/api/tables/${tb.id}/sit`, { method: "POST", body: { name: playerName() } });
+          const j = await api(`/api/tables/${tb.id}/sit`, { method: "POST", body: { name } });
           seats.set(j.table, { token: j.token, seat: j.seat, rejoin: j.rejoin_url || null });
           location.assign(`/t/${j.table}`);
         } catch (e) { b.disabled = false; b.after(h("span", { class: "error", role: "alert", text: " " + e.message })); }
+      };
+      b.addEventListener("click", async () => {
+        // the name kept in this browser, or the signed-in / guest name; else ask for one
+        // (never "Player 2" for someone who was not asked)
+        const known = playerName() || (await whoAmI()).name || "";
+        if (known) { sit(known); return; }
+        b.replaceWith(askName(tb.id, (name) => { localStorage.setItem("parlour.name", name); sit(name); }, b));
       });
       return row(tb, b);
     })));
