@@ -18,7 +18,8 @@ export function plainReason(game, text) {
 /** An engine's refusal from its key and facts (parlour.refusals: card codes, lists of
  *  them, collections to choose from), in this page's language, or "" without a key. */
 export function refusalWords(game, key, params) {
-  if (!key || !(has(key, "game") || has(`${key}#other`, "game"))) return "";
+  // (the literal prefix brings every refusal.* word into the table page's bundle)
+  if (!key || !key.startsWith("refusal.") || !(has(key, "game") || has(`${key}#other`, "game"))) return "";
   const p = { ...(params || {}) };
   const names = (codes) => list(codes.map((c) => cardName(game, c)));
   if (p.card) p.card = cardName(game, p.card);
@@ -41,7 +42,8 @@ export function errorWords(code, message, state, key, params) {
     // the engine's reason as a key and its facts (parlour.refusals), worded here
     const reason = refusalWords(game, key, params);
     if (reason) return t("error.illegal", { reason });
-    return message && english ? t("error.illegal", { reason: plainReason(game, message) }) : t("error.illegal_plain");
+    // the server words it in this socket's language (its cookie) already
+    return message ? t("error.illegal", { reason: english ? plainReason(game, message) : message }) : t("error.illegal_plain");
   }
   // In English the server's own sentence for these says most (how long, which seat).
   if (english && !WORDED.has(code)) return plainReason(game, message || t("error.generic"));
