@@ -84,11 +84,11 @@ def test_replay_speaks_the_language_with_classic_names(tmp_path):
     assert "叶" not in res.output  # Fanti's own "Leaf" in Chinese: not in the classic names
 
 
-def test_an_illegal_move_is_refused_in_the_language():
+def test_an_illegal_move_is_refused_in_the_language(tmp_path):
     """A refused move is worded in --lang from the engine's key (parlour.refusals): no
     English reason, no ruling id."""
     res = runner.invoke(app, ["play", "fanti", "--lang", "zh", "--seed", "5", "--rule",
-                              "rounds=1", "--bots", "random", "--pace", "0"],
-                        input="pass\nq\n")
+                              "rounds=1", "--bots", "random", "--pace", "0",
+                              "--save", str(tmp_path / "game.json")], input="pass\nq\n")
     assert words("zh", "refusal.fanti.no_pass", "game").replace("（FA-4）", "") in res.output
     assert "Fanti has no pass" not in res.output and "FA-4" not in res.output
