@@ -69,8 +69,10 @@ def test_front_page_in_each_language(new_page, live_url, code):
     assert catalog_json(code, "web")["lobby.heading"] in text
     page.click("[data-action=custom]")
     no_keys(page)
-    # one catalog, the chosen language's, fetched once (preloaded by the page's head)
-    assert len(fetched) == 1 and f"/i18n/{code}/" in fetched[0], fetched
+    # the chosen language's words only: the page's, fetched once (preloaded by the page's
+    # head), and the options' when the custom form opens
+    assert [u.split("/")[5] for u in fetched] == ["front", "options"], fetched
+    assert all(f"/i18n/{code}/" in u for u in fetched), fetched
 
 
 def test_accept_language_chooses_and_the_picker_switches_and_remembers(new_page, live_url):

@@ -61,6 +61,9 @@ def test_the_catalog_holds_one_language_and_is_cached_by_version(client):
     front_words = client.get(front).json()
     assert set(front_words["web"]) < set(catalog_json("az", "web"))
     assert "lobby.play_now" in front_words["web"] and "card.rank.J.game" in front_words["game"]
+    assert not any(k.startswith("opts.") for k in front_words["game"])  # with the custom form
+    options = client.get("/i18n/az/options/latest.json").json()
+    assert options["game"] and all(k.startswith("opts.") for k in options["game"])
     assert not any(k.startswith("rules.") for k in front_words["game"])  # on demand
     rules = client.get("/i18n/az/rules/latest.json").json()
     assert rules["game"] and all(".rules." in f".{k}" for k in rules["game"])

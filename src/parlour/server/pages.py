@@ -59,7 +59,7 @@ def reader_speech(accept: str | None, chosen: str | None, card_names: str | None
     return negotiate(accept, chosen), card_names if card_names in ("game", "classic") else "game"
 
 
-BUNDLES = ("front", "table", "rules", "all")
+BUNDLES = ("front", "table", "rules", "options", "all")
 SERVER_SENT = ("rules", "opts")
 """Game-word heads a table's server answers never carry (the rules and the options are
 drawn by the page's modules, so the scan finds them); every other game word of the
@@ -96,8 +96,13 @@ def _bundle_keys(bundle: str, domain: str, keys: list[str]) -> set[str]:
         k.split(".")[0] == "rules" or k.split(".")[1:2] == ["rules"])}
     if bundle == "rules":
         return rules
+    options = {k for k in keys if domain == "game" and k.split(".")[0] == "opts"}
+    if bundle == "options":
+        return options
     # the rules' words come on demand, when the rules dialog opens (js/rules.js)
     chosen = page_words.drawn(keys, page_words.closure(_entries(bundle), _game_modules())) - rules
+    if bundle == "front":  # the options' words come with the custom form (js/lobby.js)
+        chosen -= options
     if bundle.startswith("table") and domain == "game":
         game = bundle.partition("-")[2]
         for k in keys:

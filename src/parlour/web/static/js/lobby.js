@@ -7,7 +7,7 @@ import { api, append, clear, h, seats } from "./dom.js";
 import { whoAmI } from "./who.js";
 import { yourGames } from "./history.js";
 import { playPeople } from "./pool.js";
-import { has, lang, list as joinWords, t, tg, tn } from "./i18n.js";
+import { has, lang, list as joinWords, more, t, tg, tn } from "./i18n.js";
 import { levelName, levelsFor } from "./levels.js";
 
 const TIMERS = [["", t("lobby.timer.none")], ["30", tn("lobby.timer.seconds", 30)], ["60", tn("lobby.timer.minutes", 1)],
@@ -297,7 +297,9 @@ export async function showLobby(app) {
   // The games' page modules word the custom form's rules and the open tables' summaries:
   // fetched when those are wanted, not with the front page (which stays light).
   const words = {};
+  let options = null;
   const loadWords = async () => {
+    await (options ||= more("options"));  // the front page's words leave them out (server/pages.py)
     await Promise.all(games.map(async (g) => { words[g.name] = (await gameModule(g.name)).words || {}; }));
   };
   const open = h("div", { class: "open-slot" });
