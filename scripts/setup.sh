@@ -13,6 +13,8 @@ if [ "${PARLOUR_SYSTEM_PACKAGES:-1}" = "1" ] && [ "$(id -u)" = "0" ] && command 
   [ -x /usr/lib/postgresql/*/bin/postgres ] 2>/dev/null || ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 || need+=(postgresql)
   # nginx: the compose file's proxy, run for real by tests/hardening/test_deploy_proxy.py
   command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] || need+=(nginx-light)
+  # tmux: the terminal seat driven through a real terminal (tests/server/test_server_netclient_tmux.py)
+  command -v tmux >/dev/null || need+=(tmux)
   if [ ${#need[@]} -gt 0 ]; then
     echo "setup: installing Debian packages: ${need[*]}"
     apt-get update -qq
