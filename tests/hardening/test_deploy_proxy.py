@@ -103,3 +103,136 @@ def test_a_game_through_the_compose_proxy(tmp_path):
                 proxy.wait(10)
         for s in servers:
             s.stop()
+
+
+def start_proxy(nginx: str, tmp: Path, upstreams: list[int]) -> tuple[subprocess.Popen, str]:
+    """nginx with the compose file's site in front of ``upstreams``; its base URL once up."""
+    port = free_port()
+    conf = proxy_conf(tmp, port, upstreams)
+    proxy = subprocess.Popen([nginx, "-c", str(conf), "-e", str(tmp / "error.log")],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while True:
+        assert proxy.poll() is None, (tmp / "error.log").read_text()
+        try:
+            if httpx.get(base + "/healthz", timeout=2).status_code == 200:
+                return proxy, base
+        except httpx.TransportError:
+            pass
+        assert time.monotonic() < deadline, "nginx never answered"
+        time.sleep(0.2)
+
+
+def stop_proxy(proxy: subprocess.Popen | None) -> None:
+    if proxy is not None and proxy.poll() is None:
+        proxy.send_signal(signal.SIGQUIT)  # nginx's graceful stop
+        try:
+            proxy.wait(20)
+        except subprocess.TimeoutExpired:
+            proxy.kill()
+            proxy.wait(10)
+
+
+def test_the_proof_run_games_through_the_proxy_while_metrics_are_scraped_and_a_process_dies(
+        tmp_path):
+    """#36's proof, the compose stack by hand: PostgreSQL, two ``serve --cluster``
+    processes and nginx with ``deploy/nginx.conf``. Six games are played through the proxy
+    while each process's /metrics is scraped twice a second; process A is SIGKILLed
+    mid-game; the proxy sends the reconnecting seats to B, B takes A's tables over, and
+    every game finishes with every record checking. The log lines of the run are printed
+    (``pytest -s``) and quoted in docs/deploy.md."""
+    import asyncio
+    import json
+
+    from hardening_kit import Postgres, check_moves, fetch_records
+
+    from parlour import record
+    from parlour.loadtest import run_sync, run_tables
+    from parlour.server.verify import verify
+
+    nginx = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists()
+                                      else None)
+    if nginx is None:
+        pytest.skip("nginx (Debian's nginx-light) is not installed")
+    pg = Postgres()
+    servers: list[ServerProcess] = []
+    proxy = None
+    try:
+        for name in ("A", "B"):
+            (tmp_path / name).mkdir()
+            servers.append(ServerProcess(
+                pg.url, bot_delay=0.05, round_pause=0.2, workdir=tmp_path / name,
+                extra=["--cluster", "--lease", "3"],
+                env={"PARLOUR_INSTANCE": name, "PARLOUR_BOT_WORKERS": "0",
+                     "PARLOUR_POLL_EVERY": "0.05"}).start(START))
+        a, b = servers
+        proxy, base = start_proxy(nginx, tmp_path, [a.port, b.port])
+        scrapes = {"A": 0, "B": 0, "B after the kill": 0}
+        moves_on_b: list[float] = []
+
+        def moves(text: str) -> float:
+            return sum(float(line.rsplit(" ", 1)[1]) for line in text.splitlines()
+                       if line.startswith("parlour_moves_total"))
+
+        async def scrape(stop: asyncio.Event, killed: asyncio.Event) -> None:
+            async with httpx.AsyncClient(timeout=5) as http:
+                while not stop.is_set():
+                    for name, s in (("A", a), ("B", b)):
+                        if name == "A" and killed.is_set():
+                            continue
+                        r = await http.get(s.base + "/metrics")
+                        assert r.status_code == 200 and "parlour_moves_total" in r.text
+                        scrapes[name] += 1
+                        if name == "B":
+                            moves_on_b.append(moves(r.text))
+                            if killed.is_set():
+                                scrapes["B after the kill"] += 1
+                    await asyncio.sleep(0.5)
+
+        async def scenario():
+            stop, killed = asyncio.Event(), asyncio.Event()
+            scraper = asyncio.create_task(scrape(stop, killed))
+            ticks: list = []
+            games = asyncio.create_task(run_tables(
+                [base], 6, duration=200, speed=(0.05, 0.15), seed=36, ramp=0.3,
+                compression=None, game="fanti", players=2,
+                on_tick=lambda runs, stats: ticks.append((runs, stats))))
+            deadline = time.monotonic() + 120
+            while not (ticks and all(r.id for r in ticks[-1][0])
+                       and ticks[-1][1].moves_acked >= 18):
+                assert time.monotonic() < deadline, "the games never got going"
+                await asyncio.sleep(0.1)
+            await asyncio.to_thread(a.kill)
+            killed.set()
+            runs, stats = await games
+            stop.set()
+            await scraper
+            return runs, stats
+
+        runs, stats = run_sync(scenario())
+        assert not stats.failures, stats.failures[:5]
+        assert all(r.finished for r in runs), [r.id for r in runs if not r.finished]
+        assert stats.reconnects > 0  # seats that were on A came back through the proxy
+        records = run_sync(fetch_records(runs))
+        assert len(records) == len(runs)
+        for data in records.values():
+            assert record.load(data).is_over and verify(data).ok
+        check_moves(runs, records)  # every acknowledged move is in its record
+        assert scrapes["A"] > 0 and scrapes["B after the kill"] > 0
+        assert moves_on_b[-1] > moves_on_b[0]  # B's counters moved while it was scraped
+
+        b_log = b.log_path.read_text(errors="replace").splitlines()
+        taken = [x for x in b_log if "table taken over" in x]
+        assert taken, "B never took a table over"
+        upstream = [x for x in (tmp_path / "error.log").read_text().splitlines()
+                    if "upstream" in x]
+        print("\n--- the proof run:", json.dumps(scrapes), f"{stats.reconnects} reconnects,",
+              f"{len(runs)} games finished")
+        print("--- B's log (takeovers):", *taken[:3], sep="\n")
+        print("--- nginx's error log (the dead upstream):", *upstream[:3], sep="\n")
+    finally:
+        stop_proxy(proxy)
+        for s in servers:
+            s.cleanup()
+        pg.cleanup()
