@@ -312,3 +312,31 @@ def test_replays_only_of_finished_games_and_reviews_from_the_seats_view(client):
             assert 0 <= e["value"] <= e["best_value"] + 1e-9
             assert e["dropped"] == (e["best_value"] - e["value"] >= rv["drop"])
     assert client.post("/api/review", json={"table": j["table"], "round": 9, "seat": 0}).status_code == 400
+
+
+def test_spectators_are_told_apart_in_chat(make_app):
+    """#33 defect 7: every spectator was "Spectator"; each now has a number of its own
+    (the page words it as "Spectator 2"), the same one for every line it writes."""
+    client = make_app(chat_new_age=0.0)
+    j = create(client, "fanti", 2, ["person", "person"], rules={"rounds": 1})
+    anna = Seat(client, j["table"], token=j["token"])
+    anna.welcome()
+    key = j["watch_url"].split("#watch=")[1]
+    one = Seat(client, j["table"], watch=key)
+    kept = dict(client.cookies)
+    client.cookies.clear()  # another browser: another person
+    two = Seat(client, j["table"], watch=key)
+    client.cookies.update(kept)
+    one.welcome()
+    two.welcome()
+    lines = []
+    for who, text in ((one, "a"), (two, "b"), (one, "c")):
+        who.send({"type": "chat", "text": text})
+        lines.append(two.until(lambda m, x=text: m["type"] == "chat"
+                               and m["line"]["text"] == x)["line"])
+    assert all(ln["name"] != "Spectator" for ln in lines)
+    assert [ln["spectator"] for ln in lines] == [1, 2, 1]
+    again = Seat(client, j["table"], watch=key)  # the same person in a second tab
+    again.welcome()
+    again.send({"type": "chat", "text": "d"})
+    assert two.until(lambda m: m["type"] == "chat")["line"]["spectator"] == 1

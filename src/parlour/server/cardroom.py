@@ -225,9 +225,13 @@ class CardRoom:
                                 f"{st.chat_window:g} seconds"
                                 + (" while your name is new here." if young else "."))
             return
-        name = t.seats[conn.seat].name if conn.seat is not None else "Spectator"
+        name = t.seats[conn.seat].name if conn.seat is not None else ""
         line = {"id": 0, "seat": conn.seat, "name": name, "text": clean, "channel": channel,
                 "at": round(time.time(), 1)}
+        if conn.seat is None:  # told apart: their own name, else a number the page
+            line["name"] = self._watcher_name(conn)  # words ("Spectator 2")
+            line["spectator"] = t.watchers.setdefault(player or id(conn),
+                                                      len(t.watchers) + 1)
         if player is not None:  # who wrote it, as a tag: the page hides blocked players'
             line["who"] = svc.social.tag(player)
         if st.cluster:  # every process's clients read it: stored and announced
@@ -235,6 +239,16 @@ class CardRoom:
         else:
             line["id"] = max((ln["id"] for ln in t.chat), default=0) + 1
         await self.show(t, [line])
+
+    def _watcher_name(self, conn: Connection) -> str:
+        """A spectator's chosen name (an account's or a named guest's), read once per
+        socket; "" when they have none."""
+        name = getattr(conn, "watcher_name", None)
+        if name is None:
+            player, _ = self.svc.social.speaker(conn)
+            row = people.get_player(self.svc.store.engine, player) if player else None
+            name = conn.watcher_name = (row or {}).get("name") or ""
+        return name
 
     async def show(self, t: LiveTable, lines: list[dict[str, Any]]) -> None:
         """Add chat lines to the table and send each to those who read its channel.

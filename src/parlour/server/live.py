@@ -163,6 +163,9 @@ class LiveTable:
     """The address that created the table (for per-address limits; not stored)."""
     hints_used: dict[tuple[int, int], int] = field(default_factory=dict, repr=False)
     """Hints asked for, per (round, seat)."""
+    watchers: dict[Any, int] = field(default_factory=dict, repr=False)
+    """The number each spectator who spoke is known by ("Spectator 2"), by player or
+    socket, so spectators are told apart in chat."""
     derived: dict[str, Any] = field(default_factory=dict, repr=False)
     """Values the views build once and keep while they hold (server/views.py)."""
 

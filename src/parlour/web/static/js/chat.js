@@ -24,12 +24,14 @@ export const muted = {
 /** The chat box for the side bar. `page` gives state, send() and the draft text. */
 export function chatBox(page) {
   const s = page.state;
+  // A spectator without a name of their own is told apart by the number the server gave.
+  const nameOf = (l) => l.name || (l.spectator ? t("chat.spectator_n", { n: l.spectator }) : "");
   // Muted names (this browser) and blocked players (their tag, at every table) are hidden.
-  const lines = (s.chat || []).filter((l) => !muted.has(l.name) && !(l.who && page.blockedTags && page.blockedTags.has(l.who)));
+  const lines = (s.chat || []).filter((l) => !muted.has(nameOf(l)) && !(l.who && page.blockedTags && page.blockedTags.has(l.who)));
   const mutedCount = (s.chat || []).length - lines.length;
   const list = h("ol", { class: "chat-lines", "aria-label": t("chat.lines"), "aria-live": "polite" },
     lines.map((l) => h("li", { class: `chat-line${l.channel === "watchers" ? " watchers" : ""}`, "data-chat-line": String(l.id) },
-      h("b", { text: t("chat.said", { name: l.channel === "watchers" ? t("chat.watching_name", { name: l.name }) : l.name }) + " " }), h("span", { text: l.text }))));
+      h("b", { text: t("chat.said", { name: l.channel === "watchers" ? t("chat.watching_name", { name: nameOf(l) }) : nameOf(l) }) + " " }), h("span", { text: l.text }))));
   const input = h("input", { type: "text", maxlength: MAX_LENGTH, "data-chat-input": "", "aria-label": t("chat.input"),
     placeholder: t(s.you === null ? "chat.placeholder.watch" : "chat.placeholder.seat"), value: page.chatDraft || "" });
   const send = (text) => {
@@ -41,7 +43,7 @@ export function chatBox(page) {
   };
   input.addEventListener("input", () => { page.chatDraft = input.value; });
   input.addEventListener("keydown", (ev) => { if (ev.key === "Enter") { ev.preventDefault(); send(input.value); } });
-  const others = [...new Set((s.chat || []).map((l) => l.name))].filter((n) => n !== page.myName());
+  const others = [...new Set((s.chat || []).map(nameOf))].filter((n) => n !== page.myName());
   const mutes = others.length ? h("details", { class: "mutes" }, h("summary", { text: mutedCount ? tn("chat.mute.hidden", mutedCount) : t("chat.mute") }),
     others.map((n) => h("label", { class: "mute" }, h("input", { type: "checkbox", "data-mute": n, checked: muted.has(n),
       onchange: () => { muted.toggle(n); page.render(); } }), ` ${n}`))) : null;
