@@ -104,3 +104,38 @@ def test_offline_and_admin_pages_in_the_language(make_app):
 
 def test_the_catalog_is_under_the_leak_oracle():
     assert "/i18n/" in HTTP_CHECKED
+
+
+def test_validation_and_catch_all_refusals_follow_the_request_language(client, monkeypatch):
+    """The 422 of a body of the wrong shape and the 503 of a database that is away, in
+    the cookie's language with the same code and shape; English keeps the precise words."""
+    from server_kit import service
+    from sqlalchemy.exc import OperationalError
+    from starlette.testclient import TestClient
+
+    es = catalog_json("es", "web")
+    r = client.post("/api/tables", json={"game": "fanti", "players": "many"},
+                    headers={"Cookie": "parlour_lang=es"})
+    assert r.status_code == 422 and r.json()["error"] == "invalid"
+    assert r.json()["message"] == es["error.invalid"] and r.json()["detail"]
+    r = client.post("/api/tables", json={"game": "fanti", "players": "many"})
+    assert r.status_code == 422 and "players" in r.json()["message"]
+
+    def away(*_args, **_kw):
+        raise OperationalError("INSERT", {}, Exception("database is locked"))
+
+    monkeypatch.setattr(service(client).store, "add", away)
+    quiet = TestClient(client.app, raise_server_exceptions=False)
+    r = quiet.post("/api/tables", json={"game": "fanti", "players": 2},
+                   headers={"Cookie": "parlour_lang=es"})
+    assert r.status_code == 503 and r.json() == {"error": "unavailable",
+                                                 "message": es["error.unavailable"]}
+
+    def broken(*_args, **_kw):
+        raise RuntimeError("disk on fire")
+
+    monkeypatch.setattr(service(client).store, "add", broken)
+    r = quiet.post("/api/tables", json={"game": "fanti", "players": 2},
+                   headers={"Accept-Language": "es-ES"})
+    assert r.status_code == 500 and r.json() == {"error": "server_error",
+                                                 "message": es["error.server_error"]}

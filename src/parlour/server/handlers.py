@@ -41,11 +41,12 @@ def install_handlers(app: FastAPI) -> None:
     @app.exception_handler(Exception)
     async def _unexpected(_request: Request, exc: Exception) -> JSONResponse:
         log.error("request failed", exc_info=exc)
-        return JSONResponse({"error": "server_error", "message": "the server could not "
-                             "handle this request; nothing was changed"}, status_code=500)
+        return JSONResponse({"error": "server_error", "message": error_words(
+            _request, "server_error", "the server could not handle this request; nothing "
+            "was changed")}, status_code=500)
 
     @app.exception_handler(RequestValidationError)
-    async def _invalid_body(_request: Request, exc: RequestValidationError) -> JSONResponse:
+    async def _invalid_body(request: Request, exc: RequestValidationError) -> JSONResponse:
         # A body of the wrong shape, in the API's error shape too; the first problem in
         # words, every problem (FastAPI's list) under "detail".
         # The client's own input is not echoed back: it may be large, or a number JSON
@@ -56,7 +57,10 @@ def install_handlers(app: FastAPI) -> None:
         where = ".".join(str(x) for x in first.get("loc", ()) if x != "body")
         message = f"{where}: {first.get('msg', 'invalid')}" if where else first.get(
             "msg", "the request body is not valid")
-        return JSONResponse({"error": "invalid", "message": message, "detail": errors},
+        # Pydantic's words are English only: another language gets error.invalid, and
+        # the field names stay in "detail".
+        return JSONResponse({"error": "invalid", "message": error_words(request, "invalid", message),
+                             "detail": errors},
                             status_code=422)
 
     @app.exception_handler(StarletteHTTPException)
@@ -84,7 +88,8 @@ def install_handlers(app: FastAPI) -> None:
     @app.exception_handler(DBAPIError)
     async def _database_error(_request: Request, exc: DBAPIError) -> JSONResponse:
         if unavailable(exc):
-            return JSONResponse({"error": "unavailable", "message": "the database is busy or "
-                                 "unreachable; nothing was changed: please try again"},
+            return JSONResponse({"error": "unavailable", "message": error_words(
+                _request, "unavailable", "the database is busy or unreachable; nothing was "
+                "changed: please try again")},
                                 status_code=503, headers={"Retry-After": "1"})
         return await _unexpected(_request, exc)
