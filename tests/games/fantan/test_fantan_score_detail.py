@@ -27,7 +27,7 @@ def test_ft7_seed_example_points_item_by_item():
     r.is_over = True
     d = worded(r)
     assert [e["total"] for e in d["seats"]] == [0, 3, 6, 10]
-    assert items(d, 0) == [("Won the round", "played their last card; the winner writes 0",
+    assert items(d, 0) == [("Won the round", "played their last card first: no points this round, their passes included",
                             0, "FT-7")]
     assert items(d, 3) == [("Cards left", "9 cards", 9, "FT-7"),
                            ("Passes", "1 pass", 1, "FT-7")]

@@ -16,7 +16,7 @@ next to an end of its suit's row. If nothing fits you pass, which costs you. The
 ends when someone plays their last card.
 
 With penalty points (the default) every pass and every card left in your hand costs a
-point, the winner of the round writes 0, and the lowest total wins. With chips, passes
+point, the winner of the round scores no points, and the lowest total wins. With chips, passes
 and antes go into a pot, losers pay the winner a chip per card left, the winner takes
 the pot, and the highest balance wins."""
 
@@ -47,9 +47,9 @@ RULINGS = {
                    "the round."),
     "FT-7": Ruling("Stakes",
                    "Penalty points (stakes=points, the default): every pass costs 1 point and "
-                   "every card left in a losing hand 1 point; the winner of the round writes 0 "
-                   "whatever they passed. Losers left with 2, 5 and 9 cards who passed once "
-                   "each write 3, 6 and 10. The lowest total wins. Chips (stakes=chips): "
+                   "every card left in a losing hand 1 point; the winner of the round scores no "
+                   "points, whatever they passed. Losers left with 2, 5 and 9 cards who passed once "
+                   "each score 3, 6 and 10. The lowest total wins. Chips (stakes=chips): "
                    "everyone puts 1 chip in the pot at the deal, and a player dealt a card fewer "
                    "than the most puts in 1 more; each pass puts 1 chip in the pot; at the end "
                    "every loser pays the winner 1 chip per card left and the winner takes the "
@@ -58,7 +58,7 @@ RULINGS = {
     "FT-8": Ruling("Fines for holding back",
                    "Only with strict=false. At the end of the round, when every hand is shown, "
                    "each pass made while a card fitted is fined. Points: 3 more points, except "
-                   "for the round's winner, who writes 0. Chips: 3 chips into the pot (so a "
+                   "for the round's winner, who scores no points. Chips: 3 chips into the pot (so a "
                    "winner's own fine comes back with the pot), and for each 7 that could have "
                    "been played at that pass, 5 chips to the player who held that suit's 6 and "
                    "5 chips to the one who held its 8 at the time (nothing is paid for a card "
