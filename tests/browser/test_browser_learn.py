@@ -122,6 +122,22 @@ def test_a_tapped_unplayable_card_says_why_on_a_phone(new_page, live_url):
     assert page.errors == []
 
 
+def test_an_unplayable_cards_reason_is_worded_in_persian(new_page, live_url):
+    """The hand's reason comes as a key and its facts (state.reason_keys) and the page
+    words it in the reader's language, not the engine's English (#33 item 1)."""
+    page = new_page(locale="fa-IR")
+    create_by_api(page, live_url, game="fantan", players=4, rules={"rounds": 1}, name="Pip",
+                  seats=[{"kind": "person"}] + [{"kind": "bot", "bot": "easy"}] * 3,
+                  test={"seed": 5, "decks": [blocked_deck("6D")], "dealer": 3})
+    start(page)
+    page.wait_for_selector(TURN)
+    page.click(".hand [data-card=KC]", force=True)
+    why = page.wait_for_selector("[data-why]").inner_text()
+    assert "روی میز جا نمی‌گیرد" in why, why  # refusal.fantan.no_fit in Persian
+    assert "does not fit" not in why and not RULING_ID.search(why)
+    assert page.errors == []
+
+
 def test_hint_is_hidden_during_a_forced_pass(new_page, live_url):
     page = new_page()
     page.add_init_script("""

@@ -70,6 +70,10 @@ def test_reasons_for_unplayable_cards_come_from_the_engine(client):
     hand = me.state["view"]["hand"]
     assert set(reasons) == set(hand) - {"7D"}
     assert all("7D" in r for r in reasons.values())
+    # the same reasons as catalog keys and facts, for the page to word (#33 item 1)
+    keyed = me.state["reason_keys"]
+    assert set(keyed) == set(reasons)
+    assert all(k == "refusal.fantan.opens" and p == {"card": "7D"} for k, p in keyed.values())
 
 
 def test_stale_and_duplicate_moves_apply_at_most_once(client):

@@ -111,6 +111,16 @@ def reasons(r: Round, seat: int) -> dict[str, str]:
     return out
 
 
+def reason_keys(r: Round, seat: int) -> dict[str, list[Any]]:
+    """The same reasons as ``[key, params]`` (:mod:`parlour.refusals`), for the page to
+    word in its reader's language; a card the engine gives no reason for is left out."""
+    if r.is_over or r.current_player != seat:
+        return {}
+    legal_cards = {m & 63 for m in r.legal_moves()}
+    return {cards.code(c): list(why) for c in cards.iter_cards(r.hand(seat))
+            if c not in legal_cards and (why := r.refusal(c)) is not None}
+
+
 def pass_info(t: LiveTable, r: Round, view: Any) -> dict[str, Any] | None:
     """Whether the seat of ``view`` may pass now, what it costs in the game's own words
     (its presenter's ``pass_offer``), and whether the server passes for it by itself
@@ -257,6 +267,7 @@ def _shared(t: LiveTable) -> dict[str, Any]:
         "rounds": t.rules["rounds"],
         "view": None,
         "reasons": {},
+        "reason_keys": {},
         "pass": None,
         "commit": None,
         "scores": m.scores() if m else [],
@@ -298,6 +309,7 @@ def snapshot(t: LiveTable, audience: Audience, cache: dict[Any, Any] | None = No
         state["commit"] = m.commits[-1].commit if m.commits[-1] else None
         if audience is not None:
             state["reasons"] = reasons(cur, audience)
+            state["reason_keys"] = reason_keys(cur, audience)
             state["pass"] = pass_info(t, cur, own if cur is last else cur.view(audience))
         state["deadline"] = deadline(t)
     return state

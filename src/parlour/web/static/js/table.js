@@ -17,7 +17,7 @@ import { describe } from "./log.js";
 import { openRulesDialog } from "./rules.js";
 import { roundChart, scoreDetail } from "./score.js";
 import { scoreSheet } from "./sheet.js";
-import { errorWords, levelName, plainReason } from "./words.js";
+import { errorWords, levelName, plainReason, withReasons } from "./words.js";
 
 // Each game's page module is served from its own package (parlour/games/NAME/web.js).
 const GAMES = {};
@@ -165,7 +165,7 @@ class TablePage {
         return;
       }
       if (m.state) this.syncing = false;
-      this.state = this.mirror.state;
+      this.state = withReasons(this.mirror.state);  // a copy: the mirror stays the server's
       this.seq = m.seq;
       this.receivedAt = performance.now();
       if (!GAMES[this.state.table.game]) {

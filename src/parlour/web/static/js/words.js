@@ -30,6 +30,19 @@ export function refusalWords(game, key, params) {
   return text.replace(RULING, "");
 }
 
+/** The table state with each unplayable card's reason worded in this page's language
+ *  from its key and facts (state.reason_keys); the server's English stays the fallback. */
+export function withReasons(state) {
+  const keyed = state && state.reason_keys;
+  if (!keyed || !Object.keys(keyed).length) return state;
+  const game = state.table.game;
+  const reasons = { ...(state.reasons || {}) };
+  for (const [code, [key, params]] of Object.entries(keyed)) {
+    reasons[code] = refusalWords(game, key, params) || reasons[code];
+  }
+  return { ...state, reasons };
+}
+
 /**
  * What to tell a person about a refused message, or null to say nothing. A double
  * click answers a state the table has already left ("stale"): that is no mistake.
