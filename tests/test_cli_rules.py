@@ -87,3 +87,19 @@ def test_the_rules_in_the_language(game, lang):
 def test_the_rules_in_persian_name_the_classic_cards():
     res = runner.invoke(app, ["rules", "fanti", "--lang", "fa", "--card-names", "classic"])
     assert res.exit_code == 0 and "سرباز" in res.output
+
+
+def test_the_options_table_in_the_language():
+    """``parlour rules GAME --lang`` words each option and choice as the web form does
+    (opts.GAME.* in the game catalog) beside the KEY=VALUE to type; English unchanged."""
+    from parlour.i18n import catalog_json
+
+    res = runner.invoke(app, ["rules", "fantan", "--lang", "es"], env={"COLUMNS": "400"})
+    assert res.exit_code == 0, res.output
+    words = catalog_json("es", "game")
+    assert words["opts.fantan.ace.label"] in res.output
+    assert f"high ({words['opts.fantan.ace.high']})" in res.output
+    en = runner.invoke(app, ["rules", "fantan", "--lang", "en"], env={"COLUMNS": "400"})
+    assert words["opts.fantan.ace.label"] not in en.output and '"low" | "high"' in en.output
+    fa = runner.invoke(app, ["rules", "fanti", "--lang", "fa"], env={"COLUMNS": "400"})
+    assert "{" not in fa.output and catalog_json("fa", "game")["opts.fanti.pack.label"] in fa.output

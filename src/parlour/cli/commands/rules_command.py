@@ -73,9 +73,33 @@ def _options(game: str) -> Table:
     t.add_column("key", style="bold")
     t.add_column("values")
     t.add_column("what it decides")
+    # Another language gets the web form's words for each option and choice (the
+    # ``game`` catalog's opts.GAME.OPTION.* keys) beside the KEY and VALUE to type.
+    lang = speech.current().lang
+    known = catalog_json(lang, "game") if lang != "en" else {}
+    params = dict(presenter(g).rules_params())  # the card words ({guardian}) in --card-names
+
+    def word(key: str) -> str | None:
+        return speech.say(key, **params) if key in known else None
+
     for o in g.options:
-        t.add_row(o.name, o.describe(), o.help)
+        at = f"opts.{game}.{o.name}"
+        values = o.describe()
+        if o.choices and known:
+            values = " | ".join(_chosen(c, word(f"{at}.{_typed(c)}")) for c in o.choices)
+        label, explained = word(f"{at}.label"), word(f"{at}.help")
+        t.add_row(o.name, values, f"{label}: {explained}" if label and explained
+                  else explained or o.help)
     return t
+
+
+def _typed(value: object) -> str:
+    """A choice as typed after ``--rule KEY=`` (``true``, ``seven-of-diamonds``)."""
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def _chosen(value: object, word: str | None) -> str:
+    return f"{_typed(value)} ({word})" if word else _typed(value)
 
 
 @app.command("rules")
