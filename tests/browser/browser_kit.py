@@ -93,7 +93,10 @@ def create_by_api(page: Any, base: str, **body: Any) -> str:
 
 
 def start(page: Any) -> None:
-    page.click("[data-action=start]:not([disabled])")
+    """The host starts the game; a table of one person and computers starts itself."""
+    page.wait_for_selector(".hand .card, [data-starting], [data-action=start]:not([disabled])")
+    if page.query_selector("[data-action=start]:not([disabled])"):
+        page.click("[data-action=start]:not([disabled])")
     page.wait_for_selector(".hand .card")
 
 

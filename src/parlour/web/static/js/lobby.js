@@ -48,12 +48,11 @@ function askName(table, go, button) {
   return form;
 }
 
-/** Create a table and go to it; a table of one person and computers starts at once. */
-async function createAndGo(body, autostart) {
+/** Create a table and go to it (a table of you and computers starts itself: table.js). */
+async function createAndGo(body) {
   const joined = await api("/api/tables", { method: "POST", body });
   if (joined.role === "seat") {
     seats.set(joined.table, { token: joined.token, seat: joined.seat, rejoin: joined.rejoin_url || null });
-    if (autostart) sessionStorage.setItem("parlour.autostart." + joined.table, "1");
     location.assign(`/t/${joined.table}`);
   } else {
     location.assign(joined.table_url);  // computers only: watch it
@@ -79,7 +78,7 @@ function quickPlay(g) {
     error.textContent = "";
     const seatsSpec = [{ kind: "person" }, ...Array.from({ length: players - 1 }, () => ({ kind: "bot", bot: sel.value }))];
     try {
-      await createAndGo({ game: g.name, players, seats: seatsSpec, name: playerName(), standin: sel.value }, true);
+      await createAndGo({ game: g.name, players, seats: seatsSpec, name: playerName(), standin: sel.value });
     } catch (e) { error.textContent = e.message; button.disabled = false; }
   });
   return h("article", { class: "quick panel" },
@@ -280,7 +279,7 @@ function customForm(games, words) {
     if (form.rated.checked) body.rated = true;
     try {
       localStorage.setItem("parlour.name", name.value.trim());
-      await createAndGo(body, false);
+      await createAndGo(body);
     } catch (e) { error.textContent = e.message; }
   });
   return form;

@@ -240,13 +240,13 @@ class TablePage {
     if (this.state.table.status === "over") remember(this.state, this.game.lowerWins ? this.game.lowerWins(this.state.table.rules) : false);
   }
 
-  /** Quick play: the table was made with only computers besides you, so start it. */
+  /** A table of you and computers (quick play or the custom form) starts without
+   * asking: everyone is there and nobody else is coming. */
   autostart() {
-    const key = "parlour.autostart." + this.id;
     const s = this.state;
-    if (!sessionStorage.getItem(key)) return;
-    sessionStorage.removeItem(key);
-    if (s.table.status === "waiting" && s.you === s.table.host && s.table.seats.every((x) => x.claimed)) {
+    if (s.table.status === "waiting" && s.you === s.table.host
+        && s.table.seats.every((x, i) => x.claimed && (i === s.you || x.kind === "bot"))) {
+      this.starting = true;  // the waiting room says so instead of offering Start
       this.send({ type: "start" });
     }
   }
@@ -502,7 +502,8 @@ class TablePage {
       this.linkRow(t("table.link.watch"), origin + s.links.watch, "watch"),
       tb.public ? h("p", { class: "muted", text: t("table.public") }) : null,
       tb.rated ? h("p", { class: "muted", "data-rated": "", text: t("table.rated") }) : null,
-      host ? h("button", { type: "button", class: "primary", "data-action": "start", disabled: !!free,
+      this.starting ? h("p", { "data-starting": "", text: t("table.starting") })
+      : host ? h("button", { type: "button", class: "primary", "data-action": "start", disabled: !!free,
         onclick: () => this.send({ type: "start" }) }, t(free ? "table.start.wait" : "table.start"))
         : h("p", { text: t("table.start.host") }));
   }
