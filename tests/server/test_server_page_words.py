@@ -41,6 +41,20 @@ def test_the_closure_follows_imports_but_not_into_another_page(tmp_path, monkeyp
     assert set(page_words.closure(["main.js"], {})) == {"main.js"}
     assert set(page_words.closure(["games/g.js"], {"g": tmp_path / "game.js"})) == {
         "games/g.js", "a.js", "b.js", "d.js", "e.js"}
+    # a page whose on-demand modules fetch their own words: static imports only
+    assert set(page_words.closure(["a.js"], {}, later=False)) == {"a.js", "b.js", "d.js"}
+
+
+def test_a_table_loads_its_later_parts_words_with_them():
+    """The end-of-round details', the people box's and the rules dialog's words leave a
+    table's first load and come in the bundle its on-demand modules fetch (js/table.js)."""
+    for code in ("en", "fa"):
+        first = orjson.loads(catalog_body(code, "table-fanti")[0])["web"]
+        later = orjson.loads(catalog_body(code, "later")[0])["web"]
+        for key in ("score.went_out", "profile.actions.report", "howto.close"):
+            assert key not in first and key in later, (code, key)
+        assert not set(first) & set(later)
+        assert "table.rules" in first
 
 
 @pytest.mark.parametrize("bundle", ["front", "table", "table-fanti", "table-fantan"])
@@ -54,6 +68,9 @@ def test_every_word_a_page_module_names_is_in_its_bundle(bundle):
     assert named
     for code in LANGUAGES:
         words = orjson.loads(catalog_body(code, bundle)[0])
+        if bundle.startswith("table"):  # what a table loads on demand brings its words
+            extra = orjson.loads(catalog_body(code, "later")[0])
+            words = {d: {**words[d], **extra[d]} for d in words}
         for domain, key in named:
             if (domain == "game" and (key.startswith("rules.") or ".rules." in key)) or key.endswith("."):
                 continue  # on demand (the rules dialog), or a prefix ("error." + code)

@@ -40,11 +40,13 @@ def routes() -> set[str]:
     return set(_DYNAMIC.findall((STATIC_JS / "main.js").read_text(encoding="utf-8")))
 
 
-def closure(entries: Iterable[str], game_modules: dict[str, Path]) -> dict[str, str]:
+def closure(entries: Iterable[str], game_modules: dict[str, Path],
+            later: bool = True) -> dict[str, str]:
     """The entry modules and all they import, statically or later by a literal path
     (``import("./people.js")``) -- but not another page's module fetched later
     (``table.js``, fetched ahead by the front page, draws its words on the table page),
-    nor the router's pages: name -> source."""
+    nor the router's pages: name -> source. ``later=False``: the static imports only
+    (a page whose on-demand modules fetch their own words, as the table's do)."""
     entries = list(entries)
     pages = {_join("", r) for r in routes()} - set(entries)
     seen: dict[str, str] = {}
@@ -60,7 +62,7 @@ def closure(entries: Iterable[str], game_modules: dict[str, Path]) -> dict[str, 
         seen[name] = source
         base = name.rsplit("/", 1)[0] + "/" if "/" in name else ""
         todo += [_join(base, ref) for ref in _IMPORT.findall(source)]
-        if name != "main.js":
+        if name != "main.js" and later:
             todo += [t for ref in _DYNAMIC.findall(source) if (t := _join(base, ref)) not in pages]
     return seen
 

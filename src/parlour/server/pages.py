@@ -59,7 +59,7 @@ def reader_speech(accept: str | None, chosen: str | None, card_names: str | None
     return negotiate(accept, chosen), card_names if card_names in ("game", "classic") else "game"
 
 
-BUNDLES = ("front", "table", "rules", "options", "all")
+BUNDLES = ("front", "table", "rules", "options", "later", "all")
 SERVER_SENT = ("rules", "opts")
 """Game-word heads a table's server answers never carry (the rules and the options are
 drawn by the page's modules, so the scan finds them); every other game word of the
@@ -84,6 +84,9 @@ def _entries(bundle: str) -> list[str]:
     base, _, game = bundle.partition("-")
     if base == "front":
         return ["main.js", "lobby.js"]
+    if base == "later":  # what a table (of any game) loads on demand; the rules dialog's
+        # module is a page of its own too, which a closure leaves out unless named
+        return ["table.js", "rules.js", *(f"games/{g}.js" for g in sorted(_game_modules()))]
     games = [game] if game else sorted(_game_modules())
     return ["main.js", "table.js", *(f"games/{g}.js" for g in games)]
 
@@ -100,10 +103,14 @@ def _bundle_keys(bundle: str, domain: str, keys: list[str]) -> set[str]:
     if bundle == "options":
         return options
     # the rules' words come on demand, when the rules dialog opens (js/rules.js)
-    chosen = page_words.drawn(keys, page_words.closure(_entries(bundle), _game_modules())) - rules
+    table = bundle.startswith("table")
+    chosen = page_words.drawn(keys, page_words.closure(_entries(bundle), _game_modules(), later=not table)) - rules
+    if bundle == "later":  # a table's modules loaded on demand (js/table.js's later())
+        first = page_words.drawn(keys, page_words.closure(_entries("table"), _game_modules(), later=False))
+        return chosen - first - _bundle_keys("table", domain, keys)
     if bundle == "front":  # the options' words come with the custom form (js/lobby.js)
         chosen -= options
-    if bundle.startswith("table") and domain == "game":
+    if table and domain == "game":
         game = bundle.partition("-")[2]
         for k in keys:
             head = k.split(".", 1)[0]

@@ -6,16 +6,13 @@ import { seatOfMine, whoAmI } from "./who.js";
 import * as anim from "./anim.js";
 import { backs, cardEl, cardName } from "./cards.js";
 import { chatBox } from "./chat.js";
-import { peopleBox } from "./people.js";
 import { Conn } from "./conn.js";
 import { Mirror } from "./delta.js";
 import { announce, api, clear, h, prefs, seats, wayOn } from "./dom.js";
-import { list, num, t, tn } from "./i18n.js";
+import { list, more, num, t, tn } from "./i18n.js";
 import { remember } from "./history.js";
 import { notify } from "./notify.js";
 import { describe } from "./log.js";
-import { openRulesDialog } from "./rules.js";
-import { roundChart, scoreDetail } from "./score.js";
 import { scoreSheet } from "./sheet.js";
 import { errorWords, levelName, plainReason, withReasons } from "./words.js";
 
@@ -24,6 +21,18 @@ const GAMES = {};
 async function loadGame(name) {
   if (!GAMES[name]) GAMES[name] = await import(`./games/${encodeURIComponent(name)}.js`);
   return GAMES[name];
+}
+
+// What a player needs only later -- the end-of-round and end-of-game details (score.js)
+// and the people box (people.js, when another person sits here) -- comes when first
+// needed, its words with it (bundle "later": server/pages.py), so the first load stays light.
+const LATER = { mods: null, wait: null };
+function later(page) {
+  if (LATER.mods) return LATER.mods;
+  LATER.wait ||= Promise.all([import("./score.js"), import("./people.js"), more("later")])
+    .then(([score, people]) => { LATER.mods = { ...score, ...people }; page.render(); })
+    .catch(() => { LATER.wait = null; });  // tried again at the next drawing
+  return null;
 }
 
 export async function showTable(app, id) {
@@ -368,8 +377,9 @@ class TablePage {
     ring.append(h("div", { class: "center" }, this.game.center(this)));
     felt.append(ring);
     if (this.lastEvent && this.lastEvent.kind === "move" && this.lastEvent.round === s.round) felt.append(this.lastMove());
-    if (s.table.status === "over") felt.append(this.gameOver());
-    else if (this.finished && this.finished.round > this.dismissed) felt.append(this.roundOver());
+    const over = s.table.status === "over" ? this.gameOver()
+      : this.finished && this.finished.round > this.dismissed ? this.roundOver() : null;
+    if (over) felt.append(over);
     if (s.you !== null) felt.append(this.mine());
     else felt.append(h("p", { class: "spectating", text: t("table.watching") }));
     return felt;
@@ -380,7 +390,9 @@ class TablePage {
     const cur = s.view.current_player;
     const whose = cur === null || cur < 0 ? "" : cur === s.you ? t("table.your_turn") : t("table.to_play", { name: s.table.seats[cur].name });
     const rules = h("button", { type: "button", class: "tool-in", "data-action": "rules", title: t("table.rules.title") }, t("table.rules"));
-    rules.addEventListener("click", () => openRulesDialog(s.table.game, rules));
+    // the rules dialog's module and words come when it is first opened
+    rules.addEventListener("click", () => Promise.all([import("./rules.js"), more("later")])
+      .then(([m]) => m.openRulesDialog(s.table.game, rules)));
     return h("div", { class: "status-line" },
       h("h1", { class: "sr-only", text: s.table.title }),
       h("span", { class: "whose", text: whose }),
@@ -509,16 +521,20 @@ class TablePage {
   }
 
   roundOver() {
+    const L = later(this);
+    if (!L) return null;
     const s = this.state;
     const f = this.finished;
     const close = h("button", { type: "button", "data-action": "dismiss", onclick: () => { this.dismissed = f.round; this.render(); } }, t("table.close"));
     return h("div", { class: "round-over panel", role: "region", "aria-label": t("table.round.label", { round: num(f.round) }), "data-score-detail": String(f.round) },
       h("div", { class: "panel-head" }, h("h2", { text: t("table.round.title", { round: num(f.round) }) }), close),
-      scoreDetail(s, f, this.game),
+      L.scoreDetail(s, f, this.game),
       s.round === f.round && s.table.status === "playing" ? h("p", { class: "muted", text: t("table.round.next") }) : null);
   }
 
   gameOver() {
+    const L = later(this);
+    if (!L) return null;
     const s = this.state;
     const names = (s.winners || []).map((i) => (i === s.you ? t("table.you") : s.table.seats[i].name));
     const won = s.winners && s.winners.includes(s.you);
@@ -531,9 +547,9 @@ class TablePage {
         h("span", { class: "place", text: t(`table.place.${Math.min(place(v), 8)}`) }),
         h("span", { text: i === s.you ? t("table.you_name", { name: s.table.seats[i].name }) : s.table.seats[i].name }),
         h("span", { class: "pts", text: num(v) })))),
-      roundChart(s, lower),
+      L.roundChart(s, lower),
       s.finished ? h("details", { class: "last-detail" }, h("summary", { text: t("table.over.detail", { round: num(s.finished.round) }) }),
-        h("div", { "data-score-detail": String(s.finished.round) }, scoreDetail(s, s.finished, this.game))) : null,
+        h("div", { "data-score-detail": String(s.finished.round) }, L.scoreDetail(s, s.finished, this.game))) : null,
       this.rematchPanel(),
       h("div", { class: "end-buttons" },
         h("a", { class: "button primary", href: `/replay/${this.id}`, "data-action": "replay" }, t("table.end.replay")),
@@ -568,6 +584,16 @@ class TablePage {
       offer.status === "declined" ? h("p", { text: t("table.rematch.no") }) : null);
   }
 
+  /** The people box, once another person sits here or a seat is free to invite to. */
+  peopleBox() {
+    const s = this.state;
+    const seatsT = s.table.seats;
+    const others = seatsT.some((x, i) => x.kind === "person" && x.claimed && i !== s.you);
+    if (!others && !(s.you !== null && this.freeSeats())) return null;
+    const L = later(this);
+    return L ? L.peopleBox(this) : null;
+  }
+
   side() {
     const s = this.state;
     // The latest lines in the box, the rest folded away above them: no box that scrolls,
@@ -586,7 +612,7 @@ class TablePage {
     const aside = h("aside", { class: "side" },
       h("section", { class: "box" }, h("h2", { text: t("table.sheet") }), scoreSheet(s)),
       chatBox(this),
-      peopleBox(this),
+      this.peopleBox(),
       h("section", { class: "box" }, h("h2", { text: t("table.log") }), earlier, log),
       h("section", { class: "box links" }, h("h2", { text: t("table.links") }),
         s.you !== null && saved && saved.rejoin ? h("div", {},
