@@ -84,3 +84,14 @@ def test_the_light_bundles_are_lighter():
         whole = len(catalog_body(code, "all")[0])
         assert len(catalog_body(code, "front")[0]) < 0.6 * whole
         assert len(catalog_body(code, "table-fanti")[0]) < 0.7 * whole
+
+
+def test_a_keys_variant_built_from_it_is_drawn_with_it():
+    """log.js words a sentence about the reader with `${key}.you`: the variant of every
+    key the module names comes with it (the fresh-clone run lost "You play ...,
+    collecting ..." from the log when it did not)."""
+    source = ('function about(key, seat) { return seat === you ? `${key}.you` : key; }\n'
+              'say("log.deal", 1); t("log.collect")')
+    got = page_words.drawn(["log.deal", "log.deal.you", "log.collect.you", "log.pass.you"],
+                           {"log.js": source})
+    assert got == {"log.deal", "log.deal.you", "log.collect.you"}

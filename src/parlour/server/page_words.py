@@ -104,10 +104,13 @@ def patterns(source: str) -> tuple[set[str], set[str], list[re.Pattern[str]]]:
         # A hole that starts the key stands for one segment (`${game}.blurb`); a key
         # built whole from a variable (`${key}.what`) came from a server answer, which a
         # page's bundle covers apart (server/pages.py). Other holes: any text.
-        holes = ["[^.#]+" if pieces[0] == "" else ".+"] + [".+"] * (len(pieces) - 2)
+        holes = [_ONE_SEGMENT if pieces[0] == "" else ".+"] + [".+"] * (len(pieces) - 2)
         text = re.escape(pieces[0]) + "".join(h + re.escape(p) for h, p in zip(holes, pieces[1:], strict=True))
         templates.append(re.compile(text))
     return exact, prefixes, templates
+
+
+_ONE_SEGMENT = "[^.#]+"  # a hole that starts a key: one segment
 
 
 def _piece(text: str) -> bool:
@@ -130,10 +133,20 @@ def drawn(keys: Iterable[str], modules: dict[str, str]) -> set[str]:
         prefixes |= p
         templates += t
     starts = tuple(prefixes)
+    # `${key}.you` in a module that also names the key itself ("log.deal"): the
+    # variant of a key it draws ("log.deal.you") is drawn too.
+    endings = {re.sub(r"\\(.)", r"\1", t.pattern.removeprefix(_ONE_SEGMENT))
+               for t in templates if t.pattern.startswith(_ONE_SEGMENT)
+               and "[" not in t.pattern[len(_ONE_SEGMENT):]}
+
+    def named(bare: str) -> bool:
+        return bare in exact or bool(starts and bare.startswith(starts))
+
     out = set()
     for key in keys:
         bare = key.split("#", 1)[0]
         if (key in exact or bare in exact or (starts and key.startswith(starts))
-                or any(t.fullmatch(key) or t.fullmatch(bare) for t in templates)):
+                or any(t.fullmatch(key) or t.fullmatch(bare) for t in templates)
+                or any(bare.endswith(e) and named(bare.removesuffix(e)) for e in endings)):
             out.add(key)
     return out
