@@ -87,6 +87,8 @@ def test_fanti_choosing_between_collections(new_page, live_url, artifacts):
     page.click(".hand [data-card='5H']")
     options = page.query_selector_all("[data-take]")
     assert sorted(o.get_attribute("data-take") for o in options) == ["2C,4H", "6D"]
+    # the choice is said once: by the panel, not again by a first game's tip (#33 Words)
+    assert page.inner_text("main").count("Star 6") == 1, page.inner_text("main")
     assert page.is_disabled("[data-action=confirm]")
     assert page.query_selector(".fanti-table [data-card='6D'].can-take")
     page.click("[data-take='6D']")

@@ -232,6 +232,8 @@ export function tip(state, ui) {
   const code = ui.selected;
   if (code) {
     const opts = v.legal.filter((m) => m.play === code && m.take.length);
+    // Two ways or more: the choice panel already says so and lists them (said once).
+    if (opts.length > 1) return "";
     const either = new Intl.ListFormat(lang, { type: "disjunction" });
     return opts.length ? P("tip.collect", { options: either.format(opts.map((m) => listNames("fanti", m.take))) }) : P("tip.nothing");
   }
