@@ -117,7 +117,8 @@ def http_leaks(client: TestClient, payload: Any) -> list[str]:
 HTTP_CHECKED = ("/api/me", "/api/accounts", "/api/session", "/api/passkeys",
                 "/api/players", "/api/leaderboard", "/api/pool", "/u/", "/leaderboard",
                 "/api/your-move", "/api/room", "/api/push", "/i18n/", "/api/friends",
-                "/api/follows", "/api/blocks", "/api/invites", "/api/reports", "/api/here")
+                "/api/follows", "/api/blocks", "/api/invites", "/api/reports", "/api/here",
+                "/api/rulings")
 """HTTP answers about people (accounts, profiles, leaderboards, pools and pool tickets,
 the games waiting on you, the room's numbers, push subscriptions, the page's catalogs,
 friends, blocks, invitations, reports, the page's heartbeat): each is checked

@@ -9,7 +9,9 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel
 
+from parlour import rulebook
 from parlour.games import GAMES
+from parlour.server.errors import ServiceError
 from parlour.server.guard import client_address, public_base
 from parlour.server.identity import ensure_player
 from parlour.server.protocol import CreateTable, Joined, JoinTable
@@ -75,6 +77,18 @@ def games(request: Request) -> list[dict[str, Any]]:
                     "options": options,
                     "bots": offered(g.name), "default_bot": default_bot(g.name)})
     return out
+
+
+@router.get("/rulings/{game}", responses=_errors(404),
+            summary="A game's rulings (its own, then the common ones): id, title and text")
+def rulings(game: str) -> JSONResponse:
+    """What the rules page links its ruling ids to. The rulings are the project's
+    reference text, in English (the rules page around them is in the reader's language);
+    fixed for a running server, so browsers and proxies may keep them for an hour."""
+    if game not in GAMES:
+        raise ServiceError(404, "not_found", f"there is no game {game!r}")
+    body = [{"id": i, "title": r.title, "text": r.text} for i, r in rulebook.rulings(game).items()]
+    return JSONResponse(body, headers={"Cache-Control": "public, max-age=3600"})
 
 
 @router.post("/tables", status_code=201, response_model=Joined, responses=_errors(400, 429),

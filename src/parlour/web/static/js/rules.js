@@ -1,6 +1,6 @@
 // "How to play": the game's page module writes the page (howToPlay()); the site shows it
 // at /rules/NAME and, at the table, in a dialog over the game (the game goes on).
-import { clear, h } from "./dom.js";
+import { api, clear, h } from "./dom.js";
 import { more, t } from "./i18n.js";
 
 async function content(game) {
@@ -19,6 +19,22 @@ export async function showRules(app, game) {
   document.title = `${nodes[0].textContent} · parlour`;
   clear(app).append(h("article", { class: "panel rules-page" }, nodes,
     h("p", {}, h("a", { class: "button primary", href: "/", text: t("howto.play_now") }))));
+  const found = await rulings(game);
+  if (found) app.querySelector(".rules-page").append(found);
+}
+
+/** The rulings the page cites, each under its id (an anchor: /rules/NAME#FA-6). They are
+ * the project's reference text, in English whatever the page's language. */
+async function rulings(game) {
+  let list;
+  try { list = await api(`/api/rulings/${encodeURIComponent(game)}`); } catch { return null; }
+  const section = h("section", { id: "rulings", class: "rulings" },
+    h("h2", { text: t("howto.rulings") }),
+    h("dl", { lang: "en", dir: "ltr" }, list.flatMap((r) => [
+      h("dt", { id: r.id }, h("a", { href: "#" + r.id, text: r.id }), " " + r.title),
+      h("dd", { text: r.text })])));
+  if (location.hash.length > 1) document.getElementById(location.hash.slice(1))?.scrollIntoView();
+  return section;
 }
 
 /** The rules in a dialog over the table; Escape or Close returns to the game. */
