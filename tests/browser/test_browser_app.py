@@ -69,6 +69,9 @@ def test_the_worker_keeps_static_files_only_and_serves_the_offline_page(new_page
     page.click("[data-action=quick-play][data-game=fanti]")  # /api calls, then a table
     page.wait_for_selector(TURN)
     table = page.url.rsplit("/", 1)[1]
+    # the site's own colours in the browser's theme (light or dark: the page follows it)
+    styled = page.evaluate("getComputedStyle(document.body).backgroundColor")
+    assert styled not in ("rgba(0, 0, 0, 0)", "rgb(255, 255, 255)")
     page.evaluate("fetch('/api/games').then((r) => r.json())")  # through the worker
     page.evaluate(f"fetch('/api/tables/{table}').then((r) => r.json())")
     kept = page.evaluate("""async () => {
@@ -91,4 +94,5 @@ def test_the_worker_keeps_static_files_only_and_serves_the_offline_page(new_page
     page.goto(f"{live_url}/replay/{table}")  # (not in the browser's HTTP cache)
     page.wait_for_selector("[data-offline]")
     assert "You are offline" in page.inner_text("h1")
-    assert page.evaluate("getComputedStyle(document.body).backgroundColor") == "rgb(16, 53, 31)"
+    # styled from the worker's cache, in the same colours as the site
+    assert page.evaluate("getComputedStyle(document.body).backgroundColor") == styled
