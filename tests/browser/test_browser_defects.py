@@ -127,6 +127,8 @@ def test_the_end_charts_totals_never_overlap_on_a_phone(new_page, live_url):
     page.goto(live_url + "/")
     page.wait_for_selector("main h1")
     boxes = page.evaluate("""async () => {
+      const { more } = await import('/static/js/i18n.js');
+      await more('table'); await more('later');  // a table loads the chart's words on demand
       const { roundChart } = await import('/static/js/score.js');
       const seats = ['Anna', 'Ben', 'Cleo'].map((name) => ({ name }));
       const fig = roundChart({ scores: [[12, 10, 9], [10, 10, 9]], table: { seats } }, false);
