@@ -122,7 +122,7 @@ def test_a_blocked_player_s_chat_is_gone_and_the_pool_never_pairs_them(new_page,
         page.goto(url + "/")
         page.click("[data-action=play-people][data-game=fanti]")
     for page in (ann, ben):
-        page.wait_for_selector("[data-pool-counts]:has-text('2 people wait')", timeout=20_000)
+        page.wait_for_selector("[data-pool-counts]:has-text('Waiting now: 2 people')", timeout=20_000)
     cy.goto(url + "/")
     cy.click("[data-action=play-people][data-game=fanti]")
     cy.wait_for_url("**/t/*", timeout=30_000)
