@@ -62,27 +62,13 @@ def test_a_game_through_the_compose_proxy(tmp_path):
                               workdir=tmp_path / name, extra=["--cluster"],
                               env={"PARLOUR_INSTANCE": name, "PARLOUR_BOT_WORKERS": "0"})
             servers.append(s.start(START))
-        port = free_port()
-        conf = proxy_conf(tmp_path, port, [s.port for s in servers])
-        proxy = subprocess.Popen([nginx, "-c", str(conf), "-e", str(tmp_path / "error.log")],
-                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        base = f"http://127.0.0.1:{port}"
-        deadline = time.monotonic() + 60
-        while True:
-            assert proxy.poll() is None, (tmp_path / "error.log").read_text()
-            try:
-                if httpx.get(base + "/healthz", timeout=2).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            assert time.monotonic() < deadline, "nginx never answered"
-            time.sleep(0.2)
+        proxy, base = start_proxy(nginx, tmp_path, [s.port for s in servers])
 
         r = httpx.post(base + "/api/tables", timeout=30, json={
             "game": "fanti", "players": 2, "rules": {"rounds": 1}, "name": "Hana",
             "seats": [{"kind": "person"}, {"kind": "bot", "bot": "random"}]})
         assert r.status_code == 201, r.text
-        seat = WsSeat(SimpleNamespace(port=port), r.json()["table"], r.json()["token"])
+        seat = WsSeat(SimpleNamespace(port=int(base.rsplit(":", 1)[1])), r.json()["table"], r.json()["token"])
         seat.recv()
         seat.send({"type": "start"})
         assert seat.play()["table"]["status"] == "over"  # every move through the proxy
@@ -94,13 +80,7 @@ def test_a_game_through_the_compose_proxy(tmp_path):
         # The upgrade went through nginx: its access log has the 101.
         assert re.search(r'"GET /ws HTTP/1\.1" 101 ', (tmp_path / "access.log").read_text())
     finally:
-        if proxy is not None and proxy.poll() is None:
-            proxy.send_signal(signal.SIGQUIT)  # nginx's graceful stop
-            try:
-                proxy.wait(20)
-            except subprocess.TimeoutExpired:
-                proxy.kill()
-                proxy.wait(10)
+        stop_proxy(proxy)
         for s in servers:
             s.stop()
 
