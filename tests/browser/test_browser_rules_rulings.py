@@ -16,6 +16,8 @@ def test_the_rules_page_lists_its_rulings_under_their_ids(new_page, live_url, ga
     page.goto(f"{live_url}/rules/{game}#{last}")
     page.wait_for_selector(f"#rulings dt[id='{first}']")
     assert page.query_selector(f"#rulings dt[id='{last}'] a[href='#{last}']")
+    page.wait_for_function(f"() => {{ const r = document.getElementById('{last}')"
+                           f".getBoundingClientRect(); return r.top >= 0 && r.top < innerHeight; }}")
     assert page.get_attribute("#rulings dl", "lang") == "en"
     assert f"{first} to {last}" in page.inner_text("main")  # the line that points to them
     assert page.errors == []

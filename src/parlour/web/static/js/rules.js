@@ -20,7 +20,10 @@ export async function showRules(app, game) {
   clear(app).append(h("article", { class: "panel rules-page" }, nodes,
     h("p", {}, h("a", { class: "button primary", href: "/", text: t("howto.play_now") }))));
   const found = await rulings(game);
-  if (found) app.querySelector(".rules-page").append(found);
+  if (!found) return;
+  app.querySelector(".rules-page").append(found);
+  // a link to one ruling (/rules/fanti#FA-6) opens at it, now that it is on the page
+  if (location.hash.length > 1) document.getElementById(decodeURIComponent(location.hash.slice(1)))?.scrollIntoView();
 }
 
 /** The rulings the page cites, each under its id (an anchor: /rules/NAME#FA-6). They are
@@ -33,7 +36,6 @@ async function rulings(game) {
     h("dl", { lang: "en", dir: "ltr" }, list.flatMap((r) => [
       h("dt", { id: r.id }, h("a", { href: "#" + r.id, text: r.id }), " " + r.title),
       h("dd", { text: r.text })])));
-  if (location.hash.length > 1) document.getElementById(location.hash.slice(1))?.scrollIntoView();
   return section;
 }
 
