@@ -24,6 +24,13 @@ bot on fixed deals, and its win share is logged. Everything is seeded: the same
 configuration, numpy and one BLAS thread (``OPENBLAS_NUM_THREADS=1``) give the same
 weights. ``parlour train`` is the command; ``examples/train_ppo.py`` the PPO phase
 alone.
+
+Engines (``engine``): ``"vector"`` (default) trains on the compiled vector environment;
+rules it refuses (a research option such as a cut pack) are refused in words, never
+trained elsewhere in silence. ``"step"`` trains on the Python engine instead
+(:mod:`.step_vector`): the same loop, any rules, opponents and experts any bot name,
+evaluation against the Python ``random``, ``greedy`` and ``heuristic`` -- hundreds of
+times slower, for the small variants only.
 """
 
 from __future__ import annotations
@@ -43,6 +50,8 @@ from parlour.envs.learned import LAYERS, MLPPolicy
 
 Weights = dict[str, np.ndarray]
 COMPILED_ORDER = ("random", "greedy", "heuristic")
+ENGINES = ("vector", "step")
+"""``vector``: the compiled vector environment; ``step``: the Python engine, move by move."""
 
 
 def compiled_bots(game: str) -> list[str]:
@@ -54,12 +63,31 @@ def compiled_bots(game: str) -> list[str]:
     return [b for b in COMPILED_ORDER if b in bots]
 
 
+def eval_bots(game: str, engine: str = "vector") -> list[str]:
+    """The bots a run evaluates against: the compiled ones, or on the step engine the
+    same names as Python bots (those the game has)."""
+    if engine == "vector":
+        return compiled_bots(game)
+    from parlour.bots import bot_names
+
+    names = bot_names(game)
+    return [b for b in COMPILED_ORDER if b in names]
+
+
 def make_vec(game: str, num_envs: int, players: int, opponents: str, reward: str = "result",
-             seat: int | None = None) -> Any:
+             seat: int | None = None, *, engine: str = "vector",
+             rules: dict[str, Any] | None = None) -> Any:
+    """One-round games side by side: the compiled vector environment, or (``engine=
+    "step"``) the Python engine's (:mod:`.step_vector`), with rule options ``rules``."""
+    if engine == "step":
+        from parlour.envs.step_vector import StepVectorEnv
+
+        return StepVectorEnv(game, num_envs, players, seat=seat, opponents=opponents,
+                             episode="round", reward=reward, **(rules or {}))
     from parlour.envs.vector import ParlourVectorEnv
 
     return ParlourVectorEnv(game, num_envs, players, seat=seat, opponents=opponents,
-                            episode="round", reward=reward)
+                            episode="round", reward=reward, **(rules or {}))
 
 
 # --- the network ----------------------------------------------------------------------
@@ -238,10 +266,12 @@ def win_share(r: np.ndarray, players: int) -> np.ndarray:
 
 
 def evaluate(game: str, players: int, w: Weights, opponents: str, rounds: int,
-             seed: int) -> float:
+             seed: int, *, engine: str = "vector", rules: dict[str, Any] | None = None) -> float:
     """Win share of the greedy policy in ``rounds`` one-round games against compiled
-    ``opponents`` (seat drawn every game; shared wins split, as in the arena)."""
-    envs = make_vec(game, min(rounds, 1000), players, opponents)
+    ``opponents`` (seat drawn every game; shared wins split, as in the arena); on the
+    step engine against the Python bots of those names."""
+    envs = make_vec(game, min(rounds, 1000 if engine == "vector" else 200), players,
+                    opponents, engine=engine, rules=rules)
     obs, info = envs.reset(seed=seed)
     done = wins = 0.0
     while done < rounds:
@@ -290,6 +320,8 @@ class TrainConfig:
     seed: int = 1
     init_weights: str | None = None
     keep_checkpoints: bool = False
+    engine: str = "vector"
+    rules: dict[str, Any] = field(default_factory=dict)
     extra: dict[str, Any] = field(default_factory=dict)
 
     def check(self) -> None:
@@ -297,17 +329,16 @@ class TrainConfig:
         from parlour.games import get_game
 
         g = get_game(self.game)  # KeyError/ValueError for an unknown game
-        bots = compiled_bots(g.name)
-        if not bots:
-            raise ValueError(f"{g.title} has no compiled vector environment to train in")
+        if self.engine not in ENGINES:
+            raise ValueError(f"engine must be one of {', '.join(ENGINES)}, not {self.engine!r}")
         g.check_players(self.players)
-        if self.imitate and self.expert not in bots:
-            raise ValueError(f"the expert must be a compiled bot of {g.title} "
-                             f"({', '.join(bots)}), not {self.expert!r}")
-        for o in self.opponents.split(","):
-            if self.updates and o not in bots:
-                raise ValueError(f"opponents must be compiled bots of {g.title} "
-                                 f"({', '.join(bots)}), not {o!r}")
+        from parlour.envs.session import resolve_rules
+
+        full = resolve_rules(g.name, self.players, self.rules, "round")  # ValueError in words
+        if self.engine == "step":
+            self._check_step_bots(g)
+        else:
+            self._check_compiled(g, full)
         for name in ("imitate_envs", "envs", "steps", "hidden", "minibatch", "eval_rounds",
                      "replay", "epochs"):
             if getattr(self, name) < 1:
@@ -328,6 +359,33 @@ class TrainConfig:
             raise ValueError("reward-scale must be positive")
         if self.init_weights:
             load_weights(self.init_weights)
+
+    def _check_compiled(self, g: Any, full: dict[str, Any]) -> None:
+        """The compiled vector environment can train this: it exists, serves the rules
+        and plays the expert and the opponents."""
+        bots = compiled_bots(g.name)
+        if not bots:
+            raise ValueError(f"{g.title} has no compiled vector environment to train in")
+        if refusal := g.options.compiled_refusal(full):
+            raise ValueError(f"{refusal} (--engine step: the Python engine, move by move; "
+                             "slow, for small variants)")
+        if self.imitate and self.expert not in bots:
+            raise ValueError(f"the expert must be a compiled bot of {g.title} "
+                             f"({', '.join(bots)}), not {self.expert!r}")
+        for o in self.opponents.split(","):
+            if self.updates and o not in bots:
+                raise ValueError(f"opponents must be compiled bots of {g.title} "
+                                 f"({', '.join(bots)}), not {o!r}")
+
+    def _check_step_bots(self, g: Any) -> None:
+        """On the step engine the expert and the opponents are any bots the registry makes
+        that sit at this table."""
+        from parlour.bots import make_bot
+
+        names = ([self.expert] if self.imitate else []) + \
+            (self.opponents.split(",") if self.updates else [])
+        for name in names:
+            make_bot(name, g.name, 0).check_table(self.players)
 
 
 def load_weights(path: str | Path) -> Weights:
@@ -387,12 +445,18 @@ class _Run:
     def __init__(self, cfg: TrainConfig, out: Path | None) -> None:
         self.cfg, self.out = cfg, out
         self.rng = np.random.default_rng(cfg.seed)
-        self.bots = compiled_bots(cfg.game)
-        obs, info = make_vec(cfg.game, 1, cfg.players, "self").reset(seed=cfg.seed)
+        self.bots = eval_bots(cfg.game, cfg.engine)
+        obs, info = self.vec(1, "self").reset(seed=cfg.seed)
         self.size, self.actions = obs.shape[1], info["action_mask"].shape[1]
         self.w = start_weights(cfg, self.rng, self.size, self.actions)
         self.start = time.time()
         self.step_no = 0
+
+    def vec(self, num_envs: int, opponents: str, reward: str = "result") -> Any:
+        """Games of this run's engine and rules side by side."""
+        cfg = self.cfg
+        return make_vec(cfg.game, num_envs, cfg.players, opponents, reward=reward,
+                        engine=cfg.engine, rules=cfg.rules)
 
     def minutes(self) -> float:
         return round((time.time() - self.start) / 60, 2)
@@ -402,7 +466,8 @@ class _Run:
         cfg = self.cfg
         for kind in self.bots:
             line[f"vs_{kind}"] = round(evaluate(cfg.game, cfg.players, self.w, kind,
-                                                cfg.eval_rounds, cfg.eval_seed), 4)
+                                                cfg.eval_rounds, cfg.eval_seed,
+                                                engine=cfg.engine, rules=cfg.rules), 4)
 
     def checkpoint(self, line: dict[str, Any], force: bool = False) -> None:
         """Every ``eval_every`` updates (or with ``force``): evaluate, save the weights."""
@@ -417,7 +482,7 @@ class _Run:
     def imitate(self) -> Iterator[dict[str, Any]]:
         """Phase 1: imitation of the ``expert`` bot (DAgger), from a replay of positions."""
         cfg, w, rng, size, actions = self.cfg, self.w, self.rng, self.size, self.actions
-        envs = make_vec(cfg.game, cfg.imitate_envs, cfg.players, "self", reward="score")
+        envs = self.vec(cfg.imitate_envs, "self", reward="score")
         obs, info = envs.reset(seed=cfg.seed)
         n = cfg.imitate_envs
         opt = Adam(w, cfg.imitate_lr, max_norm=1.0)
@@ -484,7 +549,7 @@ class _Run:
         """Phase 2: PPO against the opponents in turn (one vector of games each)."""
         cfg, w, rng = self.cfg, self.w, self.rng
         kinds = cfg.opponents.split(",")
-        vecs = {kind: make_vec(cfg.game, cfg.envs, cfg.players, kind, reward=cfg.reward)
+        vecs = {kind: self.vec(cfg.envs, kind, reward=cfg.reward)
                 for kind in dict.fromkeys(kinds)}
         state = {kind: vecs[kind].reset(seed=cfg.seed + 1 + j)
                  for j, kind in enumerate(vecs)}

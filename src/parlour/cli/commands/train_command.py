@@ -17,6 +17,7 @@ from parlour.cli.common import (
     players_help,
     resolve_game,
     resolve_players,
+    resolve_rules,
     stderr,
     stdout,
     usage_errors,
@@ -121,6 +122,14 @@ def train(
         "--init", metavar="FILE.npz", help="Start from these weights (e.g. an imitation run).")]
         = None,
     seed: Annotated[int, typer.Option("--seed", "-s", help="Seed of everything.")] = 1,
+    rule: Annotated[list[str] | None, typer.Option(
+        "--rule", "-r", metavar="KEY=VALUE",
+        help="A rule option, e.g. a research variant (repeatable; games are one round).")]
+        = None,
+    engine: Annotated[str, typer.Option(
+        "--engine", metavar="vector|step",
+        help="vector: the compiled vector environment; step: the Python engine, move by move "
+             "(hundreds of times slower; for rules the compiled one refuses).")] = "vector",
 ) -> None:
     """Train the network of the learned bot on the compiled vector environment.
 
@@ -130,11 +139,19 @@ def train(
     log and a PNG learning curve (continuing the curve of the --init run when its log
     lies beside its weights). Seeded: the same command gives the same weights (run
     with OPENBLAS_NUM_THREADS=1). Copy the weights to
-    src/parlour/games/GAME/learned_<P>p.npz to ship them (docs/research.md).
+    src/parlour/games/GAME/learned_<P>p.npz to ship them (docs/research.md), or enter
+    them anywhere as a PATH.npz bot.
+
+    Rules the compiled environment refuses (a research variant) are refused unless
+    --engine step is given: that trains on the Python engine, which plays any rules,
+    with any bots as expert and opponents, and evaluates against the Python random,
+    greedy and heuristic; it says so as it runs, and the log's config records it.
     """
     with usage_errors():
         g = resolve_game(game)
         n = resolve_players(g, players)
+        resolve_rules(g, n, rule)  # every pair checked, in words
+        given = g.options.parse_pairs(rule)  # only those given go to the config
         if out.suffix != ".npz":
             raise UsageError(f"--out must name a .npz file, not {str(out)!r}")
         if not out.parent.is_dir():
@@ -145,13 +162,10 @@ def train(
             raise UsageError(f"--init: no such file {str(init)!r}")
         try:  # the vector environments need gymnasium, which is in the rl extra
             import parlour.envs.vector  # noqa: F401
-            from parlour.envs.training import TrainConfig, compiled_bots
-            bots = compiled_bots(g.name)
+            from parlour.envs.training import TrainConfig
         except ImportError as e:
             raise UsageError(f"training needs the rl extra (pip install 'parlour[rl]'): {e}") \
                 from None
-        if not bots:
-            raise UsageError(f"{g.title} has no compiled vector environment to train in")
         cfg = TrainConfig(game=g.name, players=n, expert=expert, imitate=imitate,
                           imitate_envs=imitate_envs, dagger=dagger, explore=explore,
                           opponents=opponents, updates=updates, envs=envs, steps=steps,
@@ -160,7 +174,8 @@ def train(
                           reward_scale=reward_scale,
                           eval_every=eval_every, eval_rounds=eval_rounds, seed=seed,
                           init_weights=str(init) if init else None,
-                          keep_checkpoints=keep_checkpoints)
+                          keep_checkpoints=keep_checkpoints, engine=engine.strip().lower(),
+                          rules=given)
         try:
             cfg.check()
         except ValueError as e:
@@ -172,7 +187,11 @@ def train(
     with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                   TextColumn("{task.fields[status]}"), TimeElapsedColumn(),
                   console=stderr()) as bar:
-        task = bar.add_task(f"training {g.title} {n}p", total=imitate + updates, status="")
+        if cfg.engine == "step":  # said, never silent: the slow engine was asked for
+            stderr().print("training on the step engine (the Python engine, move by move; "
+                           "hundreds of times slower than --engine vector)")
+        task = bar.add_task(f"training {g.title} {n}p ({cfg.engine} engine)",
+                            total=imitate + updates, status="")
 
         def on_line(line: dict[str, Any]) -> None:
             if line.get("done") or line.get("phase") == "start":
@@ -192,8 +211,8 @@ def train(
     rows = [json.loads(x) for x in log.read_text().splitlines()]
     done = rows[-1]
     console = stdout()
-    console.print(f"trained in {done['minutes']:.1f} min: {out} (weights), {log} (log), "
-                  f"{png} (curve)")
+    console.print(f"trained in {done['minutes']:.1f} min on the {cfg.engine} engine: {out} "
+                  f"(weights), {log} (log), {png} (curve)")
     evals = [r for r in rows if any(k.startswith("vs_") for k in r)]
     if evals:
         console.print("last evaluation (win share, one-round games): " + ", ".join(
