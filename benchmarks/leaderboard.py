@@ -38,9 +38,10 @@ def _file(game: str, bot: str, deals: str, against: str) -> Path:
     return RESULTS / f"leaderboard-{game}-{deals}-vs-{against}-{safe}.json"
 
 
-def run(bots: list[str] | None, deals: str, against: str, workers: int) -> None:
+def run(bots: list[str] | None, deals: str, against: str, workers: int,
+        games: tuple[str, ...] = GAMES) -> None:
     RESULTS.mkdir(parents=True, exist_ok=True)
-    for game in GAMES:
+    for game in games:
         g = get_game(game)
         names = bots or [b for b in bot_names(game) if b not in SKIP]
         for bot in names:
@@ -98,10 +99,17 @@ def main() -> None:
     ap.add_argument("--against", default="heuristic")
     ap.add_argument("--bots", default=None, help="comma-separated (default: every shipped bot)")
     ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--games", default=",".join(GAMES),
+                    help="comma-separated games to run (default: both); the table keeps all")
     ap.add_argument("--table-only", action="store_true")
     args = ap.parse_args()
     if not args.table_only:
-        run(args.bots.split(",") if args.bots else None, args.deals, args.against, args.workers)
+        games = tuple(g for g in args.games.split(",") if g)
+        unknown = [g for g in games if g not in GAMES]
+        if unknown:
+            ap.error(f"--games: {', '.join(unknown)} not in {', '.join(GAMES)}")
+        run(args.bots.split(",") if args.bots else None, args.deals, args.against, args.workers,
+            games)
     TABLE.write_text(table() + "\n")
     print(f"wrote {TABLE}")
 

@@ -9,6 +9,16 @@ each bot as an OpenSpiel policy (its move for the information state of every dec
     nice python benchmarks/nashconv.py fantan --players 3 --cfr 1,2,4,8 \\
         --bots random,greedy,heuristic,hard --out benchmarks/results/nashconv-fantan.json
 
+A bot is any name ``parlour tournament --bots`` takes, your own agents too: a
+``learned`` network trained on the small pack enters as its weights file
+(``parlour train ... --rule pack=small --engine step --out W.npz``, then ``--bots W.npz``).
+``--add`` puts the new rows into the results already in ``--out`` (a row of the same
+policy replaced), so one bot can be measured without running CFR again::
+
+    nice python benchmarks/nashconv.py fanti --players 2 --cfr "" --add \
+        --bots benchmarks/results/learned-fanti-2p-small.npz \
+        --out benchmarks/results/nashconv-fanti.json
+
 A plot of CFR's NashConv by iterations goes to ``--plot`` (matplotlib, PNG).
 """
 
@@ -85,6 +95,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     ap.add_argument("--bots", default="random,greedy,heuristic,hard")
     ap.add_argument("--out", default=None)
     ap.add_argument("--plot", default=None)
+    ap.add_argument("--add", action="store_true",
+                    help="add the rows to the results in --out (same policy: replaced)")
     args = ap.parse_args(argv)
     players = args.players or (3 if args.game == "fantan" else 2)
     game = pyspiel.load_game(f"python_{args.game}",
@@ -97,24 +109,48 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         print(json.dumps(rows[-1]), flush=True)
     marks = sorted({int(x) for x in args.cfr.split(",") if x})
     t = time.process_time()
-    solver = cfr.CFRSolver(game)
+    solver = cfr.CFRSolver(game) if marks else None
     done = 0
     for n in marks:
         while done < n:
-            solver.evaluate_and_update_policy()
+            solver.evaluate_and_update_policy()  # type: ignore[union-attr]
             done += 1
-        value = exploitability.nash_conv(game, solver.average_policy())
+        value = exploitability.nash_conv(game, solver.average_policy())  # type: ignore[union-attr]
         rows.append({"policy": f"cfr-{n}", "iterations": n, "nash_conv": value,
                      "cpu_s": time.process_time() - t})
         print(json.dumps(rows[-1]), flush=True)
     result = {"game": args.game, "players": players, "rules": {"pack": "small", "rounds": 1},
               "rows": rows}
+    if args.add and args.out:
+        result = merged(_load(args.out), result)
     if args.out:
         with open(args.out, "w") as f:
             json.dump(result, f, indent=1)
     if args.plot:
         plot([result], args.plot)
     return result
+
+
+def _load(path: str) -> dict[str, Any]:
+    with open(path) as f:
+        return json.load(f)
+
+
+def merged(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
+    """``old``'s rows with ``new``'s added, a policy measured again replaced in place;
+    the bots first, then CFR by iterations (as a full run writes them)."""
+    if (old["game"], old["players"], old["rules"]) != (new["game"], new["players"],
+                                                       new["rules"]):
+        raise SystemExit("--add: the results in --out are of another game or table")
+    rows = {r["policy"]: r for r in old["rows"]}
+    rows.update({r["policy"]: r for r in new["rows"]})
+    ordered = sorted(rows.values(), key=lambda r: ("iterations" in r, r.get("iterations", 0)))
+    return {**old, "rows": ordered}
+
+
+def label(policy: str) -> str:
+    """A row's short name: a weights file by its file name."""
+    return policy.rsplit("/", 1)[-1]
 
 
 def plot(results: list[dict[str, Any]], path: str) -> None:
@@ -131,7 +167,7 @@ def plot(results: list[dict[str, Any]], path: str) -> None:
         for r in res["rows"]:
             if "iterations" not in r:
                 ax.axhline(r["nash_conv"], color=line.get_color(), linestyle=":", linewidth=0.8)
-                ax.annotate(f"{res['game']} {r['policy']}", (cfr_rows[-1]["iterations"],
+                ax.annotate(f"{res['game']} {label(r['policy'])}", (cfr_rows[-1]["iterations"],
                                                              r["nash_conv"]), fontsize=7)
     ax.set_xscale("log", base=2)
     ax.set_xlabel("CFR iterations")
