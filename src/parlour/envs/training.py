@@ -29,7 +29,7 @@ Engines (``engine``): ``"vector"`` (default) trains on the compiled vector envir
 rules it refuses (a research option such as a cut pack) are refused in words, never
 trained elsewhere in silence. ``"step"`` trains on the Python engine instead
 (:mod:`.step_vector`): the same loop, any rules, opponents and experts any bot name,
-evaluation against the Python ``random``, ``greedy`` and ``heuristic`` -- hundreds of
+evaluation against the Python ``random``, ``greedy`` and ``heuristic`` -- about 100
 times slower, for the small variants only.
 """
 

@@ -129,7 +129,7 @@ def train(
     engine: Annotated[str, typer.Option(
         "--engine", metavar="vector|step",
         help="vector: the compiled vector environment; step: the Python engine, move by move "
-             "(hundreds of times slower; for rules the compiled one refuses).")] = "vector",
+             "(about 100 times slower; for rules the compiled one refuses).")] = "vector",
 ) -> None:
     """Train the network of the learned bot on the compiled vector environment.
 
@@ -189,7 +189,7 @@ def train(
                   console=stderr()) as bar:
         if cfg.engine == "step":  # said, never silent: the slow engine was asked for
             stderr().print("training on the step engine (the Python engine, move by move; "
-                           "hundreds of times slower than --engine vector)")
+                           "about 100 times slower than --engine vector)")
         task = bar.add_task(f"training {g.title} {n}p ({cfg.engine} engine)",
                             total=imitate + updates, status="")
 
