@@ -149,31 +149,51 @@ def merged(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
 
 
 def label(policy: str) -> str:
-    """A row's short name: a weights file by its file name."""
-    return policy.rsplit("/", 1)[-1]
+    """A row's short name: a weights file by its file name (``learned`` for the
+    ``learned-*.npz`` files that ``parlour train`` made on the small packs)."""
+    name = policy.rsplit("/", 1)[-1]
+    return "learned" if name.startswith("learned") and name.endswith(".npz") else name
 
 
 def plot(results: list[dict[str, Any]], path: str) -> None:
-    """CFR's NashConv by iterations, one line per game, the bots as dotted levels."""
+    """CFR's NashConv by iterations, one line per game; the bots as dotted levels, the
+    bots of one game at one level named together, the names kept apart (symmetric-log
+    axis, so 0 is drawn)."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(6, 4))
+    fig, ax = plt.subplots(figsize=(8, 4.8))
+    right, notes = 1, []
     for res in results:
         cfr_rows = [r for r in res["rows"] if "iterations" in r]
         line, = ax.plot([r["iterations"] for r in cfr_rows], [r["nash_conv"] for r in cfr_rows],
                         marker="o", label=f"{res['game']} {res['players']}p: CFR average policy")
+        right = max(right, cfr_rows[-1]["iterations"])
+        levels: dict[float, list[str]] = {}
         for r in res["rows"]:
             if "iterations" not in r:
-                ax.axhline(r["nash_conv"], color=line.get_color(), linestyle=":", linewidth=0.8)
-                ax.annotate(f"{res['game']} {label(r['policy'])}", (cfr_rows[-1]["iterations"],
-                                                             r["nash_conv"]), fontsize=7)
+                levels.setdefault(round(r["nash_conv"], 3), []).append(label(r["policy"]))
+        for value, names in levels.items():
+            ax.axhline(value, color=line.get_color(), linestyle=":", linewidth=0.8)
+            notes.append((value, f"{res['game']}: {', '.join(names)}", line.get_color()))
     ax.set_xscale("log", base=2)
+    ax.set_yscale("symlog", linthresh=1e-3)
+    ax.set_xlim(0.8, right * 16)
+    ax.set_ylim(-1e-4, 2.0)
+    to_axes = ax.transAxes.inverted()
+    last = 2.0
+    for value, text, color in sorted(notes, key=lambda n: -n[0]):
+        y = to_axes.transform(ax.transData.transform((right, value)))[1]
+        y = min(y, last - 0.045)  # a line of text below the name above it
+        last = y
+        ax.annotate(text, (right * 1.3, value), xytext=(0.74, y), textcoords="axes fraction",
+                    fontsize=7, color=color, va="center",
+                    bbox={"facecolor": "white", "edgecolor": "none", "pad": 0.5})
     ax.set_xlabel("CFR iterations")
     ax.set_ylabel("NashConv (sum of best-response gains)")
-    ax.set_title("Solvable variants (pack: small, one round)")
-    ax.legend(fontsize=8)
+    ax.set_title("Solvable variants (pack: small, one round): CFR and the bots (dotted)")
+    ax.legend(fontsize=8, loc="lower left")
     fig.tight_layout()
     fig.savefig(path, dpi=120)
 

@@ -43,8 +43,8 @@ def test_merged_adds_rows_and_replaces_a_policy_measured_again():
     assert rows[0]["nash_conv"] == 0.5
     with pytest.raises(SystemExit, match="another game"):
         nc.merged(old, {**new, "players": 3})
-    assert nc.label("benchmarks/results/learned-fanti-2p-small.npz") == \
-        "learned-fanti-2p-small.npz"
+    assert nc.label("benchmarks/results/learned-fanti-2p-small.npz") == "learned"
+    assert nc.label("agents/mine.npz") == "mine.npz" and nc.label("hard") == "hard"
 
 
 def test_a_weights_file_is_a_pure_policy_with_a_nash_conv(tmp_path):
