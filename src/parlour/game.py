@@ -14,7 +14,27 @@ Moves are plain integers (fast to generate, hash and compare):
 
 So a Fan Tan move is simply its card, or :data:`PASS`, which is also its action id
 in the research environments. Use :func:`play`, :func:`move_card`, :func:`move_take`
-rather than the bit layout.
+rather than the bit layout:
+
+>>> from parlour import cards
+>>> from parlour.game import move_card, move_take, play
+>>> move = play(cards.parse("7D"), cards.mask_of([cards.parse("4C")]))
+>>> cards.code(move_card(move)), cards.codes(move_take(move))
+('7D', ['4C'])
+>>> move_take(play(cards.parse("7D")))  # a discard, and every Fan Tan play
+0
+
+A round is played through the interface alone, whatever the game (here Fan Tan with
+the deck in card order: the seat holding the 7D leads with it):
+
+>>> from parlour.games import get_game
+>>> fantan = get_game("fantan")
+>>> r = fantan.new_round(fantan.rules(4), 4, 0, list(range(52)))
+>>> r.current_player, [fantan.format_move(m) for m in r.legal_moves()]
+(0, ['play 7D'])
+>>> r.apply(r.legal_moves()[0])
+>>> r.current_player, r.is_over
+(1, False)
 
 The deal is explicit: a round is created from the deck order and the dealer, and it
 never holds a random generator, so copying a state cannot leak future draws.

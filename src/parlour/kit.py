@@ -62,7 +62,19 @@ from parlour.game import Game
 
 
 class Kit:
-    """One game's package, seen through the parts it provides."""
+    """One game's package, seen through the parts it provides.
+
+    >>> from parlour.games import get_kit
+    >>> kit = get_kit("fanti")
+    >>> kit.game.title, sorted(kit.attr("bots", "BOTS"))
+    ('Fanti', ['greedy', 'heuristic'])
+    >>> kit.part("no_such_part") is None
+    True
+    >>> kit.need("no_such_part", "THING", "a thing")
+    Traceback (most recent call last):
+        ...
+    ValueError: Fanti does not offer a thing
+    """
 
     def __init__(self, package: str) -> None:
         self.package = package

@@ -3,6 +3,18 @@
 The same declaration serves the record reader (exact JSON types), the command line
 (``--rule KEY=VALUE`` strings), the web form and the research environments, so an
 option is spelled, defaulted and checked in one place.
+
+>>> from parlour.options import Option, OptionSet
+>>> rules = OptionSet(Option("rounds", int, 5, minimum=1),
+...                   Option("ties", str, "none", choices=("none", "shared")))
+>>> rules.resolve(2, {"rounds": 3})
+{'rounds': 3, 'ties': 'none'}
+>>> rules.parse_pairs(["ties=shared"])
+{'ties': 'shared'}
+>>> rules.resolve(2, {"rounds": True})  # JSON types are exact: true is not 1
+Traceback (most recent call last):
+    ...
+parlour.options.OptionError: rule 'rounds' must be integer >= 1, not true
 """
 
 from __future__ import annotations

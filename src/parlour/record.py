@@ -13,6 +13,13 @@ is not exactly as the format says. Nothing is ignored silently.
 >>> m = record.load(data)            # a Match again, every move checked
 >>> record.dump(m) == data and m == game
 True
+>>> data["format"], data["rounds"][0]["moves"][0]
+('parlour-record/1', {'seat': 0, 'play': 'AC', 'take': []})
+>>> data["rounds"][0]["moves"][1] = data["rounds"][0]["moves"][0]  # seat 0 again
+>>> record.load(data)
+Traceback (most recent call last):
+    ...
+parlour.record.RecordError: round 1, move 2: seat 0 moved, but it was seat 1's turn
 """
 
 from __future__ import annotations

@@ -25,6 +25,20 @@ row with no card played -- every seat has passed twice running, the same hands, 
 and turn come round the third time. Only withholding can get there (with ``strict:
 true`` someone always holds a playable card, so at most ``players - 1`` passes come in a
 row), and it bounds every round at :func:`max_round_moves` moves.
+
+Four players, the deck in card order, seat 0 dealing:
+
+>>> from parlour import cards
+>>> from parlour.game import play
+>>> from parlour.games.fantan.rules import FANTAN
+>>> r = FANTAN.new_round(FANTAN.rules(4), 4, 0, list(range(52)))
+>>> [FANTAN.format_move(m) for m in r.legal_moves()]  # the 7D's holder opens (FT-4)
+['play 7D']
+>>> r.apply(play(cards.parse("7D")))
+>>> [FANTAN.format_move(m) for m in r.legal_moves()]  # the next diamond, or a 7 (FT-3)
+['play 8D', 'play 7H']
+>>> r.why_illegal(play(cards.parse("KC")))
+'KC does not fit on the table (FT-3)'
 """
 
 from __future__ import annotations

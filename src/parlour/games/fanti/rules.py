@@ -14,6 +14,20 @@ Speed (docs/speed.md, "step engine"): the legal moves of a turn are listed once
 (:func:`hand_moves`) and kept until the next move, and ``apply()`` checks a move by
 looking it up in that list, falling back to :meth:`FantiRound.why_illegal` only to
 explain a refusal. A number card's collections come from a memo (see "Collections").
+
+Two players, the deck in card order, seat 0 dealing (so seat 1 plays first, FA-4):
+
+>>> from parlour import cards
+>>> from parlour.game import play
+>>> from parlour.games.fanti.rules import FANTI
+>>> r = FANTI.new_round(FANTI.rules(2), 2, 0, list(range(52)))
+>>> cards.codes(r.table), cards.codes(r.hand(r.current_player))
+(['AC', '2C', '3C', '4C'], ['5C', '7C', '9C', 'JC'])
+>>> [FANTI.format_move(m) for m in r.legal_moves()]  # sums of 11; the Guardian sweeps
+['play 5C take AC+2C+3C', 'play 5C take 2C+4C', 'play 7C take AC+3C',
+ 'play 7C take 4C', 'play 9C take 2C', 'play JC take AC+2C+3C+4C']
+>>> r.why_illegal(play(cards.parse("5C")))
+'5C can collect, so it must (FA-6): AC+2C+3C or 2C+4C'
 """
 
 from __future__ import annotations
