@@ -9,6 +9,11 @@ from pathlib import Path
 
 import pytest
 
+# --doctest-modules (pyproject) would also import each folder's conftest.py as a module
+# named "conftest": the second of them fails ("import file mismatch"). pytest loads them
+# as conftests anyway, and they hold no examples.
+collect_ignore_glob = ["conftest.py", "*/conftest.py"]
+
 # A key missing even in English raises in tests (parlour.i18n.translate.strict);
 # subprocesses inherit it.
 os.environ.setdefault("PARLOUR_I18N_STRICT", "1")
