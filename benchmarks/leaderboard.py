@@ -87,8 +87,8 @@ def table() -> str:
         missing = [b for b in bot_names(game) if b not in SKIP
                    and b not in {s["entries"][0]["bot"] for s in runs}]
         if missing:
-            out.append(f"Not run on this set yet: {', '.join(f'`{b}`' for b in missing)} "
-                       f"(`--bots {','.join(missing)}` adds them).")
+            out += ["", f"Not run on this set yet: {', '.join(f'`{b}`' for b in missing)} "
+                    f"(`--bots {','.join(missing)}` adds {'them' if len(missing) > 1 else 'it'})."]
         out.append("")
     return "\n".join(out)
 
