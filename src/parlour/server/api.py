@@ -7,38 +7,14 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
-from pydantic import BaseModel
 
 from parlour import rulebook
 from parlour.games import GAMES
-from parlour.server.errors import ServiceError
+from parlour.server.errors import ErrorBody, ServiceError, _errors  # noqa: F401  (their old home)
 from parlour.server.guard import client_address, public_base
 from parlour.server.identity import ensure_player
 from parlour.server.protocol import CreateTable, Joined, JoinTable
 from parlour.server.service import TableService, default_bot
-
-
-class ErrorBody(BaseModel):
-    """A refused request: a short code and a message for people."""
-
-    error: str
-    message: str
-
-
-def _errors(*codes: int) -> dict[int | str, dict[str, Any]]:
-    """OpenAPI entries for the error answers a route can give (503: the database is busy
-    or unreachable; nothing changed, try again)."""
-    words = {400: "The request breaks the rules of the game or the table",
-             401: "Not signed in, or the name or the password is wrong",
-             403: "This key does not open a seat or a view at this table",
-             404: "There is no such table", 409: "The table is not in a state that allows this",
-             410: "The table has expired",
-             413: "The request body is larger than the server's limit",
-             422: "The request body does not have the documented shape",
-             429: "Too many requests from this address: wait for Retry-After seconds",
-             503: "The database is busy or unreachable: nothing changed, try again"}
-    return {c: {"model": ErrorBody, "description": words[c]} for c in (*codes, 413, 503)}
-
 
 router = APIRouter(prefix="/api")
 # Handlers that touch live tables are ``async``: they run on the event loop, like the

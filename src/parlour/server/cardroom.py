@@ -38,8 +38,13 @@ from parlour.server.tokens import hash_token, new_key, new_token
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from parlour.server.clock import TableClock
+    from parlour.server.core import Core
     from parlour.server.identity import Player
-    from parlour.server.service import TableService
+    from parlour.server.intents import Intents
+    from parlour.server.moderation import Moderation
+    from parlour.server.social import Social
+    from parlour.server.writes import Writer
 
 
 NO_REJOIN = ("this rejoin link no longer works: it was used to take the seat back (each "
@@ -59,7 +64,7 @@ def give_rejoin(t: LiveTable, seat: int) -> str:
     return key
 
 
-def _is_account(svc: TableService, owner: dict[str, Any] | None) -> bool:
+def _is_account(svc: Core, owner: dict[str, Any] | None) -> bool:
     if owner is None:
         return False
     row = people.get_player(svc.store.engine, owner["player_id"])
@@ -77,7 +82,14 @@ def clean_text(text: str, limit: int) -> str:
 class CardRoom:
     """Rejoin links, seat re-opening, rematch offers and chat, for one service."""
 
-    def __init__(self, svc: TableService) -> None:
+    # Sibling parts, handed over by the service (TableService.__init__).
+    writer: Writer
+    clock: TableClock
+    intents: Intents
+    social: Social
+    moderation: Moderation
+
+    def __init__(self, svc: Core) -> None:
         self.svc = svc
 
     # --- rejoin and re-open ----------------------------------------------------------
@@ -131,8 +143,8 @@ class CardRoom:
             token = new_token()
             t.seats[seat].token_hash = hash_token(token)
             fresh = give_rejoin(t, seat)
-            svc.writer.save(t, config=t.config_json())
-            await svc.intents.drop_revoked(t)  # the old device lets go
+            self.writer.save(t, config=t.config_json())
+            await self.intents.drop_revoked(t)  # the old device lets go
         out = joined(t, seat, token)
         out.rejoin_url = rejoin_url(t, fresh)
         return out
@@ -161,10 +173,10 @@ class CardRoom:
                 s.auto = "disconnected"
             entry = {"kind": "reopen", "seat": seat}
             t.log.append(entry)
-            action = svc.clock.plan(t)
-            svc.writer.save(t, config=t.config_json(), log=t.log, deadline=t.deadline)
+            action = self.clock.plan(t)
+            self.writer.save(t, config=t.config_json(), log=t.log, deadline=t.deadline)
             await svc.hub.broadcast(t, "state", event=entry)
-            svc.clock.arm(t, action)
+            self.clock.arm(t, action)
 
     # --- public tables -------------------------------------------------------------------
 
@@ -207,8 +219,8 @@ class CardRoom:
             await svc.hub.error(conn, "chat_too_long",
                                 f"A chat line holds at most {st.chat_max_length} characters.")
             return
-        player, young = svc.social.speaker(conn)
-        refused = svc.moderation.refusal(player, "chat")
+        player, young = self.social.speaker(conn)
+        refused = self.moderation.refusal(player, "chat")
         if refused is not None:  # muted, suspended or banned: told why
             await svc.hub.error(conn, *refused)
             return
@@ -233,7 +245,7 @@ class CardRoom:
             line["spectator"] = t.watchers.setdefault(player or id(conn),
                                                       len(t.watchers) + 1)
         if player is not None:  # who wrote it, as a tag: the page hides blocked players'
-            line["who"] = svc.social.tag(player)
+            line["who"] = self.social.tag(player)
         if st.cluster:  # every process's clients read it: stored and announced
             line["id"] = svc.store.add_chat(t.id, {k: v for k, v in line.items() if k != "id"})
         else:
@@ -245,7 +257,7 @@ class CardRoom:
         socket; "" when they have none."""
         name = getattr(conn, "watcher_name", None)
         if name is None:
-            player, _ = self.svc.social.speaker(conn)
+            player, _ = self.social.speaker(conn)
             row = people.get_player(self.svc.store.engine, player) if player else None
             name = conn.watcher_name = (row or {}).get("name") or ""
         return name
@@ -256,7 +268,7 @@ class CardRoom:
         out the players' (nor the other way round)."""
         keep = self.svc.settings.chat_keep
         if any("who" in ln for ln in lines):  # blocks made since, on any process, count
-            self.svc.social.refresh_hidden(list(t.conns))
+            self.social.refresh_hidden(list(t.conns))
         for line in lines:
             if any(ln["id"] == line["id"] for ln in t.chat):
                 continue
@@ -367,13 +379,13 @@ class CardRoom:
             a in ("yes", "bot") or (a in ("no", None) and str(i) in offer["fill"])
             for i, a in enumerate(offer["answers"]))
         if not ready:
-            svc.writer.save(t, config=t.config_json(), log=t.log)
+            self.writer.save(t, config=t.config_json(), log=t.log)
             await svc.hub.broadcast(t, "state")
             return
         new_id = await self._create(t, offer)
         offer["status"] = "started"
         t.rematch = new_id
-        svc.writer.save(t, config=t.config_json(), log=t.log, rematch=new_id)
+        self.writer.save(t, config=t.config_json(), log=t.log, rematch=new_id)
         await svc.hub.broadcast(t, "state")
         await self._send_moves(t, list(t.conns))
 
@@ -411,7 +423,7 @@ class CardRoom:
         new = svc.load(tid)
         if all(s.claimed for s in new.seats):
             async with new.lock:
-                await svc.writer.start(new)
+                await self.writer.start(new)
         return tid
 
     async def _send_moves(self, t: LiveTable, conns: list[Connection]) -> None:

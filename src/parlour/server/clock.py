@@ -28,7 +28,10 @@ from parlour.server.live import Action, LiveTable
 from parlour.server.thinking import BOTS_ONLY, PEOPLE, WorkFailed
 
 if TYPE_CHECKING:
-    from parlour.server.service import TableService
+    from parlour.server.core import Core
+    from parlour.server.push import Pusher
+    from parlour.server.roles import Coordination
+    from parlour.server.writes import Writer
 
 log = logging.getLogger("parlour.server")
 
@@ -39,7 +42,12 @@ FALLBACK_BOT = "random"
 class TableClock:
     """Timers, stand-ins and expiry for every table of one service."""
 
-    def __init__(self, svc: TableService) -> None:
+    # Sibling parts, handed over by the service (TableService.__init__).
+    writer: Writer
+    push: Pusher
+    coord: Coordination
+
+    def __init__(self, svc: Core) -> None:
         self.svc = svc
         self._tasks: list[asyncio.Task] = []
 
@@ -72,9 +80,9 @@ class TableClock:
         if r is not None and not r.is_over:
             p = r.current_player
             if t.controller(p) == "person" and not t.connected(p) and p not in t.grace_tasks:
-                self.svc.coord.turn_of_absent(t, p)  # a seat that never came, or left
+                self.coord.turn_of_absent(t, p)  # a seat that never came, or left
             if t.controller(p) == "person" and not t.connected(p) and not t.forced_pass(r):
-                self.svc.push.turn(t, p)  # a closed browser hears of it (web_push)
+                self.push.turn(t, p)  # a closed browser hears of it (web_push)
 
     def cancel(self, t: LiveTable) -> None:
         """Stop every timer of a table (it expired, or the process is stopping)."""
@@ -182,19 +190,19 @@ class TableClock:
             if action is None:
                 return
             if action.kind == "deal":
-                await svc.writer.deal(t)
+                await self.writer.deal(t)
                 return
             seat = action.seat
             assert seat is not None
             if action.kind == "pass":
-                await svc.writer.commit_move(t, seat, PASS, "forced")
+                await self.writer.commit_move(t, seat, PASS, "forced")
                 return
             if action.kind == "timeout":
                 t.seats[seat].auto = "timeout"
                 entry = {"kind": "standin", "seat": seat, "reason": "timeout"}
                 t.log.append(entry)
                 t.deadline = None
-                svc.writer.save(t, config=t.config_json(), log=t.log, deadline=None)
+                self.writer.save(t, config=t.config_json(), log=t.log, deadline=None)
                 await svc.hub.broadcast(t, "state", event=entry)
                 move = None
             by = t.controller(seat)
@@ -212,7 +220,7 @@ class TableClock:
             if r.why_illegal(move) is not None:
                 log.error("bot at table %s chose an illegal move", t.id)
                 move = r.legal_moves()[0]
-            await svc.writer.commit_move(t, seat, move, by)
+            await self.writer.commit_move(t, seat, move, by)
 
     # --- absent players -------------------------------------------------------------------
 
@@ -254,7 +262,7 @@ class TableClock:
         t.log.append(entry)
         action = self.plan(t)
         try:
-            self.svc.writer.save(t, config=t.config_json(), log=t.log, deadline=t.deadline)
+            self.writer.save(t, config=t.config_json(), log=t.log, deadline=t.deadline)
         except Exception as e:
             log.warning("stand-in at table %s not saved: %s", t.id, e)
             return

@@ -15,12 +15,17 @@ import asyncio
 import contextlib
 import logging
 import time
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
 from parlour.server.live import LiveTable
+from parlour.server.roles import Coordination
 
 if TYPE_CHECKING:
-    from parlour.server.service import TableService
+    from parlour.server.cardroom import CardRoom
+    from parlour.server.clock import TableClock
+    from parlour.server.core import Core
+    from parlour.server.intents import Intents
+    from parlour.server.pools import Pools
 
 log = logging.getLogger("parlour.server")
 
@@ -29,54 +34,20 @@ WATCHERS = -1
 bots only runs while someone, on any process, watches it."""
 
 
-class Coordination(Protocol):
-    """What the service asks about ownership and presence."""
-
-    async def startup(self) -> None:
-        """Resume the tables in play that this process runs."""
-
-    def stop(self) -> None:
-        """The process is going away: hand back whatever it holds."""
-
-    def owns(self, t: LiveTable) -> bool:
-        """Whether this process runs the table's bots and timers."""
-
-    def seat_connected(self, t: LiveTable, seat: int) -> None:
-        """A seat said hello here (under the table's lock)."""
-
-    def seat_disconnected(self, t: LiveTable, seat: int) -> None:
-        """The last connection of a seat here closed."""
-
-    def seat_revoked(self, t: LiveTable, seat: int) -> None:
-        """The connections of a seat here were sent away (the seat is no longer theirs)."""
-
-    async def reread(self, t: LiveTable) -> None:
-        """Read the table again now, if other processes may have changed it."""
-
-    def watcher_connected(self, t: LiveTable) -> None:
-        """A spectator said hello here (after joining ``t.conns``)."""
-
-    def watcher_disconnected(self, t: LiveTable) -> None:
-        """A spectator's connection here closed (after leaving ``t.conns``)."""
-
-    def turn_of_absent(self, t: LiveTable, seat: int) -> None:
-        """It is the turn of a person seat connected nowhere (under the table's lock)."""
-
-    def claim(self, t: LiveTable) -> None:
-        """The table starts: this process runs it."""
-
-    def finished(self, t: LiveTable) -> None:
-        """The game at the table is over: nothing left to run."""
-
-
-def coordination_for(svc: TableService) -> Coordination:
+def coordination_for(svc: Core) -> Coordination:
     return Leases(svc) if svc.settings.cluster else SingleProcess(svc)
 
 
 class SingleProcess:
     """The only process: it owns every table; a disconnect starts the grace clock."""
 
-    def __init__(self, svc: TableService) -> None:
+    # Sibling parts, handed over by the service (TableService.__init__).
+    clock: TableClock
+    cardroom: CardRoom
+    pools: Pools
+    intents: Intents
+
+    def __init__(self, svc: Core) -> None:
         self.svc = svc
 
     async def startup(self) -> None:
@@ -87,10 +58,10 @@ class SingleProcess:
             except Exception:
                 log.exception("table %s cannot be resumed", tid)
                 continue
-            svc.clock.arm(t, t.resumed_action(svc.settings))
+            self.clock.arm(t, t.resumed_action(svc.settings))
             for seat, s in enumerate(t.seats):
                 if s.kind == "person" and not s.auto:
-                    svc.clock.start_grace(t, seat)
+                    self.clock.start_grace(t, seat)
 
     def stop(self) -> None:
         pass
@@ -103,7 +74,7 @@ class SingleProcess:
 
     def seat_disconnected(self, t: LiveTable, seat: int) -> None:
         if not t.connected(seat) and t.status == "playing":
-            self.svc.clock.start_grace(t, seat)
+            self.clock.start_grace(t, seat)
 
     def seat_revoked(self, t: LiveTable, seat: int) -> None:
         pass
@@ -119,7 +90,7 @@ class SingleProcess:
 
     def turn_of_absent(self, t: LiveTable, seat: int) -> None:
         if t.seats[seat].auto is None:
-            self.svc.clock.start_grace(t, seat)
+            self.clock.start_grace(t, seat)
 
     def claim(self, t: LiveTable) -> None:
         pass
@@ -131,7 +102,13 @@ class SingleProcess:
 class Leases:
     """Several processes on one database: a table is run by the holder of its lease."""
 
-    def __init__(self, svc: TableService) -> None:
+    # Sibling parts, handed over by the service (TableService.__init__).
+    clock: TableClock
+    cardroom: CardRoom
+    pools: Pools
+    intents: Intents
+
+    def __init__(self, svc: Core) -> None:
         self.svc = svc
         self.instance = svc.instance
         self.owned: set[str] = set()
@@ -235,7 +212,7 @@ class Leases:
                         if origin == self.instance:
                             continue
                         if tid.startswith("pool:"):  # an entry or a pairing (pools.py)
-                            self.svc.pools.heard(tid[5:])
+                            self.pools.heard(tid[5:])
                         elif what == "chat":
                             self._chat_announced(tid)
                         else:
@@ -275,7 +252,7 @@ class Leases:
 
         async def read() -> None:
             try:
-                await self.svc.cardroom.heard(t)
+                await self.cardroom.heard(t)
             except Exception as e:  # the database may be briefly away: polling finds it
                 log.warning("cluster: chat of table %s not read: %s", tid, e)
                 self._poll_now = True
@@ -323,7 +300,7 @@ class Leases:
         for tid, last in svc.store.last_chat(ids).items():
             t = svc.tables.get(tid)
             if t is not None and last > t.chat_seen:
-                await svc.cardroom.heard(t)
+                await self.cardroom.heard(t)
 
     async def _refresh(self, t: LiveTable) -> None:
         svc = self.svc
@@ -333,7 +310,7 @@ class Leases:
                 return
             old_seq = t.seq
             t.take(LiveTable.from_row(row, tail))
-            await svc.intents.drop_revoked(t)  # a seat taken away there is gone here too
+            await self.intents.drop_revoked(t)  # a seat taken away there is gone here too
             if t.seq != old_seq:
                 event = next((e for e in reversed(t.log) if e.get("kind") in ("move", "deal")),
                              None)
@@ -342,11 +319,11 @@ class Leases:
                 await svc.hub.broadcast(t, "state")
             if t.status != "playing" and t.id in self.owned:
                 self.owned.discard(t.id)
-                svc.clock.cancel(t)
+                self.clock.cancel(t)
                 with contextlib.suppress(Exception):
                     svc.store.release(t.id, self.instance)
             elif self.owns(t):
-                svc.clock.arm(t, t.resumed_action(svc.settings))
+                self.clock.arm(t, t.resumed_action(svc.settings))
 
     def _renew(self) -> None:
         svc = self.svc
@@ -378,7 +355,7 @@ class Leases:
             self.owned.add(tid)
             log.info("table taken over", extra={"table": tid, "instance": self.instance})
             async with t.lock:
-                svc.clock.arm(t, t.resumed_action(svc.settings))
+                self.clock.arm(t, t.resumed_action(svc.settings))
 
     async def _check_presence(self) -> None:
         """Which seats are connected elsewhere; a stand-in for a seat connected nowhere
@@ -395,7 +372,7 @@ class Leases:
             if remote != t.remote:
                 t.remote = remote
                 svc.hub.presence(t)
-                svc.clock.resume(t)
+                self.clock.resume(t)
             if t.status != "playing" or not self.owns(t):
                 continue
             for seat, s in enumerate(t.seats):
@@ -408,4 +385,4 @@ class Leases:
                     async with t.lock:
                         if (t.status == "playing" and not t.seats[seat].auto
                                 and not t.connected(seat)):
-                            await svc.clock.stand_in(t, seat)
+                            await self.clock.stand_in(t, seat)

@@ -37,11 +37,9 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, IntegrityError
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
+from sqlalchemy.orm import Mapped, mapped_column, sessionmaker
 
-
-class Base(DeclarativeBase):
-    pass
+from parlour.server.base import Base
 
 
 class TableRow(Base):
@@ -435,7 +433,8 @@ class Store:
             moderation_rows,
             people,
             pool_rows,
-            push,
+            push_rows,
+            rated_rows,
             social_rows,
         )
 
@@ -443,8 +442,6 @@ class Store:
         for attempt in range(attempts):  # a database that is still starting up
             try:
                 self._refuse_foreign()
-                import parlour.server.rated  # noqa: F401  (its tables join Base's)
-
                 Base.metadata.create_all(self.engine)
                 self._migrate()
                 break

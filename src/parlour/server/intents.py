@@ -36,8 +36,12 @@ from parlour.server.tokens import hash_token, new_key, new_table_id, new_token
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from parlour.server.clock import TableClock
+    from parlour.server.core import Core
     from parlour.server.identity import Player
-    from parlour.server.service import TableService
+    from parlour.server.moderation import Moderation
+    from parlour.server.roles import Coordination
+    from parlour.server.writes import Writer
 
 log = logging.getLogger("parlour.server")
 
@@ -110,7 +114,13 @@ def joined(t: LiveTable, seat: int | None, token: str | None,
 class Intents:
     """The requests of players, hosts and spectators, for one service."""
 
-    def __init__(self, svc: TableService) -> None:
+    # Sibling parts, handed over by the service (TableService.__init__).
+    writer: Writer
+    clock: TableClock
+    coord: Coordination
+    moderation: Moderation
+
+    def __init__(self, svc: Core) -> None:
         self.svc = svc
         self._open = (0, -OPEN_RECOUNT)
         """Open tables counted in the database, and when (``time.monotonic``)."""
@@ -201,7 +211,7 @@ class Intents:
         svc = self.svc
         settings = svc.settings
         if who is not None:  # suspended or banned: told why (server/moderation.py)
-            svc.moderation.refuse(who.id, "play")
+            self.moderation.refuse(who.id, "play")
         if _too_big(req.rules):
             raise ServiceError(400, "bad_table", "a rule option holds a number too large "
                                "to play with")
@@ -294,7 +304,7 @@ class Intents:
         t.creator = addr
         if host is None:  # bots only: nothing to wait for
             async with t.lock:
-                await svc.writer.start(t)
+                await self.writer.start(t)
         return joined(t, host, token, rejoin)
 
     def _check_test(self, test: TestOptions | None) -> dict[str, Any] | None:
@@ -334,7 +344,7 @@ class Intents:
         chosen = _name(name)
         player = who() if who is not None else None
         if player is not None:
-            svc.moderation.refuse(player.id, "play")
+            self.moderation.refuse(player.id, "play")
         async with t.lock:
             free = next((i for i, s in enumerate(t.seats) if s.kind == "person"
                          and s.token_hash is None and (t.status == "waiting" or s.open)), None)
@@ -376,7 +386,7 @@ class Intents:
             seat.by = by
             entry = {"kind": "join", "seat": free, "name": seat.name}
             t.log.append(entry)
-            svc.writer.save(t, config=t.config_json(), log=t.log)
+            self.writer.save(t, config=t.config_json(), log=t.log)
             if player is not None:
                 people.own_seat(svc.store.engine, t.id, free, player.id, seat.name)
             await svc.hub.broadcast(t, "state", event=entry)
@@ -404,10 +414,10 @@ class Intents:
         t.seats[seat].auto = None
         event = {"kind": "back", "seat": seat}
         t.log.append(event)
-        action = svc.clock.plan(t)
-        svc.writer.save(t, config=t.config_json(), log=t.log, deadline=t.deadline)
+        action = self.clock.plan(t)
+        self.writer.save(t, config=t.config_json(), log=t.log, deadline=t.deadline)
         await svc.hub.broadcast(t, "state", event=event)
-        svc.clock.arm(t, action)
+        self.clock.arm(t, action)
         return event
 
     async def move(self, conn: Connection, msg: MoveMsg) -> None:
@@ -441,7 +451,7 @@ class Intents:
             if t.seats[conn.seat].auto:  # playing is taking the seat back
                 t.seats[conn.seat].auto = None
                 t.log.append({"kind": "back", "seat": conn.seat})
-            await svc.writer.commit_move(t, conn.seat, move, "person", conn)
+            await self.writer.commit_move(t, conn.seat, move, "person", conn)
 
     def _check_turn(self, t: LiveTable, seat: int, seq: int) -> tuple[str, str] | None:
         if t.status != "playing":
@@ -472,7 +482,7 @@ class Intents:
                                     (f"{len(missing)} seats still wait for a player" if len(missing) > 1
                                      else "a seat still waits for a player"))
                 return
-            await svc.writer.start(t, conn)
+            await self.writer.start(t, conn)
 
     async def hint(self, conn: Connection, msg: HintMsg) -> None:
         svc = self.svc
@@ -565,12 +575,12 @@ class Intents:
             self._cool_down(t, seat)
             entry = {"kind": "standin", "seat": seat, "reason": "left"}
             t.log.append(entry)
-            action = svc.clock.plan(t)
-            svc.writer.save(t, config=t.config_json(), log=t.log, deadline=t.deadline)
-            svc.clock.end_grace(t, seat)
+            action = self.clock.plan(t)
+            self.writer.save(t, config=t.config_json(), log=t.log, deadline=t.deadline)
+            self.clock.end_grace(t, seat)
             await self._send_away(t, seat, "you left the table")
             await svc.hub.broadcast(t, "state", event=entry)
-            svc.clock.arm(t, action)
+            self.clock.arm(t, action)
 
     async def _free(self, t: LiveTable, seat: int, why: str) -> None:
         """An open seat again (before the start, under the lock)."""
@@ -583,7 +593,7 @@ class Intents:
         people.disown_seat(svc.store.engine, t.id, seat)
         entry = {"kind": "release", "seat": seat}
         t.log.append(entry)
-        svc.writer.save(t, config=t.config_json(), log=t.log)
+        self.writer.save(t, config=t.config_json(), log=t.log)
         await self._send_away(t, seat, why)
         await svc.hub.broadcast(t, "state", event=entry)
 
@@ -605,7 +615,7 @@ class Intents:
             c.table = None
             asyncio.get_running_loop().create_task(
                 c.close(code, "left the table" if code == 1000 else "seat taken back"))
-        svc.coord.seat_revoked(t, seat)
+        self.coord.seat_revoked(t, seat)
 
     async def drop_revoked(self, t: LiveTable) -> None:
         """Send away the connections whose token no longer holds their seat: the seat

@@ -8,7 +8,7 @@ from typing import Any
 from sqlalchemy import JSON, Float, Integer, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
-from parlour.server.db import Base
+from parlour.server.base import Base
 
 
 class ReportRow(Base):

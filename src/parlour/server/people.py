@@ -27,7 +27,7 @@ from sqlalchemy import (
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Mapped, mapped_column
 
-from parlour.server.db import Base
+from parlour.server.base import Base
 
 FORMER = "Former player"
 """The name a deleted account's seats keep in the records of finished games."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 from sqlalchemy import Float, Index, Integer, String, text
 from sqlalchemy.orm import Mapped, mapped_column
 
-from parlour.server.db import Base
+from parlour.server.base import Base
 
 
 class PoolEntryRow(Base):

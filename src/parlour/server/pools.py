@@ -54,7 +54,9 @@ from parlour.server.social_rows import BLOCKS
 from parlour.server.tokens import hash_token, new_table_id
 
 if TYPE_CHECKING:
-    from parlour.server.service import TableService
+    from parlour.server.core import Core
+    from parlour.server.intents import Intents
+    from parlour.server.writes import Writer
 
 log = logging.getLogger("parlour.server")
 
@@ -97,7 +99,11 @@ class _Taken(Exception):
 class Pools:
     """The pools as one process sees them (the state is in the database)."""
 
-    def __init__(self, svc: TableService) -> None:
+    # Sibling parts, handed over by the service (TableService.__init__).
+    writer: Writer
+    intents: Intents
+
+    def __init__(self, svc: Core) -> None:
         self.svc = svc
         st = svc.settings
         self.bands = Bands(st.pool_band, st.pool_band_per_second, st.pool_band_open_after)
@@ -465,7 +471,7 @@ class Pools:
 
         waiting, groups = await self._db(read, rounds=True)
         self.rounds += 1
-        room = svc.settings.max_open_tables - svc.intents.open_tables()
+        room = svc.settings.max_open_tables - self.intents.open_tables()
         if not waiting or room <= 0:
             return 0  # full: they wait until a table ends
         return len(await self._seat(groups[:room], fill=False))
@@ -473,7 +479,7 @@ class Pools:
     def _config(self, entries: list[dict[str, Any]], size: int, fill: bool) -> dict[str, Any]:
         svc = self.svc
         game = get_game(entries[0]["game"])
-        standin = svc.intents.default_bot(game.name)
+        standin = self.intents.default_bot(game.name)
         seats: list[SeatInfo] = []
         taken: set[str] = set()
         for i in range(size):
@@ -558,7 +564,7 @@ class Pools:
         try:
             async with t.lock:
                 if t.status == "waiting":
-                    await self.svc.writer.start(t)
+                    await self.writer.start(t)
         except Exception as e:  # the host's page starts it when they come
             log.warning("pool table %s not started: %s", t.id, e)
         self._wake(keys)

@@ -30,7 +30,7 @@ from parlour.server import people
 from parlour.server.social_rows import SEEN
 
 if TYPE_CHECKING:
-    from parlour.server.service import TableService
+    from parlour.server.core import Core
 
 log = logging.getLogger("parlour.server")
 
@@ -41,7 +41,7 @@ MARK_EVERY = 20.0
 class Presence:
     """Marks and reads who is online, for one service."""
 
-    def __init__(self, svc: TableService) -> None:
+    def __init__(self, svc: Core) -> None:
         self.svc = svc
         self.engine = svc.store.engine
         self.clock: Callable[[], float] = time.time
@@ -145,7 +145,7 @@ class Presence:
             self.mark([who], force=True)
 
 
-def seat_owner(svc: TableService, table_id: str, seat: int | None) -> Callable[[], str | None]:
+def seat_owner(svc: Core, table_id: str, seat: int | None) -> Callable[[], str | None]:
     """The player who took a seat (a socket without a cookie: the terminal client)."""
     def find() -> str | None:
         if seat is None:

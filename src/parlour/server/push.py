@@ -27,36 +27,21 @@ from urllib.parse import urlsplit
 from cryptography.hazmat.primitives import serialization
 from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
-from sqlalchemy import Float, String, delete, insert, select
-from sqlalchemy.orm import Mapped, mapped_column
+from sqlalchemy import delete, insert, select
 
 from parlour.server import people
-from parlour.server.api import _errors
-from parlour.server.db import Base
-from parlour.server.errors import ServiceError
+from parlour.server.errors import ServiceError, _errors
 from parlour.server.identity import ensure_player, player_of
+from parlour.server.push_rows import PUSH, PushRow  # noqa: F401  (PushRow: its old home)
 
 if TYPE_CHECKING:
+    from parlour.server.core import Core
     from parlour.server.live import LiveTable
-    from parlour.server.service import TableService
 
 log = logging.getLogger("parlour.server")
 router = APIRouter()
 
 
-class PushRow(Base):
-    """One browser's push subscription, under the player who made it."""
-
-    __tablename__ = "push_subscriptions"
-
-    endpoint: Mapped[str] = mapped_column(String(1000), primary_key=True)
-    player_id: Mapped[str] = mapped_column(String(32), index=True)
-    p256dh: Mapped[str] = mapped_column(String(200))
-    auth: Mapped[str] = mapped_column(String(100))
-    created: Mapped[float] = mapped_column(Float)
-
-
-PUSH = PushRow.__table__
 
 
 def _b64(data: bytes) -> str:
@@ -66,7 +51,7 @@ def _b64(data: bytes) -> str:
 class Pusher:
     """The sending side, one per service."""
 
-    def __init__(self, svc: TableService) -> None:
+    def __init__(self, svc: Core) -> None:
         self.svc = svc
         self.on = svc.settings.web_push
         self._vapid: Any = None
@@ -153,7 +138,7 @@ class Pusher:
         return delivered
 
 
-def forget(svc: TableService, endpoint: str, player_id: str | None = None) -> None:
+def forget(svc: Core, endpoint: str, player_id: str | None = None) -> None:
     with svc.store.engine.begin() as c:
         q = delete(PUSH).where(PUSH.c.endpoint == endpoint)
         if player_id is not None:

@@ -1,6 +1,6 @@
 """Rated games in the database: the ratings, each rated game's result, and rebuilding.
 
-Three tables (same ``Base`` as :mod:`parlour.server.db`, created by the store):
+Three tables (:mod:`parlour.server.rated_rows`, created by the store):
 
 * ``ratings``: one row per player and pool (``mu``, ``sigma``, games, wins).
 * ``rated_games``: one row per rated table, keyed on the table id (unique), numbered
@@ -24,64 +24,21 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import Boolean, Float, Index, Integer, String, text
-from sqlalchemy.orm import Mapped, mapped_column
+from sqlalchemy import text
 
 from parlour.server import ratings
-from parlour.server.db import Base, Tx
+from parlour.server.db import Tx
+from parlour.server.rated_rows import (  # noqa: F401  (importable here, as before)
+    RatedGameRow,
+    RatingChangeRow,
+    RatingRow,
+)
 
 if TYPE_CHECKING:
     from parlour.server.db import Store
     from parlour.server.live import LiveTable
 
 log = logging.getLogger("parlour.server")
-
-
-class RatingRow(Base):
-    """A player's rating in one pool (a game and table size)."""
-
-    __tablename__ = "ratings"
-
-    player_id: Mapped[str] = mapped_column(String(64), primary_key=True)
-    pool: Mapped[str] = mapped_column(String(32), primary_key=True)
-    mu: Mapped[float] = mapped_column(Float)
-    sigma: Mapped[float] = mapped_column(Float)
-    games: Mapped[int] = mapped_column(Integer, default=0)
-    wins: Mapped[int] = mapped_column(Integer, default=0)
-    updated: Mapped[float] = mapped_column(Float)
-
-    __table_args__ = (Index("ix_ratings_pool_mu", "pool", "mu"),)
-
-
-class RatedGameRow(Base):
-    """A rated game, numbered in the order its result was written."""
-
-    __tablename__ = "rated_games"
-
-    n: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    table_id: Mapped[str] = mapped_column(String(32), unique=True)
-    pool: Mapped[str] = mapped_column(String(32))
-    finished: Mapped[float] = mapped_column(Float)
-    players: Mapped[int] = mapped_column(Integer)
-
-
-class RatingChangeRow(Base):
-    """One seat of a rated game: who, their place, and their rating before and after."""
-
-    __tablename__ = "rating_changes"
-
-    table_id: Mapped[str] = mapped_column(String(32), primary_key=True)
-    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
-    player_id: Mapped[str] = mapped_column(String(64), index=True)
-    pool: Mapped[str] = mapped_column(String(32))
-    finished: Mapped[float] = mapped_column(Float)
-    place: Mapped[int] = mapped_column(Integer)
-    total: Mapped[int] = mapped_column(Integer)
-    gone: Mapped[bool] = mapped_column(Boolean)
-    mu_before: Mapped[float] = mapped_column(Float)
-    sigma_before: Mapped[float] = mapped_column(Float)
-    mu: Mapped[float] = mapped_column(Float)
-    sigma: Mapped[float] = mapped_column(Float)
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,7 @@ from parlour import record
 from parlour.server.cardroom import CardRoom
 from parlour.server.clock import TableClock
 from parlour.server.collector import Collector
-from parlour.server.coordination import Coordination, coordination_for
+from parlour.server.coordination import Coordination, Leases, SingleProcess, coordination_for
 from parlour.server.db import Store, TableRow, unavailable
 from parlour.server.errors import RETRY_AFTER, UNAVAILABLE, ServiceError
 from parlour.server.hub import Connection, Hub
@@ -35,6 +35,7 @@ from parlour.server.pacing import Pacer
 from parlour.server.pools import Pools
 from parlour.server.presence import Presence
 from parlour.server.protocol import CreateTable, Hello, Joined
+from parlour.server.push import Pusher
 from parlour.server.quotas import Quotas
 from parlour.server.settings import Settings
 from parlour.server.social import Social
@@ -76,8 +77,6 @@ class TableService:
         self.writer = Writer(self)
         self.intents = Intents(self)
         self.cardroom = CardRoom(self)
-        from parlour.server.push import Pusher  # (its HTTP side imports the service's)
-
         self.push = Pusher(self)
         self.coord: Coordination = coordination_for(self)
         self.pools = Pools(self)
@@ -85,6 +84,7 @@ class TableService:
         self.social = Social(self)
         self.presence = Presence(self)
         """Who is online, from live sockets and open pages (server/presence.py)."""
+        self._wire()
         self._presence_task: asyncio.Task | None = None
         self.pool = ThinkPool(settings.bot_workers, settings.bot_move_seconds,
                               settings.work_queue, settings.work_per_address)
@@ -96,6 +96,22 @@ class TableService:
         self.pacer = Pacer(settings.arrival_lag_ms, settings.arrival_max_wait)
         self.collector = Collector(settings.gc_freeze_every, settings.gc_full_every,
                                    settings.gc_full_grow_mb, settings.gc_full_min)
+
+    def _wire(self) -> None:
+        """Hand each part the siblings it calls: by name, here, once, so that no part
+        reaches another through the service (docs/architecture.md, "The server's
+        parts")."""
+        w, c, i, coord = self.writer, self.clock, self.intents, self.coord
+        w.clock, w.coord, w.intents = c, coord, i
+        c.writer, c.push, c.coord = w, self.push, coord
+        i.writer, i.clock, i.coord, i.moderation = w, c, coord, self.moderation
+        room = self.cardroom
+        room.writer, room.clock, room.intents = w, c, i
+        room.social, room.moderation = self.social, self.moderation
+        self.pools.writer, self.pools.intents = w, i
+        self.social.presence = self.presence
+        assert isinstance(coord, SingleProcess | Leases)
+        coord.clock, coord.cardroom, coord.pools, coord.intents = c, room, self.pools, i
 
     # --- lifecycle ---------------------------------------------------------------------
 

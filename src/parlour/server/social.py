@@ -30,12 +30,16 @@ from parlour.server.errors import ServiceError
 from parlour.server.social_rows import BLOCKS, FOLLOWS, INVITES
 
 if TYPE_CHECKING:
-    from parlour.server.service import TableService
+    from parlour.server.core import Core
+    from parlour.server.presence import Presence
 
 class Social:
     """Follows, blocks, invitations and presence, for one service."""
 
-    def __init__(self, svc: TableService) -> None:
+    # Sibling parts, handed over by the service (TableService.__init__).
+    presence: Presence
+
+    def __init__(self, svc: Core) -> None:
         self.svc = svc
         self.engine = svc.store.engine
         secret = svc.keys._secrets[0]
@@ -106,7 +110,7 @@ class Social:
 
     def touch(self, player: str | None) -> None:
         """``player`` is here now (:meth:`parlour.server.presence.Presence.mark`)."""
-        self.svc.presence.mark([player])
+        self.presence.mark([player])
 
     def greet(self, conn: Any, table_id: str, seat: int | None) -> None:
         """A socket said hello: who it is (``conn.player``), the tags whose chat it
@@ -117,7 +121,7 @@ class Social:
         conn.player = player
         conn.hidden = self.hidden_tags([player]).get(player, frozenset()) if player \
             else frozenset()
-        self.svc.presence.greet(conn, seat_owner(self.svc, table_id, seat))
+        self.presence.greet(conn, seat_owner(self.svc, table_id, seat))
 
     def hidden_tags(self, players: list[str]) -> dict[str, frozenset[str]]:
         """``player -> tags of the players they blocked``, in one read."""
@@ -186,7 +190,7 @@ class Social:
     def _people(self, ids: list[str]) -> list[dict[str, Any]]:
         if not ids:
             return []
-        online = self.svc.presence.online(ids)
+        online = self.presence.online(ids)
         with self.engine.connect() as c:
             rows = c.execute(select(people.PLAYERS.c.id, people.PLAYERS.c.name,
                                     people.PLAYERS.c.guest)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from sqlalchemy import Float, Integer, String
 from sqlalchemy.orm import Mapped, mapped_column
 
-from parlour.server.db import Base
+from parlour.server.base import Base
 
 
 class FollowRow(Base):

@@ -27,7 +27,8 @@ from parlour.server.live import LiveTable, pack
 from parlour.server.rated import ending, writer
 
 if TYPE_CHECKING:
-    from parlour.server.service import TableService
+    from parlour.server.core import Core
+    from parlour.server.roles import Clock, Coordination, Seats
 
 log = logging.getLogger("parlour.server")
 
@@ -105,7 +106,12 @@ class GroupCommit:
 class Writer:
     """Saves tables for one service, then broadcasts and arms the clock."""
 
-    def __init__(self, svc: TableService) -> None:
+    # Sibling parts, handed over by the service (TableService.__init__).
+    clock: Clock
+    coord: Coordination
+    intents: Seats
+
+    def __init__(self, svc: Core) -> None:
         self.svc = svc
         self.group = GroupCommit(svc.store)
 
@@ -140,7 +146,7 @@ class Writer:
         own next action is retried a little later.
         """
         svc = self.svc
-        action = svc.clock.plan(t)
+        action = self.clock.plan(t)
         # A move in the middle of a round writes only the event and the clock; deals,
         # round ends and anything else that changed the log write a full snapshot.
         light = (data.get("kind") == "move" and t.match is not None
@@ -177,8 +183,8 @@ class Writer:
             return False
         await svc.hub.broadcast(t, "update", event=event)
         if t.status == "over":
-            svc.coord.finished(t)
-        svc.clock.arm(t, action)
+            self.coord.finished(t)
+        self.clock.arm(t, action)
         return True
 
     async def _failed(self, t: LiveTable, e: Exception, conn: Connection | None) -> None:
@@ -203,12 +209,12 @@ class Writer:
                 await svc.hub.error(conn, "server_error",
                                     "the move was not saved; please try again")
         if conflict:
-            await svc.intents.drop_revoked(t)  # a seat taken away meanwhile
+            await self.intents.drop_revoked(t)  # a seat taken away meanwhile
             await svc.hub.broadcast(t, "state")
-        action = svc.clock.plan(t)
+        action = self.clock.plan(t)
         if action is not None:
             action.at = max(action.at, time.time() + RETRY_AFTER)
-        svc.clock.arm(t, action)
+        self.clock.arm(t, action)
 
     async def commit_move(self, t: LiveTable, seat: int, move: Move, by: str,
                           conn: Connection | None = None) -> None:
@@ -218,9 +224,9 @@ class Writer:
 
     async def start(self, t: LiveTable, conn: Connection | None = None) -> None:
         """The game begins: the match is created and the first round dealt."""
-        self.svc.coord.claim(t)
+        self.coord.claim(t)
         for addr in {c.addr for c in t.conns if c.seat is not None}:
-            self.svc.intents.mark_live(addr)  # a session at a game: may open tables
+            self.intents.mark_live(addr)  # a session at a game: may open tables
         t.start()
         t.log.append({"kind": "start"})
         await self.deal(t, conn)
