@@ -64,9 +64,7 @@ class TableClock:
 
     def plan(self, t: LiveTable) -> Action | None:
         """The table's next action; its time is the deadline stored with the next write."""
-        action = t.next_action(self.svc.settings)
-        t.deadline = action.at if action else None
-        return action
+        return t.plan(self.svc.settings)
 
     def arm(self, t: LiveTable, action: Action | None) -> None:
         """Schedule the table's next server action (replacing any earlier one)."""

@@ -1,8 +1,9 @@
-"""Connections and delivery: every outgoing message goes through :func:`views.render`.
+"""Connections and delivery: every outgoing message is rendered by :mod:`views`.
 
 A :class:`Connection` is one WebSocket, bound after its ``hello`` to one table as a
-seat or as a spectator. :class:`Hub` is the only code that sends: it renders each
-message for the connection's audience and then writes it.
+seat or as a spectator. :class:`Hub` is the only code that sends: the views render the
+messages of every connection concerned (:func:`views.messages`), then
+:meth:`Hub.deliver` queues each on its connection.
 
 Each connection holds the state it was last brought to (``base``, version ``v``): a
 ``welcome`` or ``snapshot`` sends it whole, every later change only its delta from
@@ -21,7 +22,7 @@ from parlour.server import metrics
 from parlour.server.limits import RateLimiter
 from parlour.server.live import LiveTable
 from parlour.server.settings import Settings
-from parlour.server.views import DELTAS, SNAPSHOTS, Audience, render, state_message
+from parlour.server.views import Audience, messages
 
 log = logging.getLogger("parlour.server")
 
@@ -143,15 +144,6 @@ class Connection:
             self._writer.cancel()
 
 
-def writers(t: LiveTable, cache: dict[Any, Any]) -> frozenset[str]:
-    """The tags of the writers of the table's chat now (once per broadcast)."""
-    key = ("writers", len(t.chat), t.chat[-1]["id"] if t.chat else 0)
-    found = cache.get(key)
-    if found is None:
-        found = cache[key] = frozenset(ln["who"] for ln in t.chat if "who" in ln)
-    return found
-
-
 class Hub:
     """Renders and sends messages; the observers see exactly what is sent."""
 
@@ -188,41 +180,28 @@ class Hub:
                    cache: dict[Any, Any] | None = None, **data: Any) -> None:
         if t is None:  # before hello: only errors, with nothing of any table in them
             payload = {"type": "error", "code": data["code"], "message": data["message"]}
-            audience: Audience = None
-        elif kind in DELTAS or kind in SNAPSHOTS:
-            await self._send_state(t, conn, kind, {} if cache is None else cache, **data)
+            for obs in self.observers:
+                obs(t, None, payload)
+            await conn.write(payload)
             return
-        else:
-            audience = conn.audience
-            payload = render(t, audience, kind, cache=cache, **data)
-        for obs in self.observers:
-            obs(t, audience, payload)
-        await conn.write(payload)
+        await self.deliver(t, messages(t, kind, [conn], cache, **data))
 
-    async def _send_state(self, t: LiveTable, conn: Connection, kind: str,
-                          cache: dict[Any, Any], **data: Any) -> None:
-        """A snapshot, or the delta from the state the connection holds."""
-        base = conn.base
-        if kind in DELTAS:
-            if base is None:
-                return  # before its welcome: the welcome brings everything
-        else:
-            base = None
-        audience = conn.audience
-        if conn.hidden:  # lines of blocked players at this table: a state without them
-            hide = conn.hidden & writers(t, cache)
-            if hide:
-                cache = cache.setdefault(("hidden", hide), {"hidden": hide})
-        key = ("msg", kind, audience, id(base), conn.v)
-        hit = cache.get(key)
-        if hit is None:
-            payload, state = state_message(t, audience, kind, base, conn.v, cache, **data)
-            hit = cache[key] = (payload, state, encode(payload), base)
-        payload, state, text, _ = hit
-        conn.base, conn.v = state, payload["v"]
-        for obs in self.observers:
-            obs(t, audience, payload)
-        await conn.write(payload, text)
+    async def deliver(self, t: LiveTable,
+                      sent: list[tuple[Connection, dict[str, Any], dict[str, Any] | None]]
+                      ) -> None:
+        """Queue each message the views rendered on its connection (all of them were
+        rendered first): its state becomes what the connection holds, and connections
+        given one message share its encoding."""
+        texts: dict[int, str] = {}
+        for conn, payload, state in sent:
+            if state is not None:
+                conn.base, conn.v = state, payload["v"]
+            text = texts.get(id(payload))
+            if text is None:
+                text = texts[id(payload)] = encode(payload)
+            for obs in self.observers:
+                obs(t, conn.audience, payload)
+            await conn.write(payload, text)
 
     async def error(self, conn: Connection, code: str, message: str, **more: Any) -> None:
         metrics.refused(code)
@@ -230,7 +209,7 @@ class Hub:
 
     async def broadcast(self, t: LiveTable, kind: str, *, exclude: Connection | None = None,
                         **data: Any) -> None:
-        cache: dict[Any, Any] = {}  # what every audience shares is built once
-        for conn in list(t.conns):
-            if conn is not exclude:
-                await self.send(t, conn, kind, cache=cache, **data)
+        """Every connection of the table but ``exclude``: the views render them all,
+        then each is queued (what every audience shares is built once)."""
+        readers = [c for c in list(t.conns) if c is not exclude]
+        await self.deliver(t, messages(t, kind, readers, {}, **data))

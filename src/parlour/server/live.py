@@ -301,6 +301,13 @@ class LiveTable:
             return Action("timeout", now + self.timer, p)
         return None
 
+    def plan(self, settings: Settings) -> Action | None:
+        """The next action (:meth:`next_action`); its time becomes the deadline stored
+        with the table's next write, so a restarted server resumes it on time."""
+        action = self.next_action(settings)
+        self.deadline = action.at if action else None
+        return action
+
     def forced_pass(self, r: Any) -> bool:
         """Whether the server passes for the player to move by itself, announced: only a
         pass is legal and the rules make that public. Under ``strict: false`` (FT-5) a

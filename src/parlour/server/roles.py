@@ -57,9 +57,6 @@ class Coordination(Protocol):
 class Clock(Protocol):
     """The table clock as the write path sees it (server/clock.py)."""
 
-    def plan(self, t: LiveTable) -> Action | None:
-        """The table's next action; its time is the deadline stored with the next write."""
-
     def arm(self, t: LiveTable, action: Action | None) -> None:
         """Schedule the table's next server action (replacing any earlier one)."""
 

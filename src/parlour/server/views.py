@@ -10,7 +10,7 @@ everyone else, and the decks of finished rounds (revealed with their salts).
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from parlour import cards
 from parlour.delta import diff
@@ -58,6 +58,60 @@ def render(t: LiveTable, audience: Audience, kind: str, cache: dict[Any, Any] | 
     if kind == "pong":
         return {"type": "pong", "seq": t.seq}
     raise ValueError(f"no such message kind {kind!r}")
+
+
+class Reader(Protocol):
+    """A connection as the views read it (server/hub.py's ``Connection``): who reads,
+    the state it holds (``base``, version ``v``) and whose chat it never gets."""
+
+    seat: int | None
+    role: str | None
+    base: dict[str, Any] | None
+    v: int
+    hidden: frozenset[str]
+
+
+R = TypeVar("R", bound=Reader)
+
+
+def messages(t: LiveTable, kind: str, readers: list[R], cache: dict[Any, Any] | None = None,
+             **data: Any) -> list[tuple[R, dict[str, Any], dict[str, Any] | None]]:
+    """The message of type ``kind`` for each of ``readers`` (every connection of a
+    table, for a broadcast), all rendered before any is sent. Connections of one
+    audience that hold the same state share one message; a connection that has no
+    state yet gets no delta (its welcome brings everything). Each comes with the state
+    it brings its connection to (None for a message that carries no state)."""
+    cache = {} if cache is None else cache
+    out: list[tuple[R, dict[str, Any], dict[str, Any] | None]] = []
+    for r in readers:
+        audience: Audience = r.seat if r.role == "seat" else None
+        if kind not in DELTAS and kind not in SNAPSHOTS:
+            out.append((r, render(t, audience, kind, cache=cache, **data), None))
+            continue
+        base = r.base if kind in DELTAS else None
+        if kind in DELTAS and base is None:
+            continue  # before its welcome: the welcome brings everything
+        shared = cache
+        if r.hidden:  # lines of blocked players at this table: a state without them
+            hide = r.hidden & writers(t, cache)
+            if hide:
+                shared = cache.setdefault(("hidden", hide), {"hidden": hide})
+        key = ("msg", kind, audience, id(base), r.v)
+        hit = shared.get(key)
+        if hit is None:  # kept with its base: no other object takes that id meanwhile
+            hit = shared[key] = (*state_message(t, audience, kind, base, r.v, shared, **data),
+                                 base)
+        out.append((r, hit[0], hit[1]))
+    return out
+
+
+def writers(t: LiveTable, cache: dict[Any, Any]) -> frozenset[str]:
+    """The tags of the writers of the table's chat now (once per broadcast)."""
+    key = ("writers", len(t.chat), t.chat[-1]["id"] if t.chat else 0)
+    found = cache.get(key)
+    if found is None:
+        found = cache[key] = frozenset(ln["who"] for ln in t.chat if "who" in ln)
+    return found
 
 
 def state_message(t: LiveTable, audience: Audience, kind: str, base: dict[str, Any] | None = None,

@@ -1,12 +1,14 @@
 """The one write path: every change to a table is saved before anyone hears of it.
 
 A game event (a deal or a move) is committed with the sequence check
-(:meth:`Store.commit_events`), then broadcast, then the table's clock is armed for the
-next server action. Events of several tables that arrive in the same turn of the event
-loop are committed together, in one transaction (:class:`GroupCommit`); each is
-broadcast only after that commit. Changes that are not events (seats, stand-ins, the
-rematch link) are saved with :meth:`Writer.save`. A failed write puts the table back to
-the stored truth and tells the client why.
+(:meth:`Store.commit_events`), then the views render it for every connection, each is
+sent its own, then the table's clock is armed for the next server action
+(:meth:`Writer.announce`: each step once, in that order). Events of several tables
+that arrive in the same turn of the event loop are committed together, in one
+transaction (:class:`GroupCommit`); each is sent only after that commit. Changes that
+are not events (seats, stand-ins, the rematch link) are saved with
+:meth:`Writer.save`. A failed write puts the table back to the stored truth and tells
+the client why.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from parlour.server.errors import RETRY_AFTER, UNAVAILABLE
 from parlour.server.hub import Connection
 from parlour.server.live import LiveTable, pack
 from parlour.server.rated import ending, writer
+from parlour.server.views import messages
 
 if TYPE_CHECKING:
     from parlour.server.core import Core
@@ -104,7 +107,8 @@ class GroupCommit:
 
 
 class Writer:
-    """Saves tables for one service, then broadcasts and arms the clock."""
+    """The write path of one service: an event is saved, then announced, then the clock
+    is armed; other changes are saved with :meth:`save`."""
 
     # Sibling parts, handed over by the service (TableService.__init__).
     clock: Clock
@@ -137,16 +141,40 @@ class Writer:
         assert row is not None
         t.take(LiveTable.from_row(row, tail))
 
-    async def write(self, t: LiveTable, data: dict[str, Any], event: dict[str, Any],
-                    conn: Connection | None = None) -> bool:
-        """Commit the event (sequence-checked), then broadcast it and arm the clock.
+    async def commit_move(self, t: LiveTable, seat: int, move: Move, by: str,
+                          conn: Connection | None = None) -> None:
+        """One move, one way (docs/architecture.md, "one move's way"): the
+        engine applies it, then it goes on as every event does (:meth:`announce`). The
+        caller holds the table's lock and has checked the move."""
+        entry = t.apply(seat, move, by)  # the engine
+        metrics.MOVES.labels(by if by in ("person", "forced") else "bot").inc()
+        await self.announce(t, {"kind": "move", **entry}, entry, conn)
+
+    async def announce(self, t: LiveTable, data: dict[str, Any], event: dict[str, Any],
+                       conn: Connection | None = None) -> bool:
+        """An event applied to ``t`` goes on, each step once and in this order: one
+        commit (the record, the database and the clock's next deadline, in one write),
+        the views render the update for every connection, each connection is sent its
+        own, and the clock is armed for the server's next action. Nobody hears of an
+        event that was not saved; a failed write is put right by :meth:`_failed`."""
+        action = t.plan(self.svc.settings)
+        if not await self.commit(t, data, conn):
+            return False
+        await self.svc.hub.deliver(t, messages(t, "update", list(t.conns), {}, event=event))
+        if t.status == "over":
+            self.coord.finished(t)
+        self.clock.arm(t, action)
+        return True
+
+    async def commit(self, t: LiveTable, data: dict[str, Any],
+                     conn: Connection | None = None) -> bool:
+        """Commit the event (sequence-checked) with the deadline already planned.
 
         Only the columns that changed are written. When the write fails, ``t`` goes
         back to the stored truth, the client (if any) is told why, and the server's
-        own next action is retried a little later.
+        own next action is retried a little later; False is returned.
         """
         svc = self.svc
-        action = self.clock.plan(t)
         # A move in the middle of a round writes only the event and the clock; deals,
         # round ends and anything else that changed the log write a full snapshot.
         light = (data.get("kind") == "move" and t.match is not None
@@ -181,10 +209,6 @@ class Writer:
         except Exception as e:
             await self._failed(t, e, conn)
             return False
-        await svc.hub.broadcast(t, "update", event=event)
-        if t.status == "over":
-            self.coord.finished(t)
-        self.clock.arm(t, action)
         return True
 
     async def _failed(self, t: LiveTable, e: Exception, conn: Connection | None) -> None:
@@ -211,16 +235,10 @@ class Writer:
         if conflict:
             await self.intents.drop_revoked(t)  # a seat taken away meanwhile
             await svc.hub.broadcast(t, "state")
-        action = self.clock.plan(t)
+        action = t.plan(svc.settings)
         if action is not None:
             action.at = max(action.at, time.time() + RETRY_AFTER)
         self.clock.arm(t, action)
-
-    async def commit_move(self, t: LiveTable, seat: int, move: Move, by: str,
-                          conn: Connection | None = None) -> None:
-        entry = t.apply(seat, move, by)
-        metrics.MOVES.labels(by if by in ("person", "forced") else "bot").inc()
-        await self.write(t, {"kind": "move", **entry}, entry, conn)
 
     async def start(self, t: LiveTable, conn: Connection | None = None) -> None:
         """The game begins: the match is created and the first round dealt."""
@@ -233,4 +251,4 @@ class Writer:
 
     async def deal(self, t: LiveTable, conn: Connection | None = None) -> None:
         entry = t.deal()
-        await self.write(t, dict(entry), entry, conn)
+        await self.announce(t, dict(entry), entry, conn)
