@@ -125,6 +125,7 @@ def test_a_round_to_the_end_in(new_page, live_url, artifacts, code, game, bots):
     assert page.errors == []
 
 
+LOCALE = {"zh": "zh-CN"}
 WEIGHT = """() => {
   const nav = performance.getEntriesByType('navigation')[0];
   const res = performance.getEntriesByType('resource');
@@ -134,12 +135,12 @@ WEIGHT = """() => {
 benchmarks/web_quickplay.py counts it."""
 
 
-@pytest.mark.parametrize("code", ["en", "fa"])
+@pytest.mark.parametrize("code", [*LANGUAGES])
 def test_the_front_page_stays_light(new_page, live_url, code):
-    """Front page <= 100 KiB uncompressed, in English and in the language whose catalog
-    is largest (Persian: two bytes a letter): its words are the ones its scripts draw
-    (server/page_words.py), the friends panel's module only for someone with friends."""
-    page = new_page(locale=code)
+    """Front page <= 100 KiB uncompressed, in every language: its words are the ones its
+    scripts draw (server/page_words.py), the friends panel's module only for someone with
+    friends, its style sheets the shared one and its own."""
+    page = new_page(locale=LOCALE.get(code, code))
     page.goto(live_url + "/")
     page.wait_for_selector("[data-action=quick-play][data-game=fantan]")
     page.wait_for_load_state("networkidle")
@@ -147,18 +148,18 @@ def test_the_front_page_stays_light(new_page, live_url, code):
     assert front <= 100 * 1024, f"front page {front / 1024:.1f} KiB"
     assert "/front/" in page.evaluate("document.documentElement.dataset.catalog")
     no_keys(page)
+    sheets = page.eval_on_selector_all("link[rel=stylesheet]", "ls => ls.map(l => l.href)")
+    assert [s.rsplit("/", 1)[1] for s in sheets] == ["base.css", "front.css"]
 
 
-@pytest.mark.xfail(reason="issue #33 item 6 not met yet for the table page: with the "
-                   "end-of-round details, the people box and the rules dialog on demand a "
-                   "Fanti table weighs 161.4 KiB in English, 172.1 KiB in Persian (parlour.css "
-                   "32 KiB and table.js 35 KiB the largest parts left)", strict=False)
-@pytest.mark.parametrize("code", ["en", "fa"])
+@pytest.mark.parametrize("code", [*LANGUAGES])
 def test_the_table_page_stays_light(new_page, live_url, code):
-    """Table page <= 150 KiB uncompressed, in English and in Persian: what a player needs
-    only later (the end-of-round details, the people box, the rules dialog) and its words
-    come on demand (js/table.js's later(), bundle "later")."""
-    page = new_page(locale=code)
+    """Table page <= 150 KiB uncompressed, in every language: it links the shared and the
+    table's style sheets only (css/base.css, table.css), and what a player needs only
+    later (the end of a round and of the game, the people box, the rules dialog) comes on
+    demand with its words and its style sheet (js/table.js's later(), bundle
+    "later-{game}")."""
+    page = new_page(locale=LOCALE.get(code, code))
     page.goto(live_url + "/")
     page.wait_for_selector("[data-action=quick-play][data-game=fantan]")
     bots_ready(live_url)
@@ -168,3 +169,5 @@ def test_the_table_page_stays_light(new_page, live_url, code):
     table = page.evaluate(WEIGHT)
     no_keys(page)
     assert table <= 150 * 1024, f"table page {table / 1024:.1f} KiB"
+    sheets = page.eval_on_selector_all("link[rel=stylesheet]", "ls => ls.map(l => l.href)")
+    assert [s.rsplit("/", 1)[1] for s in sheets] == ["base.css", "table.css"]

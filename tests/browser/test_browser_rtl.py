@@ -1,7 +1,7 @@
 """Right to left (issue 33 item 2): in Persian the page mirrors -- the sidebar on the
 left, the seats around the table in the reading direction with your own at the bottom --
 while what has an order of its own keeps it: the Fan Tan rows read A to K left to right,
-a hand's cards and a score such as "-12" keep their order (ltr islands in parlour.css)."""
+a hand's cards and a score such as "-12" keep their order (ltr islands in css/base.css)."""
 
 from __future__ import annotations
 

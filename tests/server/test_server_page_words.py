@@ -50,8 +50,9 @@ def test_a_table_loads_its_later_parts_words_with_them():
     table's first load and come in the bundle its on-demand modules fetch (js/table.js)."""
     for code in ("en", "fa"):
         first = orjson.loads(catalog_body(code, "table-fanti")[0])["web"]
-        later = orjson.loads(catalog_body(code, "later")[0])["web"]
-        for key in ("score.went_out", "profile.actions.report", "howto.close"):
+        later = orjson.loads(catalog_body(code, "later-fanti")[0])["web"]
+        for key in ("score.went_out", "profile.actions.report", "howto.close",
+                    "table.rematch.offer", "table.over.you_win", "profile.result.won"):
             assert key not in first and key in later, (code, key)
         assert not set(first) & set(later)
         assert "table.rules" in first
@@ -69,7 +70,7 @@ def test_every_word_a_page_module_names_is_in_its_bundle(bundle):
     for code in LANGUAGES:
         words = orjson.loads(catalog_body(code, bundle)[0])
         if bundle.startswith("table"):  # what a table loads on demand brings its words
-            extra = orjson.loads(catalog_body(code, "later")[0])
+            extra = orjson.loads(catalog_body(code, "later-" + bundle.split("-")[1] if "-" in bundle else "later")[0])
             words = {d: {**words[d], **extra[d]} for d in words}
         for domain, key in named:
             if (domain == "game" and (key.startswith("rules.") or ".rules." in key)) or key.endswith("."):
@@ -95,3 +96,27 @@ def test_a_keys_variant_built_from_it_is_drawn_with_it():
     got = page_words.drawn(["log.deal", "log.deal.you", "log.collect.you", "log.pass.you"],
                            {"log.js": source})
     assert got == {"log.deal", "log.deal.you", "log.collect.you"}
+
+
+@pytest.mark.parametrize("game", ["fanti", "fantan"])
+def test_a_tables_game_words_are_its_own_and_all_come_first_or_later(game):
+    """Every word of the table's game (and of no game) that a server answer may carry as
+    a key -- score details, refusals, a pass's price -- is in the table's first words or
+    in those it loads later; the refusals and the pass's price (drawn at the first paint)
+    come first, the score details later; another game's words come with neither."""
+    other = ({"fanti", "fantan"} - {game}).pop()
+    for code in LANGUAGES:
+        first = orjson.loads(catalog_body(code, f"table-{game}")[0])["game"]
+        later = orjson.loads(catalog_body(code, f"later-{game}")[0])["game"]
+        assert not set(first) & set(later)
+        every = catalog_json(code, "game")
+        for key in every:
+            head = key.split(".")
+            if head[0] == "rules" or other in head[:2]:
+                assert key not in first and key not in later, (code, key)
+            elif head[0] != "opts":  # a table draws the options' words its modules name
+                assert key in first or key in later, (code, key)
+            if head[0] == "refusal" or key.startswith("fantan.offer."):
+                assert key in first or other in head[:2], (code, key)
+            if head[0] == game and head[1] in ("score", "note") and not key.endswith(".what"):
+                assert key in later, (code, key)

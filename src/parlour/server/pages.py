@@ -39,7 +39,7 @@ THEMES = ("auto", "light", "dark")
 """The header's colours picker: as the device says (``prefers-color-scheme``), or light
 or dark whatever it says; remembered a year in the ``parlour_theme`` cookie, so the
 page is served in the chosen colours from its first paint (js/theme.js sets it)."""
-MARK = re.compile(r"\{\{(t:[a-z0-9_.-]+|lang|dir|catalog|picker|theme|themes)\}\}")
+MARK = re.compile(r"\{\{(t:[a-z0-9_.-]+|lang|dir|catalog|picker|theme|themes|styles)\}\}")
 PAGE_HEADERS = {"Cache-Control": "no-cache", "Vary": "Cookie, Accept-Language"}
 FOREVER = {"Cache-Control": "public, max-age=31536000, immutable"}
 PAGE_DOMAINS = ("web", "game")
@@ -62,15 +62,18 @@ def reader_speech(accept: str | None, chosen: str | None, card_names: str | None
 BUNDLES = ("front", "table", "rules", "options", "later", "all")
 SERVER_SENT = ("rules", "opts")
 """Game-word heads a table's server answers never carry (the rules and the options are
-drawn by the page's modules, so the scan finds them); every other game word of the
-table's own game and of no game (score details, results, refusals) may come in a
-server answer as a key, so the table bundle holds them."""
+drawn by the page's modules, so the scan finds them). The words a server answer may
+carry as a key are of two kinds: those drawn at a table's first paint (an engine's
+refusals, a pass's price) are named by a literal prefix in the module that draws them,
+so the scan finds them; every other game word of the table's own game and of no game
+(the score details of score.js, which comes later) is in the bundle ``later``."""
 
 
 def _known(bundle: str) -> bool:
-    """``table-{game}``: a table page of one game (the other games' words left out)."""
+    """``table-{game}``, ``later-{game}``: a table page of one game, and what it loads
+    later (the other games' words left out)."""
     base, _, game = bundle.partition("-")
-    return base in BUNDLES and (not game or (base == "table" and game in KITS))
+    return base in BUNDLES and (not game or (base in ("table", "later") and game in KITS))
 
 
 def _game_modules() -> dict[str, Path]:
@@ -82,13 +85,21 @@ def _entries(bundle: str) -> list[str]:
     its game's module too. (The front page takes from a game's module only its option
     words, made by js/gamewords.js's optionWords, which the front page's scan reads.)"""
     base, _, game = bundle.partition("-")
+    games = [game] if game else sorted(_game_modules())
     if base == "front":
         return ["main.js", "lobby.js"]
     if base == "later":  # what a table (of any game) loads on demand; the rules dialog's
         # module is a page of its own too, which a closure leaves out unless named
-        return ["table.js", "rules.js", *(f"games/{g}.js" for g in sorted(_game_modules()))]
-    games = [game] if game else sorted(_game_modules())
+        return ["table.js", "rules.js", *(f"games/{g}.js" for g in games)]
     return ["main.js", "table.js", *(f"games/{g}.js" for g in games)]
+
+
+def _of_game(key: str, game: str) -> bool:
+    """A word of this game (or of every game, when ``game`` is empty), or of no game:
+    another game's words (``opts.other.*``, ``refusal.other.*``) are left out."""
+    parts = key.split(".")
+    named = [p for p in parts[:2] if p in KITS]
+    return not named or not game or named[0] == game
 
 
 def _bundle_keys(bundle: str, domain: str, keys: list[str]) -> set[str]:
@@ -102,21 +113,18 @@ def _bundle_keys(bundle: str, domain: str, keys: list[str]) -> set[str]:
     options = {k for k in keys if domain == "game" and k.split(".")[0] == "opts"}
     if bundle == "options":
         return options
+    base, _, game = bundle.partition("-")
     # the rules' words come on demand, when the rules dialog opens (js/rules.js)
-    table = bundle.startswith("table")
+    table = base == "table"
     chosen = page_words.drawn(keys, page_words.closure(_entries(bundle), _game_modules(), later=not table)) - rules
-    if bundle == "later":  # a table's modules loaded on demand (js/table.js's later())
-        first = page_words.drawn(keys, page_words.closure(_entries("table"), _game_modules(), later=False))
-        return chosen - first - _bundle_keys("table", domain, keys)
-    if bundle == "front":  # the options' words come with the custom form (js/lobby.js)
+    if base == "later":  # a table's modules loaded on demand (js/table.js's later())
+        first = _bundle_keys(f"table-{game}" if game else "table", domain, keys)
+        if domain == "game":  # and the words a server answer brings at a round's end
+            chosen |= {k for k in keys if k.split(".", 1)[0] not in SERVER_SENT}
+        return {k for k in chosen - first - rules if _of_game(k, game)}
+    if base == "front":  # the options' words come with the custom form (js/lobby.js)
         chosen -= options
-    if table and domain == "game":
-        game = bundle.partition("-")[2]
-        for k in keys:
-            head = k.split(".", 1)[0]
-            if head not in SERVER_SENT and (head == game or head not in KITS or not game):
-                chosen.add(k)
-    return chosen
+    return {k for k in chosen if _of_game(k, game)} if table else chosen
 
 
 @cache
@@ -163,6 +171,19 @@ def _themes(code: str, theme: str) -> str:
             f'title="{label}">{options}</select>')
 
 
+STYLES = ("base", "front", "table", "later", "rules", "pages")
+"""The style sheets (css/NAME.css), in the order a page links them."""
+
+
+def styles(bundle: str) -> str:
+    """The style sheets a page links in its head: what every page shares, and its own
+    (the front page's, a table's); every other page links them all. A table's later
+    parts fetch theirs when they come (js/dom.js's style)."""
+    base = bundle.partition("-")[0]
+    names = ("base", base) if base in ("front", "table") else STYLES
+    return "\n".join(f'<link rel="stylesheet" href="/static/css/{n}.css">' for n in names)
+
+
 def catalog_url(code: str, bundle: str = "all") -> str:
     return f"/i18n/{code}/{bundle}/{catalog_body(code, bundle)[1]}.json"
 
@@ -197,6 +218,8 @@ def render(name: str, code: str, bundle: str = "all", theme: str = "auto") -> by
             return "" if theme == "auto" else theme
         if what == "themes":
             return _themes(code, theme)
+        if what == "styles":
+            return styles(bundle)
         return html.escape(t(code, what[2:]))
 
     return MARK.sub(fill, source).encode("utf-8")

@@ -69,6 +69,8 @@ export function hand(ctx) {
   return cards;
 }
 
+const OFFER = "fantan.offer.";
+
 export function actions(ctx) {
   const { state } = ctx;
   const v = state.view;
@@ -79,7 +81,9 @@ export function actions(ctx) {
     return out;
   }
   if (state.pass) {
-    const words = state.pass.keys && state.pass.keys.length && state.pass.keys.every((k) => has(k, "game"))
+    // the server's keys for a pass now (present.py's pass_offer_keys): the literal prefix
+    // brings them into the table page's words (server/pages.py reads it here)
+    const words = state.pass.keys && state.pass.keys.length && state.pass.keys.every((k) => k.startsWith(OFFER) && has(k, "game"))
       ? state.pass.keys.map((k) => tg(k)).join("") : state.pass.text;
     out.push(h("button", { type: "button", class: state.pass.withholding ? "warn" : "", "data-action": "pass",
       title: words, "aria-describedby": "pass-fine",

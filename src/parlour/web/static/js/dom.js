@@ -63,6 +63,25 @@ export async function api(path, options = {}) {
   return data;
 }
 
+// A page links the style sheets of what it draws first (server/pages.py); a part that
+// comes later (the end of a game, the rules dialog) fetches its own when it comes.
+const sheets = {};
+
+/** Link css/NAME.css once; resolves when it applies (or failed: unstyled beats nothing). */
+export function style(name) {
+  const href = `/static/css/${name}.css`;
+  if (!sheets[name] && document.querySelector(`link[rel=stylesheet][href="${href}"]`)) sheets[name] = Promise.resolve();
+  return (sheets[name] ||= new Promise((done) => {
+    const link = h("link", { rel: "stylesheet", href, onload: done, onerror: done });
+    document.head.append(link);
+  }));
+}
+
+/** Fetch a file ahead into the browser's cache without applying it (what the next page links). */
+export function prefetch(href) {
+  if (!document.querySelector(`link[href="${href}"]`)) document.head.append(h("link", { rel: "prefetch", href }));
+}
+
 /** A page that cannot show what was asked: a heading, why, and the ways on (links). */
 export function wayOn(app, title, why, links) {
   clear(app).append(h("section", { class: "panel", "data-way-on": "" }, h("h1", { text: title }),

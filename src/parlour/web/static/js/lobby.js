@@ -3,7 +3,7 @@
 // and the full form under "Custom table". Rule fields come from the server's list of
 // each game's options (GET /api/games), worded by the game's page module.
 import { roomLine, yourMove } from "./between.js";
-import { api, append, clear, h, seats } from "./dom.js";
+import { api, append, clear, h, prefetch, seats } from "./dom.js";
 import { whoAmI } from "./who.js";
 import { yourGames } from "./history.js";
 import { playPeople } from "./pool.js";
@@ -187,7 +187,7 @@ function seatRow(i, game) {
 
 function customForm(games, words) {
   // Busy until the game's own words for its rules are here: the raw option values are
-  // never shown (the rules fieldset stays hidden meanwhile, see parlour.css).
+  // never shown (the rules fieldset stays hidden meanwhile, see css/front.css).
   const form = h("form", { class: "create", "aria-label": t("lobby.custom"), "aria-busy": "true" });
   const gameSel = h("div", { class: "game-pick", role: "radiogroup", "aria-label": t("lobby.game") });
   const body = h("div");
@@ -327,7 +327,7 @@ export async function showLobby(app) {
       h("a", { href: "/replay", text: t("lobby.replay") }))]);
   // Quick play goes straight to a table: its modules are fetched as soon as a hand moves
   // towards the buttons (not with the front page, which stays light).
-  const warm = () => { import("./table.js").catch(() => {}); };
+  const warm = () => { import("./table.js").catch(() => {}); prefetch("/static/css/table.css"); };
   for (const ev of ["pointerover", "focusin", "touchstart"]) app.addEventListener(ev, (e) => {
     if (e.target.closest && e.target.closest(".quick-row, .open-tables, form.create")) warm();
   }, { passive: true });

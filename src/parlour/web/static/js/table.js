@@ -8,9 +8,8 @@ import { backs, cardEl, cardName } from "./cards.js";
 import { chatBox } from "./chat.js";
 import { Conn } from "./conn.js";
 import { Mirror } from "./delta.js";
-import { announce, api, clear, h, prefs, seats, wayOn } from "./dom.js";
+import { announce, api, clear, h, prefs, seats, style, wayOn } from "./dom.js";
 import { list, more, num, t, tn } from "./i18n.js";
-import { remember } from "./history.js";
 import { notify } from "./notify.js";
 import { describe } from "./log.js";
 import { scoreSheet } from "./sheet.js";
@@ -29,8 +28,9 @@ async function loadGame(name) {
 const LATER = { mods: null, wait: null };
 function later(page) {
   if (LATER.mods) return LATER.mods;
-  LATER.wait ||= Promise.all([import("./score.js"), import("./people.js"), more("later")])
-    .then(([score, people]) => { LATER.mods = { ...score, ...people }; page.render(); })
+  LATER.wait ||= Promise.all([import("./score.js"), import("./people.js"), import("./over.js"),
+    more(`later-${page.state.table.game}`), style("later")])
+    .then(([score, people, over]) => { LATER.mods = { ...score, ...people, ...over }; page.render(); })
     .catch(() => { LATER.wait = null; });  // tried again at the next drawing
   return null;
 }
@@ -48,7 +48,9 @@ export async function showTable(app, id) {
     return new TablePage(app, id, { token: saved.token }).start();
   }
   const watch = sessionStorage.getItem("parlour.watch." + id);
-  if (frag.get("invite")) return joinDialog(app, id, frag.get("invite"));
+  if (frag.get("invite")) {  // the join form: a page of its own, its module on demand
+    return import("./join.js").then((m) => m.joinDialog(app, id, frag.get("invite"), (auth) => new TablePage(app, id, auth).start()));
+  }
   if (watch) return new TablePage(app, id, { watch }).start();
   if ((await whoAmI()).known) {  // your own seat, taken on another device: no link needed
     const mine = await seatOfMine(id);
@@ -78,36 +80,6 @@ async function rejoin(app, id, key) {
     clear(app).append(h("section", { class: "panel" }, h("h1", { text: t("table.rejoin.bad") }),
       h("p", { role: "alert", text: e.message }), h("p", {}, h("a", { href: "/", text: t("table.back_front") }))));
   }
-}
-
-async function joinDialog(app, id, key) {
-  let info = null;
-  try { info = await api(`/api/tables/${id}`); } catch (e) {
-    clear(app).append(h("p", { class: "error", role: "alert", text: e.message }));
-    return;
-  }
-  const name = h("input", { id: "join-name", maxlength: 24, value: localStorage.getItem("parlour.name") || "", autocomplete: "nickname" });
-  const error = h("p", { class: "error", role: "alert" });
-  const free = info.seats.some((s) => s.kind === "person" && (!s.claimed || s.open));
-  const form = h("form", { class: "panel join" },
-    h("h1", { text: t("table.join.title", { game: info.title }) }),
-    h("ul", { class: "seat-list" }, info.seats.map((s, i) => h("li", { text: t("table.join.seat", { seat: num(i + 1), who:
-      s.kind === "bot" ? t("table.join.computer", { level: levelName(s.bot) }) : s.open ? t("table.join.open") : s.claimed ? s.name : t("table.join.free") }) }))),
-    free ? null : h("p", { text: t("table.join.full") }),
-    h("div", { class: "field" }, h("label", { for: "join-name", text: t("table.join.name") }), name),
-    error, h("button", { type: "submit", class: "primary", "data-action": "join", text: t("table.join.take") }));
-  form.addEventListener("submit", async (ev) => {
-    ev.preventDefault();
-    try {
-      const j = await api(`/api/tables/${id}/join`, { method: "POST", body: { key, name: name.value.trim() } });
-      localStorage.setItem("parlour.name", name.value.trim());
-      if (j.role === "seat") seats.set(id, { token: j.token, seat: j.seat, rejoin: j.rejoin_url || null });
-      history.replaceState(null, "", `/t/${id}`);
-      new TablePage(app, id, j.role === "seat" ? { token: j.token } : { watch: j.watch }).start();
-    } catch (e) { error.textContent = e.message; }
-  });
-  clear(app).append(form);
-  name.focus();
 }
 
 const LOG_SHOWN = 8;  // the log's latest lines shown; the rest fold under "Earlier"
@@ -246,7 +218,11 @@ class TablePage {
       if (m.event.kind === "deal" || (prevRound !== null && prevRound !== this.state.round)) anim.deal(this.app);
     } else if (m.type === "welcome") anim.deal(this.app);
     this.turnCue();
-    if (this.state.table.status === "over") remember(this.state, this.game.lowerWins ? this.game.lowerWins(this.state.table.rules) : false);
+    if (this.state.table.status === "over") {  // your games' list (the front page's), kept here
+      const lower = this.game.lowerWins ? this.game.lowerWins(this.state.table.rules) : false;
+      const state = this.state;
+      import("./history.js").then((m) => m.remember(state, lower)).catch(() => {});
+    }
   }
 
   /** A table of you and computers (quick play or the custom form) starts without
@@ -391,7 +367,7 @@ class TablePage {
     const whose = cur === null || cur < 0 ? "" : cur === s.you ? t("table.your_turn") : t("table.to_play", { name: s.table.seats[cur].name });
     const rules = h("button", { type: "button", class: "tool-in", "data-action": "rules", title: t("table.rules.title") }, t("table.rules"));
     // the rules dialog's module and words come when it is first opened
-    rules.addEventListener("click", () => Promise.all([import("./rules.js"), more("later")])
+    rules.addEventListener("click", () => Promise.all([import("./rules.js"), more(`later-${s.table.game}`), style("rules")])
       .then(([m]) => m.openRulesDialog(s.table.game, rules)));
     return h("div", { class: "status-line" },
       h("h1", { class: "sr-only", text: s.table.title }),
@@ -534,54 +510,7 @@ class TablePage {
 
   gameOver() {
     const L = later(this);
-    if (!L) return null;
-    const s = this.state;
-    const names = (s.winners || []).map((i) => (i === s.you ? t("table.you") : s.table.seats[i].name));
-    const won = s.winners && s.winners.includes(s.you);
-    const lower = this.game.lowerWins ? this.game.lowerWins(s.table.rules) : false;
-    const order = s.totals.map((v, i) => [v, i]).sort((a, b) => (lower ? a[0] - b[0] : b[0] - a[0]));
-    const place = (v) => 1 + s.totals.filter((x) => (lower ? x < v : x > v)).length;
-    return h("div", { class: "game-over panel", role: "region", "aria-label": t("table.over.label") },
-      h("h2", { text: won ? t("table.over.you_win") : tn("table.over.win", names.length, { names: list(names) }) }),
-      h("ol", { class: "placings" }, order.map(([v, i]) => h("li", { "data-place": place(v) },
-        h("span", { class: "place", text: t(`table.place.${Math.min(place(v), 8)}`) }),
-        h("span", { text: i === s.you ? t("table.you_name", { name: s.table.seats[i].name }) : s.table.seats[i].name }),
-        h("span", { class: "pts", text: num(v) })))),
-      L.roundChart(s, lower),
-      s.finished ? h("details", { class: "last-detail" }, h("summary", { text: t("table.over.detail", { round: num(s.finished.round) }) }),
-        h("div", { "data-score-detail": String(s.finished.round) }, L.scoreDetail(s, s.finished, this.game))) : null,
-      this.rematchPanel(),
-      h("div", { class: "end-buttons" },
-        h("a", { class: "button primary", href: `/replay/${this.id}`, "data-action": "replay" }, t("table.end.replay")),
-        h("a", { class: "button", href: `/api/tables/${this.id}/record`, download: `parlour-${this.id}.json`, "data-action": "record" }, t("table.end.record")),
-        h("a", { class: "button", href: `/verify#table=${this.id}`, "data-action": "verify" }, t("table.end.verify")),
-        h("a", { class: "button", href: "/", "data-action": "home" }, t("table.end.home"))));
-  }
-
-  rematchPanel() {
-    const s = this.state;
-    const offer = s.rematch_offer;
-    if (this.rematchLink) return h("p", {}, h("a", { class: "button", href: this.rematchLink, "data-action": "watch-rematch" }, t("table.rematch.watch")));
-    if (!offer) {
-      return s.you !== null ? h("button", { type: "button", class: "primary", "data-action": "rematch", onclick: () => this.send({ type: "rematch" }) }, t("table.rematch.offer")) : null;
-    }
-    const seatsT = s.table.seats;
-    const word = { yes: t("table.rematch.accepted"), no: t("table.rematch.declined"), bot: t("table.rematch.bot") };
-    const mine = s.you !== null ? offer.answers[s.you] : undefined;
-    const list = h("ul", { class: "rematch-answers" }, seatsT.map((x, i) => h("li", { "data-answer": offer.answers[i] || "waiting",
-      text: t("table.rematch.answer", { name: x.name, answer: word[offer.answers[i]] || t(offer.status === "open" ? "table.rematch.deciding" : "table.rematch.no_answer") }) })));
-    const host = s.you === s.table.host;
-    return h("div", { class: "rematch panel", role: "region", "aria-label": t("table.rematch.label") },
-      h("h3", { text: offer.by === s.you ? t("table.rematch.you_offered") : t("table.rematch.offers", { name: seatsT[offer.by].name }) }),
-      list,
-      offer.status === "open" && s.you !== null && !mine ? h("div", { class: "end-buttons" },
-        h("button", { type: "button", class: "primary", "data-action": "rematch-accept", onclick: () => this.send({ type: "rematch_answer", accept: true }) }, t("table.rematch.accept")),
-        h("button", { type: "button", "data-action": "rematch-decline", onclick: () => this.send({ type: "rematch_answer", accept: false }) }, t("table.rematch.decline"))) : null,
-      offer.status === "open" && host && mine === "yes" && offer.answers.some((a) => a === "no" || a === null) ? h("div", { class: "end-buttons" },
-        h("span", { text: t("table.rematch.fill") + " " }),
-        h("button", { type: "button", "data-action": "rematch-fill-bot", onclick: () => this.send({ type: "rematch_fill", with: "bot" }) }, t("table.rematch.fill_bot")),
-        h("button", { type: "button", "data-action": "rematch-fill-open", onclick: () => this.send({ type: "rematch_fill", with: "open" }) }, t("table.rematch.fill_open"))) : null,
-      offer.status === "declined" ? h("p", { text: t("table.rematch.no") }) : null);
+    return L ? L.gameOver(this, L) : null;
   }
 
   /** The people box, once another person sits here or a seat is free to invite to. */
