@@ -9,6 +9,7 @@ import { yourGames } from "./history.js";
 import { playPeople } from "./pool.js";
 import { has, lang, list as joinWords, more, t, tg, tn } from "./i18n.js";
 import { levelName, levelsFor } from "./levels.js";
+import { seatName } from "./seatname.js";
 
 const TIMERS = [["", t("lobby.timer.none")], ["30", tn("lobby.timer.seconds", 30)], ["60", tn("lobby.timer.minutes", 1)],
   ["120", tn("lobby.timer.minutes", 2)], ["300", tn("lobby.timer.minutes", 5)],
@@ -101,8 +102,9 @@ function openTables(list, words) {
   const row = (tb, action) => h("li", { class: "open-row" },
     h("span", { class: "open-game", text: tb.title }),
     h("span", { class: "open-rules" }, (words[tb.game] && words[tb.game].summary ? words[tb.game].summary(tb.rules) : ""),
-      // the players' names tell two tables of the same game and rules apart
-      tb.names && tb.names.length ? h("span", { class: "open-names", "data-names": "", text: joinWords(tb.names) }) : null),
+      // the players' names tell two tables of the same game and rules apart (a computer's
+      // room-given name in this language: no person may take such a name, server/names.py)
+      tb.names && tb.names.length ? h("span", { class: "open-names", "data-names": "", text: joinWords(tb.names.map((n) => seatName(n, true))) }) : null),
     h("span", { class: "open-seats", text: tb.status === "waiting" ? tn("lobby.open.free", tb.free, { host: tb.host })
       : [t("lobby.open.round", { round: tb.round, rounds: tb.rounds }), tn("lobby.players", tb.players)].join(" · ") }),
     action);

@@ -11,6 +11,7 @@ import { api, clear, h, wayOn } from "./dom.js";
 import { list, num, t, tn } from "./i18n.js";
 import { readRecordFile } from "./verify.js";
 import { scoreDetail } from "./score.js";
+import { seatName } from "./seatname.js";
 import { levelName } from "./words.js";
 
 export async function showReplay(app, table) {
@@ -92,14 +93,16 @@ class Steps {
 class Replay {
   constructor(root, data, source) {
     this.root = root;
-    this.data = data;
+    // a computer seat's room-given name ("Bot 2", as the record keeps it) in the reader's language
+    const bots = data.bots || {};
+    this.data = { ...data, seats: data.seats.map((n, i) => seatName(n, !!bots[String(i)])) };
     this.source = source;
     this.round = 0;
     this.step = 0;
     this.reviews = {};
     this.reviewSeat = 0;
     this.busy = false;
-    this.steps = data.rounds.map((rd) => new Steps(rd));
+    this.steps = this.data.rounds.map((rd) => new Steps(rd));
   }
 
   async start() {

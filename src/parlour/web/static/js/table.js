@@ -13,6 +13,7 @@ import { list, more, num, t, tn } from "./i18n.js";
 import { notify } from "./notify.js";
 import { describe } from "./log.js";
 import { scoreSheet } from "./sheet.js";
+import { withSeatNames } from "./seatname.js";
 import { errorWords, levelName, plainReason, withReasons } from "./words.js";
 
 // Each game's page module is served from its own package (parlour/games/NAME/web.js).
@@ -146,7 +147,7 @@ class TablePage {
         return;
       }
       if (m.state) this.syncing = false;
-      this.state = withReasons(this.mirror.state);  // a copy: the mirror stays the server's
+      this.state = withSeatNames(withReasons(this.mirror.state));  // a copy: the mirror stays the server's
       this.seq = m.seq;
       this.receivedAt = performance.now();
       if (!GAMES[this.state.table.game]) {
