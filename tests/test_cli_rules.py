@@ -103,3 +103,46 @@ def test_the_options_table_in_the_language():
     assert words["opts.fantan.ace.label"] not in en.output and '"low" | "high"' in en.output
     fa = runner.invoke(app, ["rules", "fanti", "--lang", "fa"], env={"COLUMNS": "400"})
     assert "{" not in fa.output and catalog_json("fa", "game")["opts.fanti.pack.label"] in fa.output
+
+
+ENGLISH_LABELS = ("Options (--rule", "what it decides", "Rulings", "Every game", "every game",
+                  "integer >=", " players.")
+
+
+@pytest.mark.parametrize("lang", ["fa", "az", "zh", "es"])
+def test_every_heading_and_label_in_the_language(lang):
+    """``parlour rules [GAME|ID] --lang``: the headings and labels around the rulings
+    (the options table's, "Rulings", "Every game", where a ruling applies) come from the
+    terminal catalog, and say that the rulings themselves are the English reference; no
+    English heading is left (the rulings' own titles and texts stay English)."""
+    from parlour.i18n import catalog_json
+
+    words = catalog_json(lang, "terminal")
+    wide = {"COLUMNS": "400"}
+    for args in (["rules", "fanti"], ["rules", "fantan"], ["rules"], ["rules", "C-2"]):
+        res = runner.invoke(app, [*args, "--lang", lang], env=wide)
+        assert res.exit_code == 0, res.output
+        # the rulings' texts are English: only the lines around them are looked at
+        lines = [ln for ln in res.output.splitlines()
+                 if not re.match(r"\s*(?:F[AT]|C)-\d+ ", ln) and not ln.startswith("Seats are")]
+        shown = "\n".join(lines)
+        for english in ENGLISH_LABELS:
+            assert english not in shown, (args, english)
+        assert "{" not in res.output
+    fanti = runner.invoke(app, ["rules", "fanti", "--lang", lang], env=wide).output
+    for key in ("rules.options.title", "rules.options.key", "rules.options.values",
+                "rules.options.what", "rules.rulings"):
+        assert words[key] in fanti, key
+    assert words["rules.options.integer"].format(min="1") in fanti
+    every = runner.invoke(app, ["rules", "--lang", lang], env=wide).output
+    assert words["rules.every_game"] in every
+    assert catalog_json(lang, "game")["fanti.blurb"] in every
+    one = runner.invoke(app, ["rules", "C-2", "--lang", lang], env=wide).output
+    assert words["rules.where.every"] in one and words["rules.in_english"] in one
+
+
+def test_the_headings_in_english_are_unchanged():
+    res = runner.invoke(app, ["rules", "fanti"], env={"COLUMNS": "400"})
+    assert "Options (--rule KEY=VALUE)" in res.output and "\nRulings\n" in res.output
+    assert "integer >= 1" in res.output and "what it decides" in res.output
+    assert "(in English)" not in res.output

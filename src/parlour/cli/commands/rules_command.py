@@ -1,7 +1,10 @@
 """``parlour rules [GAME] [ID]``: the rules of a game, or one ruling by its id.
 
 Error messages cite ruling ids (``cannot pass while holding a playable card (FT-5)``);
-this command says what they mean, in the words of :mod:`parlour.rulebook`.
+this command says what they mean, in the words of :mod:`parlour.rulebook`. With
+``--lang`` the rules, the options, the headings and the labels come from the catalogs
+(``game`` and ``terminal``); the rulings' own titles and texts are the English
+reference (docs/cli.md says why), and their heading says so.
 """
 
 from __future__ import annotations
@@ -41,9 +44,12 @@ def _complete_id(ctx: typer.Context, incomplete: str) -> list[str]:
 
 
 def _ruling(game: str | None, key: str, ruling: rulebook.Ruling) -> Group:
-    where = GAMES[game].title if game else "every game"
+    where = GAMES[game].title if game else speech.tell("rules.where.every")
     head = Text(f"{key} ", style="bold cyan").append(ruling.title, style="bold")
-    return Group(head.append(f"  ({where})", style="dim"), Text(ruling.text))
+    head.append(f"  ({where})", style="dim")
+    if speech.current().lang != "en":  # the rulings are the English reference text
+        head.append(" " + speech.tell("rules.in_english"), style="dim")
+    return Group(head, Text(ruling.text))
 
 
 def _worded_rules(g: Game) -> Markdown:
@@ -66,13 +72,24 @@ def _card_params(key: str) -> dict[str, str]:
             for m in re.findall(r"\{(c(?:10|[2-9AJQK])[CDHS])\}", words)}
 
 
+def _first_lines(g: Game) -> str:
+    """A game in a line: its rulebook's first paragraph in English, else the front
+    page's words for it (``GAME.blurb``), else how many play."""
+    lang = speech.current().lang
+    first = rulebook.summary(g.name).split("\n\n")[0].replace("\n", " ") if lang == "en" else ""
+    if not first and f"{g.name}.blurb" in catalog_json(lang, "game"):
+        first = speech.say(f"{g.name}.blurb")
+    return first or speech.tell("rules.players", min=speech.number(g.min_players),
+                                max=speech.number(g.max_players))
+
+
 def _options(game: str) -> Table:
     g = GAMES[game]
-    t = Table(title="Options (--rule KEY=VALUE)", title_justify="left", box=None,
+    t = Table(title=speech.tell("rules.options.title"), title_justify="left", box=None,
               pad_edge=False, padding=(0, 2))
-    t.add_column("key", style="bold")
-    t.add_column("values")
-    t.add_column("what it decides")
+    t.add_column(speech.tell("rules.options.key"), style="bold")
+    t.add_column(speech.tell("rules.options.values"))
+    t.add_column(speech.tell("rules.options.what"))
     # Another language gets the web form's words for each option and choice (the
     # ``game`` catalog's opts.GAME.OPTION.* keys) beside the KEY and VALUE to type.
     lang = speech.current().lang
@@ -85,6 +102,8 @@ def _options(game: str) -> Table:
     for o in g.options:
         at = f"opts.{game}.{o.name}"
         values = o.describe()
+        if o.kind is int and o.minimum is not None and not o.choices:
+            values = speech.tell("rules.options.integer", min=speech.number(o.minimum))
         if o.choices and known:
             values = " | ".join(_chosen(c, word(f"{at}.{_typed(c)}")) for c in o.choices)
         label, explained = word(f"{at}.label"), word(f"{at}.help")
@@ -143,12 +162,11 @@ def rules_command(
             return
     if name is None:
         for g in GAMES.values():
-            first = rulebook.summary(g.name).split("\n\n")[0].replace("\n", " ")
             out.print(Text(f"{g.title} ", style="bold").append(f"(parlour rules {g.name})",
                                                                style="dim"))
-            out.print(first or f"{g.min_players} to {g.max_players} players.")
+            out.print(_first_lines(g))
             out.print()
-        out.print(Text("Every game", style="bold"))
+        out.print(Text(speech.tell("rules.every_game"), style="bold"))
         out.print(rulebook.SEATS)
         for key, r in rulebook.COMMON.items():
             out.print(Text(f"{key} ", style="bold cyan").append(r.title, style="bold")
@@ -162,7 +180,7 @@ def rules_command(
     out.print()
     out.print(_options(name))
     out.print()
-    out.print(Text("Rulings", style="bold"))
+    out.print(Text(speech.tell("rules.rulings"), style="bold"))
     for key, r in rulebook.rulings(name).items():
         out.print(Text(f"{key} ", style="bold cyan").append(r.title, style="bold")
                   .append(f": {r.text}"))
