@@ -287,7 +287,8 @@ def languages(browser, base) -> None:
 
     for code in LANGUAGES:
         for size in ("1280", "390") + (("320",) if code == "fa" else ()):
-            ctx = browser.new_context(viewport=LANG_SIZES[size], reduced_motion="reduce")
+            ctx = browser.new_context(viewport=LANG_SIZES[size], reduced_motion="reduce",
+                                      color_scheme="dark")  # the pictures' theme, as before
             ctx.add_cookies([{"name": "parlour_lang", "value": code, "url": base}])
             page = ctx.new_page()
             page.goto(base + "/")
@@ -303,7 +304,10 @@ def languages(browser, base) -> None:
             page.evaluate("([t, v]) => localStorage.setItem('parlour.seat.' + t, JSON.stringify(v))",
                           [j["table"], {"token": j["token"], "seat": j["seat"]}])
             page.goto(f"{base}/t/{j['table']}")
-            page.click("[data-action=start]:not([disabled])")
+            # a table of you and computers starts by itself (js/table.js's autostart)
+            page.wait_for_selector(".mine.turn, [data-action=start]:not([disabled])")
+            if page.query_selector("[data-action=start]:not([disabled])"):
+                page.click("[data-action=start]:not([disabled])")
             page.wait_for_selector(".mine.turn")
             page.wait_for_timeout(300)
             out = OUT / f"lang-{code}-table-{size}.png"
