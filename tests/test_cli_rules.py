@@ -146,3 +146,17 @@ def test_the_headings_in_english_are_unchanged():
     assert "Options (--rule KEY=VALUE)" in res.output and "\nRulings\n" in res.output
     assert "integer >= 1" in res.output and "what it decides" in res.output
     assert "(in English)" not in res.output
+
+
+@pytest.mark.parametrize(("args", "key"), [
+    (["rules", "chess"], "rules.error.neither"),
+    (["rules", "fanti", "FT-8"], "rules.error.no_ruling_in"),
+])
+def test_an_unknown_ruling_is_refused_in_the_language(args, key):
+    """The refusal's words come from the terminal catalog too (English unchanged above)."""
+    from parlour.i18n import catalog_json
+
+    res = runner.invoke(app, [*args, "--lang", "fa"])
+    assert res.exit_code == 2 and "Traceback" not in res.output
+    head = catalog_json("fa", "terminal")[key].split("{")[0].strip() or "حکم"
+    assert head in res.stderr and "neither" not in res.stderr and "no ruling" not in res.stderr

@@ -145,8 +145,8 @@ def rules_command(
                 try:
                     get_kit(game)
                 except ValueError:
-                    raise UsageError(f"{game!r} is neither a game ({', '.join(GAMES)}) nor a "
-                                     f"ruling id (such as FA-6 or FT-8)") from None
+                    raise UsageError(speech.tell("rules.error.neither", typed=repr(game),
+                                                 games=", ".join(GAMES))) from None
             else:
                 out.print(_ruling(*found))
                 return
@@ -155,9 +155,9 @@ def rules_command(
             found = rulebook.find(ruling, name)
             if found is None:
                 ids = ", ".join(rulebook.rulings(name))
-                raise UsageError(f"no ruling {ruling!r}"
-                                 + (f" in {GAMES[name].title}" if name else "")
-                                 + f"; the rulings are: {ids}")
+                raise UsageError(speech.tell("rules.error.no_ruling_in", ruling=repr(ruling),
+                                             game=GAMES[name].title, ids=ids) if name else
+                                 speech.tell("rules.error.no_ruling", ruling=repr(ruling), ids=ids))
             out.print(_ruling(*found))
             return
     if name is None:
