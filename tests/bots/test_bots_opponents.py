@@ -202,9 +202,12 @@ def test_fanti_warm_loads_the_reading_learned_model():
     from parlour.games.fanti import opponents
     from parlour.games.fanti.model import warm
 
-    # both caches: a reading made by an earlier test (tests/server, tests/envs) leaves
-    # its moves in _learned_move, which would answer without asking for the bot
-    opponents._learned_move.cache_clear()
-    opponents._learned_bot.cache_clear()
+    # every cache of the reading, not only the bot's: a warm() or a reading made by an
+    # earlier test in this process (a server's start in tests/server, tests/envs) leaves
+    # its moves in _learned_move, which answers them without asking for the bot
+    caches = [f for f in vars(opponents).values()
+              if hasattr(f, "cache_clear") and f.__module__ == opponents.__name__]
+    for cache in caches:
+        cache.cache_clear()
     assert warm() >= 0
     assert opponents._learned_bot.cache_info().currsize == 1
