@@ -75,16 +75,34 @@ async def play_with(server, tables, *, speed=QUICK, duration=150, seed=1, fault=
     return runs, stats, records, extra
 
 
-def _playing(server) -> bool:
-    """Whether the server has a table in play (its /metrics count)."""
-    import httpx
-
+def _gauge(server, name: str) -> float | None:
+    """The value of the server's /metrics line ``name`` (labels included), None if the
+    server does not answer or has no such line."""
     try:
         text = httpx.get(server.base + "/metrics", timeout=2).text
     except httpx.HTTPError:
-        return False
-    return any(line.startswith('parlour_tables{state="playing"}') and float(line.split()[-1]) > 0
-               for line in text.splitlines())
+        return None
+    return next((float(line.split()[-1]) for line in text.splitlines()
+                 if line.startswith(name + " ")), None)
+
+
+def _playing(server) -> bool:
+    """Whether the server has a table in play (its /metrics count)."""
+    return (_gauge(server, 'parlour_tables{state="playing"}') or 0) > 0
+
+
+async def in_play(box, tables: int, moves: int = 3, timeout: float = 60) -> None:
+    """Until every one of the ``tables`` games has all its seats connected and has moved
+    ``moves`` times, as the clients saw it: a fault before then would hit no game in
+    play (on a busy machine making the tables can take longer than any fixed delay)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        runs = box.get("runs") or []
+        if len(runs) == tables and all(
+                r.seats and all(seat.state is not None for seat in r.seats)
+                and r.seats[0].seq >= moves for r in runs):
+            return
+        await asyncio.sleep(0.05)
 
 
 @pytest.mark.timeout(240)
@@ -130,15 +148,8 @@ def test_sigterm_says_reconnect_and_loses_nothing(tmp_path):
 
     async def term(server, box):
         # mid-game, once every seat has connected (a seat still connecting cannot be told
-        # "bye") and every table has moved: waits on what the clients saw, not a clock
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            runs = box.get("runs") or []
-            if (len(runs) == 8 and all(len(r.seats) == 4 and all(
-                    seat.state is not None for seat in r.seats) for r in runs)
-                    and all(r.seats[0].seq >= 3 for r in runs)):
-                break
-            await asyncio.sleep(0.05)
+        # "bye") and every table has moved
+        await in_play(box, 8)
         codes.append(await asyncio.to_thread(server.terminate))
         await asyncio.to_thread(server.start)
 
@@ -175,9 +186,11 @@ def test_a_locked_sqlite_database_is_reported_and_retried(tmp_path):
     server = ServerProcess(db, bot_delay=0.05, workdir=tmp_path).start()
     done = []
 
-    async def locker(server, _box):
-        for _ in range(3):
-            await asyncio.sleep(1.0)
+    async def locker(server, box):
+        await in_play(box, 6)
+        for i in range(3):
+            if i:
+                await asyncio.sleep(1.0)  # the fault's own rhythm: a lock every second
             await asyncio.to_thread(hold_lock, str(db), 1.0, done)
 
     try:
@@ -207,8 +220,8 @@ def test_a_stopped_postgresql_is_reported_and_retried(tmp_path):
         server = ServerProcess(pg.url, bot_delay=0.05, workdir=tmp_path).start()
         outage = []
 
-        async def stop_db(server, _box):
-            await asyncio.sleep(1.5)
+        async def stop_db(server, box):
+            await in_play(box, 6)
             await asyncio.to_thread(pg.stop, "fast")
             t0 = time.time()
             await asyncio.sleep(1.0)
@@ -276,7 +289,12 @@ def test_a_client_vanishing_mid_frame_changes_nothing(tmp_path):
         s.sendall(_frame(hello)[:-3])
         s.shutdown(socket.SHUT_WR)
         s.close()
-        time.sleep(0.5)
+        # until the server has let go of the two closed sockets (only the hung one is
+        # left open): whatever they were going to do has been done by then
+        deadline = time.monotonic() + 20
+        while _gauge(server, "parlour_connections") != 1 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert _gauge(server, "parlour_connections") == 1
         assert httpx.get(server.base + "/healthz").json()["status"] == "ok"
         info = httpx.get(f"{server.base}/api/tables/{j['table']}").json()
         assert info["status"] == "waiting"  # the half "start" did nothing
