@@ -38,6 +38,7 @@ from parlour.games.fanti.kernel import (
     VALUED_U,
     count_table,
     kth_take,
+    table_after,
     ways,
 )
 
@@ -122,12 +123,8 @@ def gift_risk(table, out, hand, gtg, cards, cnt, nv, best, ks):
 @njit(cache=True)
 def move_score(c, take, hand, table, out, next_hand, deck_left, gtg, cards, cnt, best, ks):
     """:func:`.heuristic.move_score` for the move of card ``c`` collecting ``take``."""
-    if take != U0:
-        gain = value(take | bit(c))
-        after = table ^ take
-    else:
-        gain = 0.0
-        after = table | bit(c)
+    gain = value(take | bit(c)) if take != U0 else 0.0
+    after = table_after(table, c, take)  # the rules' own step (FA-5, FA-6)
     if c % 13 == JACK:
         gain -= GUARDIAN_KEEP
     nv = count_table(after & VALUED_U, cards, cnt)

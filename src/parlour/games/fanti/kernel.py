@@ -186,6 +186,72 @@ def deal(deck, dealt, hands, n, dealer):
     return dealt + HAND_SIZE * n
 
 
+# The transition (FA-3 .. FA-8), written once here and called by every compiled
+# consumer: this batch loop and the vector environment (:mod:`.vector`); the heuristic
+# (:mod:`.heuristic_kernel`) looks ahead with :func:`table_after`. A round's state is two
+# arrays the consumer owns: ``masks`` (uint64) holds the hands (0 .. n-1), the piles
+# (n .. 2n-1) and the table (2n); ``ints`` (int64) the fields below. The steps mutate
+# them in place and return scalars only: inlined into a loop, numba then keeps no
+# reference counts on them (tests/games/fanti/test_fanti_kernel_step.py reads the IR).
+TURN, LAST, DEALT, DEALER = range(4)
+STATE_INTS = 4
+"""How many of ``ints`` the steps use; a consumer keeps its own fields after them."""
+
+
+@njit(inline="always", cache=True)
+def start_round(deck, masks, ints, n, dealer):
+    """FA-3, FA-4: four cards face up on the table, four to each seat from the seat
+    after ``dealer``, who leads; nobody has collected yet."""
+    table = U0
+    for i in range(TABLE_START):
+        table |= bit(deck[i])
+    for s in range(2 * n):
+        masks[s] = U0
+    masks[2 * n] = table
+    ints[DEALER] = dealer
+    ints[DEALT] = deal(deck, TABLE_START, masks, n, dealer)
+    ints[TURN] = dealer + 1 if dealer + 1 < n else 0
+    ints[LAST] = -1
+
+
+@njit(inline="always", cache=True)
+def table_after(table, c, take):
+    """FA-5, FA-6: the table once card ``c`` has collected ``take`` (or, collecting
+    nothing, is left there)."""
+    return table ^ take if take != U0 else table | bit(c)
+
+
+@njit(inline="always", cache=True)
+def play(deck, masks, ints, n, c, take):
+    """The seat to move plays card ``c`` collecting ``take`` (FA-5 .. FA-7: the card and
+    its collection to its pile, or the card to the table); the turn passes on, and
+    four more cards each are dealt when the hands are empty (FA-3). Returns whether
+    the round is played out (then call :func:`end_round`)."""
+    seat = ints[TURN]
+    masks[seat] ^= bit(c)
+    masks[2 * n] = table_after(masks[2 * n], c, take)
+    if take != U0:  # FA-7
+        masks[n + seat] |= take | bit(c)
+        ints[LAST] = seat
+    turn = seat + 1 if seat + 1 < n else 0
+    ints[TURN] = turn
+    if masks[turn] == U0 and ints[DEALT] < deck.shape[0]:
+        ints[DEALT] = deal(deck, ints[DEALT], masks, n, ints[DEALER])
+    # every array read once more at the one exit: numba then drops its reference counts
+    return (masks[turn] == U0) & (ints[DEALT] == deck.shape[0])
+
+
+@njit(inline="always", cache=True)
+def end_round(masks, ints, n):
+    """FA-8: the cards left on the table go to the last collector (they stay if nobody
+    collected). Returns the cards that moved to a pile."""
+    last = ints[LAST]
+    got = masks[2 * n] if last >= 0 else U0
+    masks[n + max(last, 0)] |= got  # no branch: numba keeps no reference counts
+    masks[2 * n] ^= got
+    return got
+
+
 @njit(cache=True)
 def fanti_games(seed, game0, n, rounds, gtg, shared_ties,
                 first, scores, nmoves, rec_deck, rec_seat, rec_move, rec_take):
@@ -196,8 +262,8 @@ def fanti_games(seed, game0, n, rounds, gtg, shared_ties,
     """
     record = rec_move.shape[0] > 0
     deck = np.empty(52, np.int64)
-    hands = np.zeros(4, np.uint64)
-    piles = np.zeros(4, np.uint64)
+    masks = np.zeros(2 * n + 1, np.uint64)
+    ints = np.zeros(STATE_INTS, np.int64)
     cards = np.zeros(52, np.int64)
     cnt = np.zeros((53, MAX_TARGET + 1), np.int64)
     for b in range(first.shape[0]):
@@ -210,46 +276,26 @@ def fanti_games(seed, game0, n, rounds, gtg, shared_ties,
             if record:
                 for i in range(52):
                     rec_deck[b, r, i] = deck[i]
-            table = U0
-            for i in range(TABLE_START):
-                table |= bit(deck[i])
-            for s in range(n):
-                hands[s] = U0
-                piles[s] = U0
-            dealt = deal(deck, TABLE_START, hands, n, dealer)
-            turn = dealer + 1 if dealer + 1 < n else 0  # FA-4
-            last = -1
+            start_round(deck, masks, ints, n, dealer)
             m = 0
             while True:
-                hand = hands[turn]
+                seat = ints[TURN]
+                hand = masks[seat]
+                table = masks[2 * n]
                 nv = count_table(table & VALUED_U, cards, cnt)
                 n_legal = legal_count(hand, table, gtg, cnt, nv)
                 k = 0 if n_legal == 1 else bounded(draw(rkey, MOVE_BASE + m), n_legal)
                 c, take = kth_move(hand, k, table, gtg, cards, cnt, nv)
-                seat = turn
-                cb = bit(c)
-                hands[seat] = hand ^ cb
-                if take != U0:  # FA-7
-                    table ^= take
-                    piles[seat] |= take | cb
-                    last = seat
-                else:
-                    table |= cb
                 if record:
                     rec_seat[b, r, m] = seat
                     rec_move[b, r, m] = c
                     rec_take[b, r, m] = take
                 m += 1
-                turn = seat + 1 if seat + 1 < n else 0
-                if hands[turn] == U0:
-                    if dealt < 52:
-                        dealt = deal(deck, dealt, hands, n, dealer)
-                    else:  # FA-8
-                        if last >= 0:
-                            piles[last] |= table
-                        break
+                if play(deck, masks, ints, n, c, take):
+                    end_round(masks, ints, n)
+                    break
             nmoves[b, r] = m
-            round_score(scores[b, r], n, piles, shared_ties)
+            round_score(scores[b, r], n, masks[n:2 * n], shared_ties)
             dealer = dealer + 1 if dealer + 1 < n else 0
 
 

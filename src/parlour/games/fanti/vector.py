@@ -30,18 +30,25 @@ from parlour.batch.stream import M64, MOVE_BASE
 from parlour.games.fanti.env import BEHIND_CAP, STOP, TAKE_BASE, FantiObservation
 from parlour.games.fanti.heuristic_kernel import best_of
 from parlour.games.fanti.kernel import (
+    DEALER,
+    DEALT,
+    LAST,
     LEAVES_U,
     MAX_TARGET,
+    STATE_INTS,
+    TURN,
     VALUED_U,
     count_table,
-    deal,
+    end_round,
     kth_move,
     kth_take,
     legal_count,
+    play,
     round_score,
+    start_round,
     ways,
 )
-from parlour.games.fanti.rules import FANTI, TABLE_START, TEN_OF_DIAMONDS, TWO_OF_CLUBS
+from parlour.games.fanti.rules import FANTI, TEN_OF_DIAMONDS, TWO_OF_CLUBS
 
 ACTIONS = 105
 BOTS = {"random": 1, "greedy": 2, "heuristic": 3}
@@ -52,10 +59,11 @@ B10D = np.uint64(1 << TEN_OF_DIAMONDS)
 LEFTOVER = 49
 """``taken_at`` of the cards given to the last collector at the end (FA-8): 49 / 49 = 1."""
 
-# columns of the int state ``iv``
-TURN, DEALER, FIRST, RND, NMOVES, GAME, LEARNER, STEPS, OVER, DEALT, LAST, PCARD, PLAST = \
-    range(13)
-NI = 13
+# columns of the int state ``iv``: the kernel's round state (TURN, LAST, DEALT, DEALER,
+# :data:`.kernel.STATE_INTS` of them), then the environment's own; a row of ``uv`` is
+# the kernel's ``masks`` (hands, piles, table) and the play half chosen
+FIRST, RND, NMOVES, GAME, LEARNER, STEPS, OVER, PCARD, PLAST = range(STATE_INTS, STATE_INTS + 9)
+NI = STATE_INTS + 9
 FIELDS = ("hand", "table", "piles", "unseen", "hand_counts", "deck_left", "last_collector",
           "to_move", "dealer", "behind", "rounds_left", "pending_card", "pending_take", "rules",
           "played_by", "play_order", "taken_at")
@@ -63,22 +71,12 @@ FIELDS = ("hand", "table", "piles", "unseen", "hand_counts", "deck_left", "last_
 
 @njit(cache=True)
 def _start_round(b, seed, n, iv, uv, decks, order, taken):
-    """Deal round ``iv[b, RND]``: four cards to the table, four to each seat (FA-3)."""
+    """Deal round ``iv[b, RND]`` (:func:`.kernel.start_round`: FA-3, FA-4)."""
     gkey = game_key(seed, iv[b, GAME])
     deck = decks[b]
     shuffle(round_key(gkey, iv[b, RND]), deck)
-    dealer = (iv[b, FIRST] + iv[b, RND]) % n
-    iv[b, DEALER] = dealer
-    table = U0
-    for i in range(TABLE_START):
-        table |= bit(deck[i])
-    for s in range(2 * n):
-        uv[b, s] = U0
-    uv[b, 2 * n] = table
+    start_round(deck, uv[b], iv[b], n, (iv[b, FIRST] + iv[b, RND]) % n)
     uv[b, 2 * n + 1] = U0
-    iv[b, DEALT] = deal(deck, TABLE_START, uv[b], n, dealer)
-    iv[b, TURN] = dealer + 1 if dealer + 1 < n else 0  # FA-4
-    iv[b, LAST] = -1
     iv[b, NMOVES] = 0
     iv[b, PCARD] = -1
     iv[b, PLAST] = -1
@@ -132,44 +130,29 @@ def _end_round(b, seed, n, shared_ties, rounds, reward_score, iv, uv, sv, decks,
 @njit(cache=True)
 def _apply(b, c, take, seed, n, shared_ties, rounds, reward_score, iv, uv, sv, decks, order,
            taken, score, rew):
-    """Play card ``c`` collecting ``take`` for the seat to move (FA-5 .. FA-8)."""
+    """Play card ``c`` collecting ``take`` for the seat to move (:func:`.kernel.play`,
+    :func:`.kernel.end_round`: FA-5 .. FA-8), noting when each card was played and taken."""
     seat = iv[b, TURN]
-    cb = bit(c)
-    uv[b, seat] ^= cb
     k = iv[b, NMOVES] + 1
     order[b, c] = k * n + seat + 1  # the order and the seat in one number
-    if take != U0:  # FA-7
-        uv[b, 2 * n] ^= take
-        uv[b, n + seat] |= take | cb
-        iv[b, LAST] = seat
-        t = take
-        while t != U0:
-            x = lowest(t)
-            t &= t - np.uint64(1)
-            taken[b, x] = k
-    else:
-        uv[b, 2 * n] |= cb
+    _mark(taken, b, take, k)
     iv[b, NMOVES] = k
     iv[b, PCARD] = -1
     iv[b, PLAST] = -1
     uv[b, 2 * n + 1] = U0
-    turn = seat + 1 if seat + 1 < n else 0
-    iv[b, TURN] = turn
-    if uv[b, turn] == U0:
-        if iv[b, DEALT] < 52:
-            iv[b, DEALT] = deal(decks[b], iv[b, DEALT], uv[b], n, iv[b, DEALER])
-        else:  # FA-8: the leftovers to the last collector
-            last = iv[b, LAST]
-            if last >= 0:
-                t = uv[b, 2 * n]
-                uv[b, n + last] |= t
-                while t != U0:
-                    x = lowest(t)
-                    t &= t - np.uint64(1)
-                    taken[b, x] = LEFTOVER
-                uv[b, 2 * n] = U0
-            _end_round(b, seed, n, shared_ties, rounds, reward_score, iv, uv, sv, decks, order,
-                       taken, score, rew)
+    if play(decks[b], uv[b], iv[b], n, c, take):
+        _mark(taken, b, end_round(uv[b], iv[b], n), LEFTOVER)
+        _end_round(b, seed, n, shared_ties, rounds, reward_score, iv, uv, sv, decks, order,
+                   taken, score, rew)
+
+
+@njit(inline="always", cache=True)
+def _mark(taken, b, cards, when):
+    """``taken[b, x] = when`` for each card ``x`` of ``cards``."""
+    while cards != U0:
+        x = lowest(cards)
+        cards &= cards - np.uint64(1)
+        taken[b, x] = when
 
 
 @njit(cache=True)
