@@ -14,6 +14,8 @@ the compiled vector environments' steps/s (Fan Tan 4p, Fanti 2p; self-play and e
 compiled opponent), ``hard``'s moves per second at its iteration budget (the compiled
 search kernels; no time cap, so the work is the same in both revisions), and the step
 rates of ``benchmarks/env_speed.py`` (session, PettingZoo, Gymnasium, OpenSpiel).
+``--only TEXT`` keeps the figures whose name contains TEXT (``--only fantan`` for one
+game's compiled figures); the others are not measured at all.
 """
 
 from __future__ import annotations
@@ -35,22 +37,29 @@ import json, sys, time
 time.perf_counter = time.process_time  # CPU seconds of this process (module docstring)
 from parlour import batch
 secs = float(sys.argv[1])
+only = json.loads(sys.argv[2])
+def want(figure):
+    return not only or any(o in figure for o in only)
 out = {}
 for game in ("fantan", "fanti"):
-    out[f"batch {game} 4p"] = batch.bench(game, 4, secs, 4096)["rounds_per_s"]
+    if want(f"batch {game} 4p"):
+        out[f"batch {game} 4p"] = batch.bench(game, 4, secs, 4096)["rounds_per_s"]
 fb = batch.FanTanBatch(4, batch=4096)
 fb.reset(0, 0, 0); fb.step(fb.stream_moves())
 rounds, t0 = 0, time.perf_counter()
-while (el := time.perf_counter() - t0) < secs or rounds == 0:
+while want("lockstep fantan 4p") and ((el := time.perf_counter() - t0) < secs or rounds == 0):
     fb.reset(0, rounds, 0)
     while not fb.done.all():
         fb.legal_mask(); fb.step(fb.stream_moves())
     rounds += 4096
-out["lockstep fantan 4p"] = round(rounds / el)
+if rounds:
+    out["lockstep fantan 4p"] = round(rounds / el)
 import numpy as np
 from parlour.envs.vector import ParlourVectorEnv
 for game, n in (("fantan", 4), ("fanti", 2)):
     for opp in ("self", "random", "greedy", "heuristic"):
+        if not want(f"vector {game} {n}p vs {opp}"):
+            continue
         venv = ParlourVectorEnv(game, 256, n, opponents=opp)
         obs, info = venv.reset(seed=1)
         rng = np.random.default_rng(0)
@@ -67,6 +76,8 @@ from parlour.bots import make_bot
 from parlour.bots.levels import iterations
 from parlour.games import get_game
 for game, n in (("fantan", 4), ("fanti", 2)):
+    if not want(f"hard moves/s {game} {n}p"):
+        continue
     g = get_game(game)
     views = []
     for seed in range(40):
@@ -88,12 +99,18 @@ print(json.dumps(out))
 """
 
 
-def _run(src: str, args: list[str]) -> dict[str, float]:
+ENV_LINES = ("engine", "session", "pettingzoo", "gymnasium", "openspiel")
+"""The first words of ``env_speed.py``'s lines (its figures are named ``env ...``)."""
+
+
+def _run(src: str, args: list[str], only: list[str]) -> dict[str, float]:
     env = {**os.environ, "PYTHONPATH": src}
     got: dict[str, float] = {}
-    text = subprocess.run([sys.executable, "-c", PROBE, args[0]], env=env, check=True,
-                          capture_output=True, text=True).stdout
+    text = subprocess.run([sys.executable, "-c", PROBE, args[0], json.dumps(only)], env=env,
+                          check=True, capture_output=True, text=True).stdout
     got.update(json.loads(text))
+    if only and not any(o in "env " + line for o in only for line in ENV_LINES):
+        return got
     cpu_clock = ("import runpy, sys, time; time.perf_counter = time.process_time; "
                  f"sys.path.insert(0, {str(HERE)!r}); "  # env_speed imports bench_args
                  f"sys.argv = ['env_speed.py', '--games', '{args[1]}', '--repeat', '1']; "
@@ -102,8 +119,10 @@ def _run(src: str, args: list[str]) -> dict[str, float]:
                           capture_output=True, text=True).stdout
     for line in text.splitlines():
         parts = line.rsplit(None, 3)
-        if len(parts) == 4 and parts[3].replace(",", "").isdigit():
-            got[f"env {parts[0]}"] = float(parts[3].replace(",", ""))
+        key = f"env {parts[0]}"
+        if (len(parts) == 4 and parts[3].replace(",", "").isdigit()
+                and (not only or any(o in key for o in only))):
+            got[key] = float(parts[3].replace(",", ""))
     return got
 
 
@@ -116,6 +135,10 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=1.0, help="per batch figure")
     ap.add_argument("--games", type=bench_args.positive, default=20,
                     help="whole games per env_speed line")
+    ap.add_argument("--only", action="append", default=[], metavar="TEXT",
+                    help="measure only the figures whose name contains TEXT (repeatable; "
+                    "e.g. --only fantan --only 'env ' for one game's figures on a busy "
+                    "machine); default: every figure")
     args = ap.parse_args()
     for option, src in (("--against", args.against), ("--new", args.new)):
         if not (Path(src) / "parlour").is_dir():
@@ -124,7 +147,7 @@ def main() -> None:
     for i in range(args.repeat):
         order = [("old", args.against), ("new", args.new)]
         for rev, src in order if i % 2 == 0 else order[::-1]:
-            for k, v in _run(src, [str(args.seconds), str(args.games)]).items():
+            for k, v in _run(src, [str(args.seconds), str(args.games)], args.only).items():
                 best[rev][k] = max(best[rev].get(k, 0.0), v)
         print(f"round {i + 1}/{args.repeat} done", file=sys.stderr)
     print(f"{'figure':42} {'old':>12} {'new':>12}  ratio")
