@@ -123,6 +123,7 @@ def test_the_proof_run_games_through_the_proxy_while_metrics_are_scraped_and_a_p
     every game finishes with every record checking. The log lines of the run are printed
     (``pytest -s``) and quoted in docs/deploy.md."""
     import asyncio
+    import contextlib
     import json
 
     from hardening_kit import Postgres, check_moves, fetch_records
@@ -150,6 +151,7 @@ def test_the_proof_run_games_through_the_proxy_while_metrics_are_scraped_and_a_p
         proxy, base = start_proxy(nginx, tmp_path, [a.port, b.port])
         scrapes = {"A": 0, "B": 0, "B after the kill": 0}
         moves_on_b: list[float] = []
+        scraping_a = asyncio.Lock()  # A is killed between two scrapes, never during one
 
         def moves(text: str) -> float:
             return sum(float(line.rsplit(" ", 1)[1]) for line in text.splitlines()
@@ -161,7 +163,10 @@ def test_the_proof_run_games_through_the_proxy_while_metrics_are_scraped_and_a_p
                     for name, s in (("A", a), ("B", b)):
                         if name == "A" and killed.is_set():
                             continue
-                        r = await http.get(s.base + "/metrics")
+                        async with scraping_a if name == "A" else contextlib.nullcontext():
+                            if name == "A" and killed.is_set():
+                                continue
+                            r = await http.get(s.base + "/metrics")
                         assert r.status_code == 200 and "parlour_moves_total" in r.text
                         scrapes[name] += 1
                         if name == "B":
@@ -183,8 +188,9 @@ def test_the_proof_run_games_through_the_proxy_while_metrics_are_scraped_and_a_p
                        and ticks[-1][1].moves_acked >= 18):
                 assert time.monotonic() < deadline, "the games never got going"
                 await asyncio.sleep(0.1)
-            await asyncio.to_thread(a.kill)
-            killed.set()
+            async with scraping_a:
+                await asyncio.to_thread(a.kill)
+                killed.set()
             runs, stats = await games
             stop.set()
             await scraper
