@@ -188,7 +188,14 @@ def test_the_proof_run_games_through_the_proxy_while_metrics_are_scraped_and_a_p
                        and ticks[-1][1].moves_acked >= 18):
                 assert time.monotonic() < deadline, "the games never got going"
                 await asyncio.sleep(0.1)
-            async with scraping_a:
+            async with scraping_a, httpx.AsyncClient(timeout=5) as http:
+                while True:  # kill A while it holds a table in play, so B must take one over
+                    text = (await http.get(a.base + "/metrics")).text
+                    if any(line.startswith('parlour_tables{state="playing"}')
+                           and float(line.rsplit(" ", 1)[1]) > 0 for line in text.splitlines()):
+                        break
+                    assert time.monotonic() < deadline, "A never held a table in play"
+                    await asyncio.sleep(0.05)
                 await asyncio.to_thread(a.kill)
                 killed.set()
             runs, stats = await games
