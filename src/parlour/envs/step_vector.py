@@ -40,6 +40,7 @@ from gymnasium.vector.utils import batch_space
 
 from parlour.bots import make_bot
 from parlour.bots.base import Bot
+from parlour.envs.batch_actions import batch_actions
 from parlour.envs.kit import env_parts
 from parlour.envs.session import Session
 from parlour.match import Shuffler
@@ -153,11 +154,7 @@ class StepVectorEnv(VectorEnv):
 
     def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray,
                                            dict[str, Any]]:
-        if not self._reset_once:
-            raise RuntimeError("call reset() before step()")
-        a = np.asarray(actions, dtype=np.int64)
-        if a.shape != (self.num_envs,):
-            raise ValueError(f"need one action per env: shape ({self.num_envs},), not {a.shape}")
+        a = batch_actions(actions, self.num_envs, self._reset_once)
         for i, s in enumerate(self.sessions):  # all or nothing: check before any env moves
             if int(a[i]) not in s.legal_actions():
                 raise ValueError(f"env {i}: action {int(a[i])} is not legal now")

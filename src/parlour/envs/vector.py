@@ -55,6 +55,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
+from parlour.envs.batch_actions import batch_actions
 from parlour.envs.kit import env_parts
 from parlour.envs.session import OBSERVATIONS, REWARDS, resolve_rules
 from parlour.games import get_game
@@ -141,11 +142,7 @@ class ParlourVectorEnv(VectorEnv):
 
     def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray,
                                            dict[str, Any]]:
-        if not self._reset_once:
-            raise RuntimeError("call reset() before step()")
-        a = np.ascontiguousarray(actions, dtype=np.int64)
-        if a.shape != (self.num_envs,):
-            raise ValueError(f"need one action per env: shape ({self.num_envs},), not {a.shape}")
+        a = batch_actions(actions, self.num_envs, self._reset_once)
         # fresh output arrays every step (the kernel fills every entry): nothing to copy,
         # and what a caller keeps from one step is never overwritten by the next
         obs, mask = np.empty_like(self._obs), np.empty_like(self._mask)
