@@ -145,6 +145,7 @@ def test_parlour_train_writes_weights_log_and_curve_and_repeats(tmp_path: Path) 
     (["fanti", "--dagger", "1.5"], "dagger must be between 0 and 1"),
     (["fanti", "--imitate", "0", "--updates", "0"], "nothing to train"),
     (["fanti", "--reward", "chips"], "reward must be score or result"),
+    (["fanti", "--out", "/tmp"], "must name a .npz file"),
     (["fanti", "--init", "/no/such.npz"], "no such file"),
     (["fanti", "--init", str(Path(__file__).parent)], "is a folder"),
     (["fanti", "--init", __file__], "is not a weights file"),  # a text file, checked first
@@ -185,3 +186,19 @@ def test_win_share_splits_shared_wins_as_the_arena_does() -> None:
     r = np.array([1.0, 1 / 3, 1 / 9, 0.0, -1 / 3])
     np.testing.assert_allclose(win_share(r, 4), [1.0, 0.5, 1 / 3, 0.25, 0.0])
     np.testing.assert_allclose(win_share(np.array([1.0, 0.0, -1.0]), 2), [1.0, 0.5, 0.0])
+
+
+def test_parlour_train_refuses_an_out_that_is_a_directory_before_any_work(tmp_path: Path) -> None:
+    """A folder named like weights (``w.npz/``) is refused in words before training starts;
+    it once trained for the whole run and ended in IsADirectoryError."""
+    from typer.testing import CliRunner
+
+    import parlour.cli.commands  # noqa: F401
+    from parlour.cli import app
+
+    (tmp_path / "w.npz").mkdir()
+    res = CliRunner().invoke(app, ["train", "fanti", "-n", "2", "--out", str(tmp_path / "w.npz"),
+                                   "--rule", "pack=small", "--engine", "step"])
+    assert res.exit_code == 2
+    assert "it is a directory" in res.output and "Traceback" not in res.output
+    assert not (tmp_path / "w.jsonl").exists()

@@ -22,6 +22,7 @@ from parlour.cli.common import (
     stdout,
     usage_errors,
 )
+from parlour.cli.paths import check_output_file
 
 
 def log_chain(log: Path) -> list[Path]:
@@ -156,6 +157,8 @@ def train(
             raise UsageError(f"--out must name a .npz file, not {str(out)!r}")
         if not out.parent.is_dir():
             raise UsageError(f"--out: the folder {str(out.parent)!r} does not exist")
+        for path in (out, out.with_suffix(".jsonl"), out.with_suffix(".png")):
+            check_output_file(path)  # the weights, the log and the plot, before any work
         if init is not None and init.is_dir():
             raise UsageError(f"--init: {str(init)!r} is a folder, not a weights file")
         if init is not None and not init.is_file():
