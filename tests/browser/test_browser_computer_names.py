@@ -40,3 +40,21 @@ def test_a_computer_seat_is_named_in_the_readers_language(new_page, live_url, co
     page.wait_for_selector(".replay-seat")
     assert shown in page.inner_text("main")
     assert code == "en" or "Bot 2" not in page.inner_text("main")
+
+
+def test_a_person_who_gave_no_name_is_a_player_in_the_readers_language(new_page, live_url):
+    """Quick play seats a person who gave no name as "Player 1" (the state and the record
+    keep it); a Persian page shows its own word for a player with the number."""
+    bots_ready(live_url)
+    shown = catalog_json("fa", "web")["table.player_n"].format(n="1")
+    page = new_page(locale="fa-IR")
+    page.context.add_cookies([{"name": "parlour_lang", "value": "fa", "url": live_url}])
+    page.goto(live_url + "/")
+    page.click("[data-action=quick-play][data-game=fanti]")
+    page.wait_for_url("**/t/*")
+    page.wait_for_selector(".hand .card")
+    table = page.url.rsplit("/", 1)[1]
+    assert shown in page.inner_text('.seat[data-seat="0"] .seat-name')
+    assert "Player 1" not in page.inner_text("main")
+    info = httpx.get(f"{live_url}/api/tables/{table}", timeout=10).json()
+    assert info["seats"][0]["name"] == "Player 1"
