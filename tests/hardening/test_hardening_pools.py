@@ -45,6 +45,14 @@ async def until_paired(client: httpx.AsyncClient, ticket: str, limit: float = 60
         assert time.monotonic() < deadline, out
 
 
+async def held_on(client: httpx.AsyncClient, limit: float = 30) -> None:
+    """Until the server behind ``client`` holds a pool question open (its /metrics)."""
+    deadline = time.monotonic() + limit
+    while "parlour_pool_questions_held 1.0" not in (await client.get("/metrics")).text:
+        assert time.monotonic() < deadline, "no pool question held"
+        await asyncio.sleep(0.02)
+
+
 def test_people_on_two_processes_are_paired_once_each(tmp_path):
     pg = Postgres()
     procs = []
@@ -66,7 +74,7 @@ def test_people_on_two_processes_are_paired_once_each(tmp_path):
             async with person(a.base, 1) as ann, person(b.base, 2) as bob:
                 t1 = await enter(ann, "Ann")
                 waiting = asyncio.create_task(until_paired(ann, t1))
-                await asyncio.sleep(0.5)  # Ann's question is held open on A
+                await held_on(ann)  # Ann's question is held open on A
                 assert not waiting.done()
                 started = time.monotonic()
                 t2 = await enter(bob, "Bob")

@@ -150,7 +150,8 @@ def test_every_worker_starts_with_the_pool_and_one_ready_stays_free_for_people()
             starting.ready = False
             low = asyncio.ensure_future(pool.run(BOTS_ONLY, "choose", "fanti", "random", 1,
                                                  view))
-            await asyncio.sleep(0.05)  # queued (and, were it allowed, started) first
+            while not pool._queue:  # queued (and, were it allowed, started) first
+                await asyncio.sleep(0.005)
             people = await pool.run(PEOPLE, "choose", "fanti", "random", 2, view)
             waited = not low.done()
             starting.ready = True

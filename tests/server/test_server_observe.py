@@ -68,6 +68,7 @@ def test_metrics_count_tables_moves_commits_and_hold_no_ids(client):
     assert s['parlour_tables{state="over"}'] >= 1
     assert s['parlour_tables{state="playing"}'] == 0
     assert s["parlour_connections"] >= 0
+    assert s["parlour_pool_questions_held"] == 0  # nobody waits for a pairing (1 each: test_hardening_pools)
     assert s['parlour_moves_total{by="bot"}'] >= 3
     assert s["parlour_db_commit_seconds_count"] >= 3
     assert s['parlour_bot_think_seconds_count{job="choose"}'] >= 3

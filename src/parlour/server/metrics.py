@@ -32,6 +32,8 @@ TABLES = Gauge("parlour_tables", "Tables held by this process, by state", ["stat
 CONNECTIONS = Gauge("parlour_connections", "Open WebSockets", registry=REGISTRY)
 BOT_QUEUE = Gauge("parlour_bot_queue", "Bot and hint jobs waiting for a worker",
                   registry=REGISTRY)
+POOL_HELD = Gauge("parlour_pool_questions_held", "Pool questions held open here: people "
+                  "waiting to hear they are paired", registry=REGISTRY)
 MOVES = Counter("parlour_moves", "Moves applied, by who made them", ["by"], registry=REGISTRY)
 MOVE_SECONDS = Histogram("parlour_move_seconds", "From a person's move received to its "
                          "acknowledgement (checked, written, sent)", buckets=FAST,
@@ -94,4 +96,5 @@ def scrape(service: Any) -> tuple[bytes, str]:
             TABLES.labels(state).set(counts.get(state, 0))
         CONNECTIONS.set(service.sockets.total)
         BOT_QUEUE.set(service.pool.waiting)
+        POOL_HELD.set(service.pools.held)
     return generate_latest(REGISTRY), CONTENT_TYPE_LATEST

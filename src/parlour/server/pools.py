@@ -166,6 +166,11 @@ class Pools:
             if ev is not None:
                 ev.set()
 
+    @property
+    def held(self) -> int:
+        """Questions held open here now (``/metrics``: ``parlour_pool_questions_held``)."""
+        return len(self._asking)
+
     def _unlisten(self, key: str, ev: asyncio.Event) -> None:
         if self._asking.get(key) is ev:
             del self._asking[key]
