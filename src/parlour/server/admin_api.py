@@ -9,7 +9,6 @@ are written and logged by :mod:`parlour.server.moderation`, as ``parlour admin``
 from __future__ import annotations
 
 import hmac
-import math
 import time
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -22,7 +21,7 @@ from parlour.server import moderation
 from parlour.server.api import ErrorBody
 from parlour.server.errors import ServiceError
 from parlour.server.guard import client_address
-from parlour.server.limits import PerAddress
+from parlour.server.limits import bucket_on, refuse_if_waiting
 from parlour.server.pages import page
 
 STATIC = Path(__file__).resolve().parent.parent / "web" / "static"
@@ -55,14 +54,8 @@ def _operator(request: Request) -> str:
     if not st.operator_secret:
         raise ServiceError(404, "not_found", "there is no such page")
     addr = client_address(request.scope, st)
-    limit = getattr(svc, "admin_limit", None)
-    if limit is None:
-        limit = svc.admin_limit = PerAddress(st.admin_per_minute / 60.0, st.admin_burst)
-    wait = limit.allow(addr)
-    if wait > 0:
-        secs = math.ceil(wait)
-        raise ServiceError(429, "rate_limited", f"too many requests: try again in {secs} s",
-                           {"Retry-After": str(secs)})
+    limit = bucket_on(svc, "admin_limit", st.admin_per_minute, st.admin_burst)
+    refuse_if_waiting(limit.allow(addr), "too many requests")
     given = request.headers.get("authorization", "")
     scheme, _, secret = given.partition(" ")
     if scheme.lower() != "bearer" or not hmac.compare_digest(

@@ -10,7 +10,6 @@ presence rows (``--cluster``) say who is connected to a table anywhere.
 
 from __future__ import annotations
 
-import math
 import time
 from typing import TYPE_CHECKING, Any
 
@@ -20,10 +19,9 @@ from sqlalchemy import select
 from parlour.server import people
 from parlour.server.api import _errors
 from parlour.server.db import TABLES
-from parlour.server.errors import ServiceError
 from parlour.server.guard import client_address
 from parlour.server.identity import player_of
-from parlour.server.limits import PerAddress
+from parlour.server.limits import bucket_on, refuse_if_waiting
 
 if TYPE_CHECKING:
     from parlour.server.live import LiveTable
@@ -113,15 +111,10 @@ def games_in_play(svc: TableService) -> int:
             "you (the player of this browser's cookie), the most pressing first")
 def your_move_list(request: Request) -> dict[str, Any]:
     settings, state = request.app.state.settings, request.app.state
-    limit = getattr(state, "your_move_limit", None)
-    if limit is None:
-        limit = state.your_move_limit = PerAddress(settings.your_move_per_minute / 60.0,
-                                                   settings.your_move_burst)
-    wait = limit.allow(client_address(request.scope, settings))
-    if wait > 0:
-        raise ServiceError(429, "rate_limited", "too many looks at your games from your "
-                           f"address: try again in {math.ceil(wait)} s",
-                           {"Retry-After": str(math.ceil(wait))})
+    limit = bucket_on(state, "your_move_limit", settings.your_move_per_minute,
+                      settings.your_move_burst)
+    refuse_if_waiting(limit.allow(client_address(request.scope, settings)),
+                      "too many looks at your games from your address")
     player = player_of(request)
     if player is None:
         return {"games": []}

@@ -22,7 +22,6 @@ table chat, and the list of public tables.
 
 from __future__ import annotations
 
-import math
 import secrets
 import time
 import unicodedata
@@ -31,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 from parlour.server import people
 from parlour.server.errors import ServiceError
 from parlour.server.hub import Connection
+from parlour.server.limits import refuse_if_waiting
 from parlour.server.live import LiveTable
 from parlour.server.protocol import Joined
 from parlour.server.tokens import hash_token, new_key, new_token
@@ -107,10 +107,7 @@ class CardRoom:
         svc = self.svc
         wait = svc.limits.take(f"rejoin:{svc.limits.address_key(addr)}",
                                svc.settings.rejoin_per_minute / 60.0, svc.settings.rejoin_burst)
-        if wait > 0:
-            raise ServiceError(429, "rate_limited", "too many rejoin attempts from your "
-                               f"address: try again in {math.ceil(wait)} s",
-                               {"Retry-After": str(math.ceil(wait))})
+        refuse_if_waiting(wait, "too many rejoin attempts from your address")
         t = svc.load(table_id)
         if t.status == "expired":
             raise ServiceError(410, "expired", "this table has expired")

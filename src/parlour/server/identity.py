@@ -11,7 +11,6 @@ follow), and signing in or up starts a new session (the secret is rotated).
 from __future__ import annotations
 
 import hashlib
-import math
 import secrets
 import time
 from dataclasses import dataclass
@@ -22,9 +21,8 @@ from starlette.responses import Response
 from starlette.websockets import WebSocket
 
 from parlour.server import people
-from parlour.server.errors import ServiceError
 from parlour.server.guard import client_address
-from parlour.server.limits import PerAddress
+from parlour.server.limits import PerAddress, bucket_on, refuse_if_waiting
 from parlour.server.settings import Settings
 
 COOKIE = "parlour_id"
@@ -133,12 +131,8 @@ def end_session(conn: HTTPConnection, response: Response) -> None:
 
 
 def _guest_limit(conn: HTTPConnection) -> PerAddress:
-    state = conn.app.state
-    limit = getattr(state, "guest_limit", None)
-    if limit is None:
-        s = _settings(conn)
-        limit = state.guest_limit = PerAddress(s.guests_per_minute / 60.0, s.guests_burst)
-    return limit
+    s = _settings(conn)
+    return bucket_on(conn.app.state, "guest_limit", s.guests_per_minute, s.guests_burst)
 
 
 def ensure_player(request: Request, response: Response) -> Player:
@@ -148,11 +142,8 @@ def ensure_player(request: Request, response: Response) -> Player:
     if found is not None:
         return found
     settings = _settings(request)
-    wait = _guest_limit(request).allow(client_address(request.scope, settings))
-    if wait > 0:
-        raise ServiceError(429, "rate_limited", "too many new visitors from your address: "
-                           f"try again in {math.ceil(wait)} s",
-                           {"Retry-After": str(math.ceil(wait))})
+    refuse_if_waiting(_guest_limit(request).allow(client_address(request.scope, settings)),
+                      "too many new visitors from your address")
     player = Player(new_player_id(), "", True)
     people.add_player(_engine(request), player.id)
     start_session(request, response, player, settings.guest_days * DAY)

@@ -21,6 +21,7 @@ from parlour.server import metrics, names, people
 from parlour.server.db import TableRow
 from parlour.server.errors import ServiceError
 from parlour.server.hub import Connection
+from parlour.server.limits import refuse_if_waiting
 from parlour.server.live import LiveTable, SeatInfo
 from parlour.server.protocol import (
     CreateTable,
@@ -156,10 +157,7 @@ class Intents:
         quotas = svc.limits
         wait = quotas.take(f"create:{quotas.address_key(addr)}",
                            settings.create_per_minute / 60.0, settings.create_burst)
-        if wait > 0:
-            raise ServiceError(429, "rate_limited", "too many new tables from your address: "
-                               f"try again in {math.ceil(wait)} s",
-                               {"Retry-After": str(math.ceil(wait))})
+        refuse_if_waiting(wait, "too many new tables from your address")
         open_now = self.open_tables()
         if open_now >= settings.max_open_tables:
             raise ServiceError(503, "busy", "the server has as many open tables as it can "

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import contextlib
+import math
 import time
 from collections import Counter
 from typing import Any
+
+from parlour.server.errors import ServiceError
 
 
 class RateLimiter:
@@ -81,6 +84,26 @@ class PerAddress:
         for addr, b in list(self.buckets.items()):
             if b.tokens + (now - b.stamp) * self.rate >= b.burst:
                 del self.buckets[addr]
+
+
+def refuse_if_waiting(wait: float, too_many: str) -> None:
+    """Refuse with 429 ``rate_limited`` and a ``Retry-After`` header when ``wait`` (the
+    seconds :meth:`PerAddress.allow` or :meth:`Limits.take` answered) is above 0; the
+    message is ``too_many`` then "try again in N s" (N rounded up)."""
+    if wait > 0:
+        secs = math.ceil(wait)
+        raise ServiceError(429, "rate_limited", f"{too_many}: try again in {secs} s",
+                           {"Retry-After": str(secs)})
+
+
+def bucket_on(holder: Any, name: str, per_minute: float, burst: int) -> PerAddress:
+    """The :class:`PerAddress` kept on ``holder`` (the app's state, or the service) as
+    attribute ``name``, made on first use with ``per_minute`` and ``burst``."""
+    bucket = getattr(holder, name, None)
+    if bucket is None:
+        bucket = PerAddress(per_minute / 60.0, burst)
+        setattr(holder, name, bucket)
+    return bucket
 
 
 def descriptor_limit() -> int | None:

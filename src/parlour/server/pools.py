@@ -45,7 +45,7 @@ from parlour.games import get_game
 from parlour.server import names
 from parlour.server.db import TABLES, TableRow
 from parlour.server.errors import ServiceError
-from parlour.server.limits import PerAddress
+from parlour.server.limits import PerAddress, refuse_if_waiting
 from parlour.server.live import LiveTable, SeatInfo
 from parlour.server.pairing import Bands, Waiter, blocked_by, pair
 from parlour.server.pool_rows import POOL
@@ -230,11 +230,7 @@ class Pools:
     # --- entering, asking, leaving -------------------------------------------------------
 
     def _limit(self, bucket: PerAddress, addr: str, what: str) -> None:
-        wait = bucket.allow(addr)
-        if wait > 0:
-            secs = math.ceil(wait)
-            raise ServiceError(429, "rate_limited", f"too many {what} from your address: "
-                               f"try again in {secs} s", {"Retry-After": str(secs)})
+        refuse_if_waiting(bucket.allow(addr), f"too many {what} from your address")
 
     async def enter(self, player: str, name: str, game_name: str, players: int,
                     addr: str = "local") -> dict[str, Any]:

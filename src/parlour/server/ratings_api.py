@@ -7,7 +7,6 @@ loop) and are limited per address (``standings_per_minute``: 429 with Retry-Afte
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 from fastapi import APIRouter, Query, Request
@@ -18,7 +17,7 @@ from parlour.server import standings
 from parlour.server.api import _errors
 from parlour.server.errors import ServiceError
 from parlour.server.guard import client_address
-from parlour.server.limits import PerAddress
+from parlour.server.limits import bucket_on, refuse_if_waiting
 from parlour.server.room import _page
 
 router = APIRouter()
@@ -26,16 +25,10 @@ router = APIRouter()
 
 def _admit(request: Request) -> None:
     settings = request.app.state.settings
-    state = request.app.state
-    limit = getattr(state, "standings_limit", None)
-    if limit is None:
-        limit = state.standings_limit = PerAddress(settings.standings_per_minute / 60.0,
-                                                   settings.standings_burst)
-    wait = limit.allow(client_address(request.scope, settings))
-    if wait > 0:
-        raise ServiceError(429, "rate_limited", "too many looks at ratings from your "
-                           f"address: try again in {math.ceil(wait)} s",
-                           {"Retry-After": str(math.ceil(wait))})
+    limit = bucket_on(request.app.state, "standings_limit", settings.standings_per_minute,
+                      settings.standings_burst)
+    refuse_if_waiting(limit.allow(client_address(request.scope, settings)),
+                      "too many looks at ratings from your address")
 
 
 @router.get("/api/leaderboard/{game}", responses=_errors(400, 404, 429),

@@ -3,7 +3,6 @@ reports (server/social.py, server/moderation.py)."""
 
 from __future__ import annotations
 
-import math
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Request, Response
@@ -14,7 +13,7 @@ from parlour.server.api import _errors
 from parlour.server.errors import ServiceError
 from parlour.server.guard import client_address, public_base
 from parlour.server.identity import Player, ensure_player, player_of
-from parlour.server.limits import PerAddress
+from parlour.server.limits import bucket_on, refuse_if_waiting
 from parlour.server.protocol import Secret
 from parlour.server.service import TableService
 from parlour.server.social import Social
@@ -68,15 +67,10 @@ def _social(request: Request) -> Social:
 def _limited(request: Request) -> None:
     """Every change here is limited per address (``social_per_minute``)."""
     svc = _service(request)
-    limit = getattr(svc, "social_limit", None)
-    if limit is None:
-        st = svc.settings
-        limit = svc.social_limit = PerAddress(st.social_per_minute / 60.0, st.social_burst)
-    wait = limit.allow(client_address(request.scope, svc.settings))
-    if wait > 0:
-        secs = math.ceil(wait)
-        raise ServiceError(429, "rate_limited", f"too many requests from your address: try "
-                           f"again in {secs} s", {"Retry-After": str(secs)})
+    st = svc.settings
+    limit = bucket_on(svc, "social_limit", st.social_per_minute, st.social_burst)
+    refuse_if_waiting(limit.allow(client_address(request.scope, st)),
+                      "too many requests from your address")
 
 
 def _me(request: Request, response: Response) -> Player:
