@@ -29,7 +29,7 @@ from typing import Any
 
 from parlour.cards import Mask
 from parlour.game import Move
-from parlour.games.fanti.rules import play_card
+from parlour.games.fanti.rules import last_collector_after, play_card
 from parlour.games.fanti.search import (
     deal_end_2p,
     deal_end_n,
@@ -94,8 +94,7 @@ class InfoSolver:
         else:
             group = [([h ^ bit if s == seat else h for s, h in enumerate(hs)], wt)
                      for hs, wt in group]
-        if m >> 6:
-            last = seat
+        last = last_collector_after(last, seat, m)
         nxt = (seat + 1) % self.n
         left = hand if nxt == self.me else group[0][0][nxt]
         if left == 0:  # the next seat has no card: the deal is over

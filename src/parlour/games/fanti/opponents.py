@@ -37,6 +37,7 @@ from parlour.games.fanti.rules import (
     TABLE_START,
     FantiView,
     hand_moves,
+    last_collector_after,
     seen_cards,
     states_before,
 )
@@ -104,8 +105,7 @@ def round_plays(view: Any) -> list[Play]:
                                 since_at[t - start], 52 - TABLE_START - per_deal * (d + 1),
                                 current, last))
             played[seat] += 1
-            if m >> 6:
-                last = seat
+            last = last_collector_after(last, seat, m)
     return out
 
 

@@ -279,6 +279,19 @@ def seen_cards(table: Mask, piles: Sequence[Mask]) -> Mask:
     return table
 
 
+def last_collector_after(last_collector: int, seat: int, move: Move) -> int:
+    """FA-8: who has collected last once ``seat`` has played ``move``: that seat if the
+    move collects, else still ``last_collector`` (-1: nobody yet). The engine and the
+    search (:mod:`.solver`, :mod:`.infoset`, :mod:`.opponents`) all ask this.
+
+    >>> from parlour import cards
+    >>> take = play(cards.parse("5C"), cards.mask_of([cards.parse("6D")]))
+    >>> last_collector_after(-1, 1, take), last_collector_after(1, 0, play(cards.parse("KS")))
+    (1, 1)
+    """
+    return seat if move >> 6 else last_collector
+
+
 def leftovers(piles: Sequence[Mask], table: Mask, last_collector: int) -> tuple[list[Mask], Mask]:
     """FA-8: at the end of the round the cards left on the table go to the last
     player who collected, or to nobody. The piles (a new list) and the table after."""
@@ -451,8 +464,7 @@ class FantiRound(Round):
         self._legal = None
         hands = self.hands
         self.table = play_card(hands, self.piles, self.table, seat, move)
-        if move >> 6:
-            self.last_collector = seat
+        self.last_collector = last_collector_after(self.last_collector, seat, move)
         turn = self.turn = (seat + 1) % self.players
         if hands[turn] == 0:  # everyone has played out: all hands are empty
             if self.dealt < len(self._order):

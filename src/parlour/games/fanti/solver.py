@@ -25,6 +25,7 @@ from parlour.games.fanti.rules import (
     HAND_SIZE,
     VALUED,
     hand_moves,
+    last_collector_after,
     play_card,
 )
 from parlour.games.fanti.worlds import heuristic_choice
@@ -153,8 +154,7 @@ class Solver:
         hand) is now empty."""
         hands, piles = hands.copy(), piles.copy()
         table = play_card(hands, piles, table, seat, m)
-        if m >> 6:
-            last = seat
+        last = last_collector_after(last, seat, m)
         nxt = (seat + 1) % self.n
         return hands, table, piles, nxt, last, hands[nxt] == 0
 
@@ -197,7 +197,7 @@ class Solver:
             t = play_card(hs, ps, table, turn, m)
             n0, n1 = hs
             q0, q1 = ps
-            lc = turn if m >> 6 else last
+            lc = last_collector_after(last, turn, m)
             if (n0 if turn else n1) == 0:  # the next seat has no card: the deal is over
                 if stage == 0 and self.next_hands:
                     v = self._ab(self.next_hands[0], self.next_hands[1], t, q0, q1,
