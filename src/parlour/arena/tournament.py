@@ -26,6 +26,31 @@ RESULTS_FORMAT = "parlour-results/1"
 file that ``benchmarks/leaderboard.py`` reads (docs/arena.md, "Results files")."""
 
 
+Cells = dict[int, list[float]]
+"""Win shares clustered by deal: each deal's ``[shares won, games played]``."""
+
+
+def _cells() -> Cells:
+    return defaultdict(lambda: [0.0, 0.0])
+
+
+def _tally(cells: Cells, deal: int, share: float) -> None:
+    cell = cells[deal]
+    cell[0] += share
+    cell[1] += 1
+
+
+def _win_rate(cells: Cells) -> dict[str, Any]:
+    """Games, wins, win rate and its 95% CI clustered by deal, as the summary gives
+    them for a bot, a seat or a line-up entry alike."""
+    clusters = [(v[0], v[1]) for v in cells.values()]
+    rate, ci = stats.clustered_ci(clusters)
+    return {"games": int(sum(v[1] for v in clusters)),
+            "wins": round(sum(v[0] for v in clusters), 6),
+            "win_rate": round(rate, 6),
+            "ci95": [round(ci[0], 6), round(ci[1], 6)]}
+
+
 @dataclass
 class Tournament:
     """What to play: a game, a line-up and a set of duplicate deals."""
@@ -115,65 +140,31 @@ class TournamentResult:
         """The tournament's results as one JSON object (see docs/arena.md)."""
         t = self.tournament
         n = t.players
-        per_bot: dict[str, dict[int, list[float]]] = {b: defaultdict(lambda: [0.0, 0.0])
-                                                       for b in self.names()}
-        per_seat: list[dict[int, list[float]]] = [defaultdict(lambda: [0.0, 0.0])
-                                                  for _ in range(n)]
+        per_bot: dict[str, Cells] = {b: _cells() for b in self.names()}
+        per_seat: list[Cells] = [_cells() for _ in range(n)]
+        per_entry: list[Cells] = [_cells() for _ in range(n)]
         for g in self.games:
             shares = stats.win_shares(g.winners, n)
             for s, b in enumerate(g.bots):
-                cell = per_bot[b][g.deal]
-                cell[0] += shares[s]
-                cell[1] += 1
-                seat = per_seat[s][g.deal]
-                seat[0] += shares[s]
-                seat[1] += 1
+                _tally(per_bot[b], g.deal, shares[s])
+                _tally(per_seat[s], g.deal, shares[s])
+            for s, e in enumerate(g.entries):
+                _tally(per_entry[e], g.deal, shares[s])
         rated = stats.ratings((g.bots, stats.ranks(g.totals, self.lower_wins))
                               for g in self.games)
         scores = self.scores_by_bot()
         bots = []
         for b in self.names():
-            clusters = [tuple(v) for v in per_bot[b].values()]
-            rate, ci = stats.clustered_ci(clusters)
             mu, sigma = rated[b]
             bots.append({
                 "name": b,
-                "games": int(sum(v[1] for v in clusters)),
-                "wins": round(sum(v[0] for v in clusters), 6),
-                "win_rate": round(rate, 6),
-                "ci95": [round(ci[0], 6), round(ci[1], 6)],
+                **_win_rate(per_bot[b]),
                 "mean_score": round(sum(scores[b]) / len(scores[b]), 6),
                 "rating": round(mu, 4),
                 "rating_sigma": round(sigma, 4),
             })
-        per_entry: list[dict[int, list[float]]] = [defaultdict(lambda: [0.0, 0.0])
-                                                   for _ in range(n)]
-        for g in self.games:
-            shares = stats.win_shares(g.winners, n)
-            for s, e in enumerate(g.entries):
-                cell = per_entry[e][g.deal]
-                cell[0] += shares[s]
-                cell[1] += 1
-        entries = []
-        for e in range(n):
-            clusters = [tuple(v) for v in per_entry[e].values()]
-            rate, ci = stats.clustered_ci(clusters)
-            entries.append({"entry": e, "bot": t.bots[e],
-                            "games": int(sum(v[1] for v in clusters)),
-                            "wins": round(sum(v[0] for v in clusters), 6),
-                            "win_rate": round(rate, 6),
-                            "ci95": [round(ci[0], 6), round(ci[1], 6)]})
-        seats = []
-        for s in range(n):
-            clusters = [tuple(v) for v in per_seat[s].values()]
-            rate, ci = stats.clustered_ci(clusters)
-            seats.append({
-                "seat": s,
-                "games": int(sum(v[1] for v in clusters)),
-                "wins": round(sum(v[0] for v in clusters), 6),
-                "win_rate": round(rate, 6),
-                "ci95": [round(ci[0], 6), round(ci[1], 6)],
-            })
+        entries = [{"entry": e, "bot": t.bots[e], **_win_rate(per_entry[e])} for e in range(n)]
+        seats = [{"seat": s, **_win_rate(per_seat[s])} for s in range(n)]
         return {
             "format": RESULTS_FORMAT,
             "parlour": __version__,
