@@ -37,6 +37,8 @@ from typing import Any
 
 from parlour.arena import findings, stats
 from parlour.arena.backends import Keep, Progress, run_local, run_ray
+from parlour.arena.charts import legend_beside, save_chart
+from parlour.arena.jobs import DealJob
 from parlour.arena.lineup import bot_seed, deal_seed
 from parlour.bots import make_bot
 from parlour.games import get_game, get_kit
@@ -48,15 +50,9 @@ Compare = Sequence[tuple[str, Sequence[Any]]]
 
 
 @dataclass(frozen=True)
-class BalanceJob:
+class BalanceJob(DealJob):
     """Play one deal of one cell of the grid."""
 
-    game: str
-    players: int
-    rules: tuple[tuple[str, Any], ...]
-    bots: tuple[str, ...]
-    seed: int
-    deal: int
     ablate: tuple[str, ...] = ()
 
 
@@ -308,11 +304,8 @@ def write_charts(report: dict[str, Any], out: Path) -> list[Path]:
     ax.set_ylabel("win rate (95% CI)")
     ax.yaxis.set_major_formatter(PercentFormatter(1.0))
     ax.set_title(f"{game.title}, {n} players: who wins by seat ({report['deals']} deals)")
-    ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1.0))
-    fig.tight_layout()
-    p1 = out / "seat_advantage.png"
-    fig.savefig(p1, dpi=100)
-    plt.close(fig)
+    legend_beside(ax)
+    p1 = save_chart(fig, out / "seat_advantage.png")
 
     fig, ax = plt.subplots(figsize=(8, 4))
     lo = min(min(v["score_values"]) for v in vs)
@@ -330,11 +323,8 @@ def write_charts(report: dict[str, Any], out: Path) -> list[Path]:
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.yaxis.set_major_formatter(PercentFormatter(1.0))
     ax.set_title(f"{game.title}, {n} players: scores")
-    ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1.0))
-    fig.tight_layout()
-    p2 = out / "score_distribution.png"
-    fig.savefig(p2, dpi=100)
-    plt.close(fig)
+    legend_beside(ax)
+    p2 = save_chart(fig, out / "score_distribution.png")
     paths = [p1, p2]
     if len(vs) > 1:
         paths.append(findings.chart(report, out))

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from parlour.arena import stats
+from parlour.arena.charts import save_chart
 from parlour.games import get_game
 from parlour.measures import Ablation, Measure
 
@@ -224,8 +225,4 @@ def chart(report: dict[str, Any], out: Path) -> Path:
                   f"(percentage points, paired 95% CI)")
     ax.set_title(f"{get_game(report['game']).title}, {report['players']} players: "
                  f"differences from the baseline")
-    fig.tight_layout()
-    path = out / "differences.png"
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
-    return path
+    return save_chart(fig, out / "differences.png")

@@ -20,8 +20,11 @@ from parlour.match import Match, Shuffler
 
 
 @dataclass(frozen=True)
-class Job:
-    """Play deal ``deal`` with rotation ``rotation`` of the line-up ``bots``."""
+class DealJob:
+    """One deal of a run, as plain data: the game, the table, the rules, the line-up
+    and the run's seed, from which the deal's and the bots' seeds are derived
+    (:mod:`.lineup`). A tournament's :class:`Job` and a balance report's job add what
+    they play it with."""
 
     game: str
     players: int
@@ -29,6 +32,12 @@ class Job:
     bots: tuple[str, ...]
     seed: int
     deal: int
+
+
+@dataclass(frozen=True)
+class Job(DealJob):
+    """Play deal ``deal`` with rotation ``rotation`` of the line-up ``bots``."""
+
     rotation: int
 
 

@@ -8,6 +8,7 @@ from typing import Any
 
 from rich.table import Table
 
+from parlour.arena.charts import legend_beside, save_chart
 from parlour.arena.tournament import TournamentResult
 
 
@@ -73,11 +74,8 @@ def charts(summary: dict[str, Any], scores: dict[str, list[int]], out: Path,
     ax.yaxis.set_major_formatter(PercentFormatter(1.0))
     title = GAMES[summary["game"]].title if summary["game"] in GAMES else summary["game"]
     ax.set_title(f"{title}, {summary['players']} players, {summary['deals']} deals: win rates")
-    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small")
-    fig.tight_layout()
-    p1 = out / "win_rates.png"
-    fig.savefig(p1, dpi=100)
-    plt.close(fig)
+    legend_beside(ax)
+    p1 = save_chart(fig, out / "win_rates.png")
 
     fig, ax = plt.subplots(figsize=(max(4, 1.5 * len(names) + 2), 4))
     ax.boxplot([scores[n] for n in names], showmeans=True)
@@ -86,8 +84,4 @@ def charts(summary: dict[str, Any], scores: dict[str, list[int]], out: Path,
     ax.set_ylabel("game total" + ("" if lower is None else " (lower is better)" if lower
                                   else " (higher is better)"))
     ax.set_title("Score distribution per bot (box: quartiles; triangle: mean)")
-    fig.tight_layout()
-    p2 = out / "scores.png"
-    fig.savefig(p2, dpi=100)
-    plt.close(fig)
-    return [p1, p2]
+    return [p1, save_chart(fig, out / "scores.png")]
