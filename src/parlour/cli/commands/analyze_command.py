@@ -25,11 +25,11 @@ from parlour.cli.common import (
     complete_rule,
     fail,
     game_argument,
-    players_help,
     resolve_game,
     resolve_players,
     usage_errors,
 )
+from parlour.cli.options import BackendOption, ForceResultsOption, ResumeResultsOption, SeatsOption
 from parlour.cli.runs import check_results_dir, stopped
 from parlour.stopping import on_signals
 
@@ -76,8 +76,7 @@ def check_ablate(game: str, names: list[str] | None, rounds: list[int]) -> list[
 @app.command("analyze", short_help="Variant balance report for game designers.")
 def analyze(
     game: Annotated[str, game_argument("analyze")],
-    players: Annotated[int | None, typer.Option(
-        "--players", "-n", help=players_help("Seats at the table"))] = None,
+    players: SeatsOption = None,
     games: Annotated[int, typer.Option("--games", "-g", "-k", help="Deals per variant.")] = 200,
     rule: Annotated[list[str] | None, typer.Option(
         "--rule", "-r", metavar="KEY=VALUE",
@@ -94,16 +93,14 @@ def analyze(
         help="Bots, comma-separated; the last fills the remaining seats.")] = "heuristic",
     seed: Annotated[int, typer.Option("--seed", "-s", help="Seed of the deals and bots.")] = 0,
     workers: Annotated[int, typer.Option("--workers", "-w", help="Worker processes.")] = 1,
-    backend: Annotated[str, typer.Option(metavar="local|ray", help="Where the games run.")] = "local",
+    backend: BackendOption = "local",
     ray_address: Annotated[str | None, typer.Option(metavar="ADDRESS", help="Ray cluster address.")] = None,
     out: Annotated[str | None, typer.Option(
         "--out", "-o", metavar="DIR",
         help="Directory for report.md, report.json, games.csv, games.parquet and charts "
              "(created if need be).")] = None,
-    force: Annotated[bool, typer.Option(
-        "--force", help="Overwrite the results already in --out.")] = False,
-    resume: Annotated[bool, typer.Option(
-        "--resume", help="Go on with the stopped run whose games --out keeps.")] = False,
+    force: ForceResultsOption = False,
+    resume: ResumeResultsOption = False,
 ) -> None:
     """Balance report: seat and first-player advantage, round length, bonus ties,
     score distributions, for each cell of a grid of variants side by side, each

@@ -21,7 +21,6 @@ from parlour.cli.common import (
     card_names_option,
     check_bot,
     complete_bots,
-    complete_rule,
     default_bot,
     fail,
     game_argument,
@@ -37,6 +36,7 @@ from parlour.cli.common import (
     usage_errors,
 )
 from parlour.cli.move_input import help_line
+from parlour.cli.options import RoundsRuleOption
 from parlour.cli.paths import check_input, check_output_file
 from parlour.cli.play_session import PlaySession, QuitGame, describe_seats
 from parlour.games import GAMES
@@ -195,10 +195,7 @@ def play_command(
     seed: Annotated[int | None, typer.Option(
         "--seed", "-s", help="Deal from this seed (reproducible); default: a secure live shuffle.",
     )] = None,
-    rule: Annotated[list[str] | None, typer.Option(
-        "--rule", "-r", metavar="KEY=VALUE", help="A rule option, e.g. rounds=2 (repeatable).",
-        autocompletion=complete_rule,
-    )] = None,
+    rule: RoundsRuleOption = None,
     bots: Annotated[str | None, typer.Option(
         "--bots", "-b", metavar="NAME,...", autocompletion=complete_bots,
         help="Computer players: one name for all, or one per computer seat in seat order.",

@@ -17,7 +17,6 @@ from parlour.cli.common import (
     UsageError,
     check_backend,
     complete_bots,
-    complete_rule,
     fail,
     game_argument,
     resolve_bots,
@@ -28,6 +27,7 @@ from parlour.cli.common import (
     stdout,
     usage_errors,
 )
+from parlour.cli.options import BackendOption, RayAddressOption, RoundsRuleOption, WorkersOption
 from parlour.cli.paths import check_output_file
 from parlour.simulate import (
     DEFAULT_BATCH,
@@ -106,10 +106,7 @@ def simulate_command(
     games: Annotated[int, typer.Option("--games", "-g", help="Number of whole games to play.")],
     seed: Annotated[int, typer.Option(
         "--seed", "-s", help="Master seed; game i uses seeds derived from (seed, i).")] = 0,
-    rule: Annotated[list[str] | None, typer.Option(
-        "--rule", "-r", metavar="KEY=VALUE", help="A rule option, e.g. rounds=2 (repeatable).",
-        autocompletion=complete_rule,
-    )] = None,
+    rule: RoundsRuleOption = None,
     bots: Annotated[str | None, typer.Option(
         "--bots", "-b", metavar="NAME,...", autocompletion=complete_bots,
         help=f"One bot for every seat, or one per seat in seat order (default {DEFAULT_BOT}).",
@@ -117,10 +114,9 @@ def simulate_command(
     out: Annotated[Path | None, typer.Option(
         "--out", "-o", metavar="FILE.jsonl", help="Write every game's record, one per line.",
     )] = None,
-    workers: Annotated[int, typer.Option("--workers", "-w", help="Worker processes or Ray CPUs.")] = 1,
-    backend: Annotated[str, typer.Option(metavar="local|ray", help="Where the games run.")] = "local",
-    ray_address: Annotated[str | None, typer.Option(
-        metavar="ADDRESS", help="Ray cluster address (default: start a local Ray).")] = None,
+    workers: WorkersOption = 1,
+    backend: BackendOption = "local",
+    ray_address: RayAddressOption = None,
     engine: Annotated[str, typer.Option(
         "--engine", metavar="step|batch|auto",
         help="step: the bots, move by move; batch: the numba batch engine, random play only; "

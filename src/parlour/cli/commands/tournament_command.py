@@ -23,10 +23,17 @@ from parlour.cli.common import (
     complete_rule,
     fail,
     game_argument,
-    players_help,
     resolve_game,
     resolve_players,
     usage_errors,
+)
+from parlour.cli.options import (
+    BackendOption,
+    ForceResultsOption,
+    RayAddressOption,
+    ResumeResultsOption,
+    SeatsOption,
+    WorkersOption,
 )
 from parlour.cli.runs import check_results_dir, stopped
 from parlour.stopping import on_signals
@@ -44,8 +51,7 @@ def parse_rules(game: str, players: int, pairs: list[str] | None) -> dict:
 @app.command("tournament", short_help="Bots against bots on duplicate deals, rated.")
 def tournament(
     game: Annotated[str, game_argument("play a tournament of")],
-    players: Annotated[int | None, typer.Option(
-        "--players", "-n", help=players_help("Seats at the table"))] = None,
+    players: SeatsOption = None,
     bots: Annotated[str, typer.Option(
         "--bots", "-b", metavar="NAME,...", autocompletion=complete_bots,
         help="Bots, comma-separated; the last one fills the remaining seats "
@@ -60,18 +66,15 @@ def tournament(
     rule: Annotated[list[str] | None, typer.Option(
         "--rule", "-r", metavar="KEY=VALUE", autocompletion=complete_rule,
         help="A rule option (repeatable); rounds defaults to 1.")] = None,
-    workers: Annotated[int, typer.Option("--workers", "-w", help="Worker processes or Ray CPUs.")] = 1,
-    backend: Annotated[str, typer.Option(metavar="local|ray", help="Where the games run.")] = "local",
-    ray_address: Annotated[str | None, typer.Option(
-        metavar="ADDRESS", help="Ray cluster address (default: start a local Ray).")] = None,
+    workers: WorkersOption = 1,
+    backend: BackendOption = "local",
+    ray_address: RayAddressOption = None,
     out: Annotated[str | None, typer.Option(
         "--out", "-o", metavar="DIR",
         help="Directory for records.jsonl, summary.json and charts (created if need be).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
-    force: Annotated[bool, typer.Option(
-        "--force", help="Overwrite the results already in --out.")] = False,
-    resume: Annotated[bool, typer.Option(
-        "--resume", help="Go on with the stopped run whose games --out keeps.")] = False,
+    force: ForceResultsOption = False,
+    resume: ResumeResultsOption = False,
 ) -> None:
     """Play bots against each other on duplicate deals and rate them.
 

@@ -14,7 +14,6 @@ from parlour.cli.common import (
     UsageError,
     fail,
     game_argument,
-    players_help,
     resolve_game,
     resolve_players,
     resolve_rules,
@@ -22,6 +21,7 @@ from parlour.cli.common import (
     stdout,
     usage_errors,
 )
+from parlour.cli.options import SeatsOption
 from parlour.cli.paths import check_output_file
 
 
@@ -82,8 +82,7 @@ def plot_curves(panels: list[tuple[str, list[Path]]], png: Path) -> None:
 @app.command("train", short_help="Train the learned bot's network (imitation, then PPO).")
 def train(
     game: Annotated[str, game_argument("train a network for")],
-    players: Annotated[int | None, typer.Option(
-        "--players", "-n", help=players_help("Seats at the table"))] = None,
+    players: SeatsOption = None,
     out: Annotated[Path, typer.Option(
         "--out", "-o", metavar="FILE.npz",
         help="Weights file; the log (FILE.jsonl) and the curve (FILE.png) go beside it.")] =
