@@ -10,13 +10,19 @@ workers stop at once and one line says how many games finished and where they ar
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any, NoReturn
 
 import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from parlour import stopping
-from parlour.arena.checkpoint import FILE
-from parlour.cli.common import UsageError, stderr
+from parlour.arena.checkpoint import FILE, Checkpoint, CheckpointError
+from parlour.bots.base import BotFailed
+from parlour.cli.common import UsageError, fail, stderr
 from parlour.cli.paths import prepare_output_dir
 
 
@@ -39,11 +45,64 @@ def check_results_dir(out: str | None, results: list[str], force: bool,
     prepare_output_dir(path)
 
 
-def stopped(stop: KeyboardInterrupt, finished: int, total: int, out: str | None) -> None:
-    """Say that the run stopped and what it kept, then exit 130 (Ctrl-C) or 143 (SIGTERM)."""
+def refuse_remote_resume(resume: bool, backend: str) -> None:
+    """``--resume`` reads what this machine kept, so it goes with ``--backend local`` only."""
+    if resume and backend != "local":
+        raise UsageError("--resume goes on with local runs only (--backend local)")
+
+
+def open_checkpoint(out: str | None, backend: str, run: Callable[[], dict[str, Any]],
+                    resume: bool, load: Callable[[dict[str, Any]], Any]) -> Checkpoint | None:
+    """Where a local run with ``--out`` keeps each game as it finishes (None for a run
+    without ``--out`` or on Ray); a folder that holds another run's games is a usage error.
+    ``run`` names the run's parameters (called only when there is a folder)."""
+    if not out or backend != "local":
+        return None
+    try:
+        return Checkpoint(Path(out), run(), resume, load)
+    except CheckpointError as e:
+        raise UsageError(str(e)) from None
+
+
+def games_bar(console: Console, transient: bool = False) -> Progress:
+    """The progress bar of a run of games: what runs, a bar, done of all, time taken."""
+    return Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                    TimeElapsedColumn(), console=console, transient=transient)
+
+
+@contextlib.contextmanager
+def games_running(stop: Callable[[KeyboardInterrupt], NoReturn],
+                  kept: Checkpoint | None = None) -> Iterator[None]:
+    """Run games with SIGTERM taken as a stop: a stop goes to ``stop`` (which says what
+    finished and exits), a Ray cluster that never answers or goes away is a one-line
+    error (exit 2), an entered agent breaking off a game another (exit 1); ``kept`` is
+    closed however it ends."""
+    try:
+        with stopping.on_signals():
+            yield
+    except KeyboardInterrupt as e:  # Ctrl-C or SIGTERM: every worker is stopped already
+        stop(e)
+    except ConnectionError as e:  # the Ray cluster never answered, or went away
+        fail(str(e))
+    except BotFailed as e:  # an entered agent broke off a game
+        fail(str(e), 1)
+    finally:
+        if kept:
+            kept.close()
+
+
+def say_stopped(stop: KeyboardInterrupt, finished: int, total: int, kept: str) -> NoReturn:
+    """Say that the run stopped, how far it got and what it ``kept``, then exit 130
+    (Ctrl-C) or 143 (SIGTERM)."""
     how = "SIGTERM" if isinstance(stop, stopping.Stopped) else "Ctrl-C"
-    kept = (f"kept in {Path(out) / FILE}; the same command with --resume goes on"
-            if out else "nothing kept (give --out DIR to keep finished games)")
     stderr().print(f"stopped by {how}: {finished} of {total} games finished, every "
                    f"worker stopped; {kept}", markup=False, soft_wrap=True)
     raise typer.Exit(stopping.exit_code(stop))
+
+
+def stopped(stop: KeyboardInterrupt, finished: int, total: int, out: str | None) -> NoReturn:
+    """:func:`say_stopped` for a run that keeps its games in ``--out DIR`` (``out``, or
+    None when nothing was kept)."""
+    kept = (f"kept in {Path(out) / FILE}; the same command with --resume goes on"
+            if out else "nothing kept (give --out DIR to keep finished games)")
+    say_stopped(stop, finished, total, kept)

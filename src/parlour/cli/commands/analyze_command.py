@@ -9,13 +9,10 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 from rich.markdown import Markdown
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from parlour.arena import export
 from parlour.arena.analyze import RoundFacts, markdown, run_id, write_charts
 from parlour.arena.analyze import analyze as run_analysis
-from parlour.arena.checkpoint import Checkpoint, CheckpointError
-from parlour.bots.base import BotFailed
 from parlour.cli.app import app
 from parlour.cli.commands.tournament_command import parse_rules
 from parlour.cli.common import (
@@ -23,15 +20,20 @@ from parlour.cli.common import (
     check_backend,
     complete_bots,
     complete_rule,
-    fail,
     game_argument,
     resolve_game,
     resolve_players,
     usage_errors,
 )
 from parlour.cli.options import BackendOption, ForceResultsOption, ResumeResultsOption, SeatsOption
-from parlour.cli.runs import check_results_dir, stopped
-from parlour.stopping import on_signals
+from parlour.cli.runs import (
+    check_results_dir,
+    games_bar,
+    games_running,
+    open_checkpoint,
+    refuse_remote_resume,
+    stopped,
+)
 
 
 def parse_compare(game: str, texts: list[str] | str | None) -> list[tuple[str, list[Any]]]:
@@ -126,16 +128,12 @@ def analyze(
             check_lineup([b.strip() for b in bots.split(",")], resolve_game(game).name, players)
         except ValueError as e:
             raise UsageError(str(e)) from None
-        if resume and backend != "local":
-            raise UsageError("--resume goes on with local runs only (--backend local)")
+        refuse_remote_resume(resume, backend)
         check_results_dir(out, ["report.json", "report.md", "games.csv"], force, resume)
-        kept = None
-        if out and backend == "local":
-            ident = run_id(game, players, games, rules, cmp, bots.split(","), seed, switches)
-            try:
-                kept = Checkpoint(Path(out), ident, resume, lambda d: RoundFacts(**d))
-            except CheckpointError as e:
-                raise UsageError(str(e)) from None
+        kept = open_checkpoint(
+            out, backend,
+            lambda: run_id(game, players, games, rules, cmp, bots.split(","), seed, switches),
+            resume, lambda d: RoundFacts(**d))
     console = Console(stderr=True)
     total = games * len(cells)
     done = dict(kept.done) if kept else {}
@@ -145,23 +143,12 @@ def analyze(
         finished[0] += 1
         bar.advance(task)
 
-    try:
-        with on_signals(), Progress(
-                TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                TimeElapsedColumn(), console=console) as bar:
-            task = bar.add_task("balance", total=total, completed=len(done))
-            report = run_analysis(game, players, games, rules, cmp, bots.split(","), seed,
-                                  workers, backend, ray_address, advance, ablate=switches,
-                                  done=done, keep=kept.add if kept else None)
-    except KeyboardInterrupt as e:  # Ctrl-C or SIGTERM: every worker is stopped already
-        stopped(e, finished[0], total, out if kept else None)
-    except ConnectionError as e:  # the Ray cluster never answered, or went away
-        fail(str(e))
-    except BotFailed as e:  # an entered agent broke off a game
-        fail(str(e), 1)
-    finally:
-        if kept:
-            kept.close()
+    with games_running(lambda e: stopped(e, finished[0], total, out if kept else None),
+                       kept), games_bar(console) as bar:
+        task = bar.add_task("balance", total=total, completed=len(done))
+        report = run_analysis(game, players, games, rules, cmp, bots.split(","), seed,
+                              workers, backend, ray_address, advance, ablate=switches,
+                              done=done, keep=kept.add if kept else None)
     charts: list[str] = []
     if out:
         path = Path(out)

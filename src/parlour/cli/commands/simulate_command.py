@@ -11,7 +11,6 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from parlour.bots.base import BotFailed
 from parlour.cli.app import app
 from parlour.cli.common import (
     UsageError,
@@ -29,6 +28,7 @@ from parlour.cli.common import (
 )
 from parlour.cli.options import BackendOption, RayAddressOption, RoundsRuleOption, WorkersOption
 from parlour.cli.paths import check_output_file
+from parlour.cli.runs import games_running, refuse_remote_resume, say_stopped
 from parlour.simulate import (
     DEFAULT_BATCH,
     GameResult,
@@ -37,7 +37,6 @@ from parlour.simulate import (
     choose_engine,
     run_chunks,
 )
-from parlour.stopping import Stopped, exit_code, on_signals
 
 DEFAULT_BOT = "greedy"
 
@@ -156,8 +155,7 @@ def simulate_command(
             raise UsageError("--force starts again and --resume goes on: give one of them")
         if resume and out is None:
             raise UsageError("--resume goes on with the records in --out FILE: give it")
-        if resume and backend != "local":
-            raise UsageError("--resume goes on with local runs only (--backend local)")
+        refuse_remote_resume(resume, backend)
         if out is not None:
             check_output_file(out)
             if out.exists() and out.stat().st_size and not (force or resume):
@@ -171,8 +169,11 @@ def simulate_command(
             first = resume_from(out, config, summary)
     progress = Progress(TextColumn(f"simulating ({used} engine)"), BarColumn(), MofNCompleteColumn(),
                         TimeRemainingColumn(), console=stderr(), transient=True)
+    kept = (f"{out} holds their records; the same command with --resume goes on"
+            if out else "nothing kept (give --out FILE to keep their records)")
     try:
-        with on_signals(), progress, contextlib.ExitStack() as files:
+        with (games_running(lambda e: say_stopped(e, summary.games, games, kept)), progress,
+              contextlib.ExitStack() as files):
             mode = "a" if first else "w"
             f = files.enter_context(out.open(mode, encoding="utf-8")) if out else None
             task = progress.add_task("games", total=games, completed=first)
@@ -189,19 +190,8 @@ def simulate_command(
                 if f is not None:
                     f.writelines(line + "\n" for line in chunk.records())
                     f.flush()
-    except KeyboardInterrupt as e:  # Ctrl-C or SIGTERM: every worker is stopped already
-        how = "SIGTERM" if isinstance(e, Stopped) else "Ctrl-C"
-        kept = (f"{out} holds their records; the same command with --resume goes on"
-                if out else "nothing kept (give --out FILE to keep their records)")
-        stderr().print(f"stopped by {how}: {summary.games} of {games} games finished, every "
-                       f"worker stopped; {kept}", markup=False, soft_wrap=True)
-        raise typer.Exit(exit_code(e)) from None
-    except ConnectionError as e:  # the Ray cluster never answered, or went away
-        fail(str(e))
-    except OSError as e:
+    except OSError as e:  # after games_running: a ConnectionError is Ray's, said there
         fail(f"could not write {out}: {e}", 1)
-    except BotFailed as e:  # an entered agent broke off a game
-        fail(str(e), 1)
     if as_json:
         typer.echo(json.dumps({**summary.to_json(), "seed": seed, "rules": rules,
                                "engine": used, "out": str(out) if out else None}))

@@ -3,25 +3,20 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from parlour.arena import report
-from parlour.arena.checkpoint import Checkpoint, CheckpointError
 from parlour.arena.jobs import GameResult
 from parlour.arena.tournament import Tournament
-from parlour.bots.base import BotFailed
 from parlour.cli.app import app
 from parlour.cli.common import (
     UsageError,
     check_backend,
     complete_bots,
     complete_rule,
-    fail,
     game_argument,
     resolve_game,
     resolve_players,
@@ -35,8 +30,14 @@ from parlour.cli.options import (
     SeatsOption,
     WorkersOption,
 )
-from parlour.cli.runs import check_results_dir, stopped
-from parlour.stopping import on_signals
+from parlour.cli.runs import (
+    check_results_dir,
+    games_bar,
+    games_running,
+    open_checkpoint,
+    refuse_remote_resume,
+    stopped,
+)
 
 
 def parse_rules(game: str, players: int, pairs: list[str] | None) -> dict:
@@ -99,16 +100,9 @@ def tournament(
             t = Tournament(game, n, bots.split(","), games, seed, rules, deals)
         except ValueError as e:
             raise UsageError(str(e)) from None
-        if resume and backend != "local":
-            raise UsageError("--resume goes on with local runs only (--backend local)")
+        refuse_remote_resume(resume, backend)
         check_results_dir(out, ["summary.json", "records.jsonl"], force, resume)
-        kept = None
-        if out and backend == "local":
-            try:
-                kept = Checkpoint(Path(out), t.run_id(), resume,
-                                  lambda d: GameResult(**d))
-            except CheckpointError as e:
-                raise UsageError(str(e)) from None
+        kept = open_checkpoint(out, backend, t.run_id, resume, lambda d: GameResult(**d))
     console = Console(stderr=True)
     total = len(t.jobs())
     done = dict(kept.done) if kept else {}
@@ -118,22 +112,11 @@ def tournament(
         finished[0] += 1
         bar.advance(task)
 
-    try:
-        with on_signals(), Progress(
-                TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                TimeElapsedColumn(), console=console, transient=as_json) as bar:
-            task = bar.add_task(f"{t.game} tournament", total=total, completed=len(done))
-            result = t.run(backend, workers, ray_address, advance,
-                           done=done, keep=kept.add if kept else None)
-    except KeyboardInterrupt as e:  # Ctrl-C or SIGTERM: every worker is stopped already
-        stopped(e, finished[0], total, out if kept else None)
-    except ConnectionError as e:  # the Ray cluster never answered, or went away
-        fail(str(e))
-    except BotFailed as e:  # an entered agent broke off a game
-        fail(str(e), 1)
-    finally:
-        if kept:
-            kept.close()
+    with games_running(lambda e: stopped(e, finished[0], total, out if kept else None),
+                       kept), games_bar(console, transient=as_json) as bar:
+        task = bar.add_task(f"{t.game} tournament", total=total, completed=len(done))
+        result = t.run(backend, workers, ray_address, advance,
+                       done=done, keep=kept.add if kept else None)
     summary = result.summary()
     if out:
         paths = report.write(result, out)
