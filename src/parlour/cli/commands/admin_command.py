@@ -22,6 +22,7 @@ DbOption = Annotated[str, typer.Option(
     help="The server's database: a SQLite file path or a SQLAlchemy URL.")]
 ReasonOption = Annotated[str, typer.Option("--reason", help="Why (the player is shown it).")]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON.")]
+TargetArgument = Annotated[str, typer.Argument(help="An account's name or a player id.")]
 
 
 def _engine(db: str) -> Any:
@@ -112,7 +113,7 @@ def _act(action: str, db: str, target: str, why: str, hours: float | None) -> No
 
 
 def _sanction(action: str, doc: str) -> None:
-    def run(target: Annotated[str, typer.Argument(help="An account's name or a player id.")],
+    def run(target: TargetArgument,
             why: ReasonOption,
             db: DbOption = "parlour.sqlite3",
             hours: Annotated[float | None, typer.Option(
@@ -125,7 +126,7 @@ def _sanction(action: str, doc: str) -> None:
 
 
 def _lift(action: str, doc: str) -> None:
-    def run(target: Annotated[str, typer.Argument(help="An account's name or a player id.")],
+    def run(target: TargetArgument,
             why: ReasonOption, db: DbOption = "parlour.sqlite3") -> None:
         _act(action, db, target, why, None)
 
