@@ -6,12 +6,15 @@ already holds results is refused unless ``--force`` (start again, overwriting) o
 ``--resume`` (go on with the run whose games ``DIR/progress.jsonl`` keeps,
 :mod:`parlour.arena.checkpoint`). On Ctrl-C or SIGTERM (:mod:`parlour.stopping`) the
 workers stop at once and one line says how many games finished and where they are.
+``simulate``, which keeps its records in one file, runs its games the same way
+(:func:`games_running`) and says its own stop line (:func:`say_stopped`).
 """
 
 from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -64,12 +67,6 @@ def open_checkpoint(out: str | None, backend: str, run: Callable[[], dict[str, A
         raise UsageError(str(e)) from None
 
 
-def games_bar(console: Console, transient: bool = False) -> Progress:
-    """The progress bar of a run of games: what runs, a bar, done of all, time taken."""
-    return Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                    TimeElapsedColumn(), console=console, transient=transient)
-
-
 @contextlib.contextmanager
 def games_running(stop: Callable[[KeyboardInterrupt], NoReturn],
                   kept: Checkpoint | None = None) -> Iterator[None]:
@@ -89,6 +86,36 @@ def games_running(stop: Callable[[KeyboardInterrupt], NoReturn],
     finally:
         if kept:
             kept.close()
+
+
+@dataclass
+class KeptRun:
+    """What a running results-folder run hands its games: the jobs finished before
+    (``--resume``), the callback of each finished game and where to keep it."""
+
+    done: dict[int, Any]
+    advance: Callable[[object], None]
+    keep: Callable[[int, Any], None] | None
+
+
+@contextlib.contextmanager
+def results_run(console: Console, description: str, total: int, kept: Checkpoint | None,
+                out: str | None, transient: bool = False) -> Iterator[KeptRun]:
+    """A run of ``total`` games that keeps them in ``--out DIR`` (``tournament``,
+    ``analyze``): a bar that starts at the games ``kept`` already holds, counted on as
+    each finishes, and :func:`games_running`'s handling, a stop saying how many finished."""
+    done = dict(kept.done) if kept else {}
+    finished = [len(done)]
+    with (games_running(lambda e: stopped(e, finished[0], total, out if kept else None), kept),
+          Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                   TimeElapsedColumn(), console=console, transient=transient) as bar):
+        task = bar.add_task(description, total=total, completed=len(done))
+
+        def advance(_game: object) -> None:
+            finished[0] += 1
+            bar.advance(task)
+
+        yield KeptRun(done, advance, kept.add if kept else None)
 
 
 def say_stopped(stop: KeyboardInterrupt, finished: int, total: int, kept: str) -> NoReturn:

@@ -26,14 +26,7 @@ from parlour.cli.common import (
     usage_errors,
 )
 from parlour.cli.options import BackendOption, ForceResultsOption, ResumeResultsOption, SeatsOption
-from parlour.cli.runs import (
-    check_results_dir,
-    games_bar,
-    games_running,
-    open_checkpoint,
-    refuse_remote_resume,
-    stopped,
-)
+from parlour.cli.runs import check_results_dir, open_checkpoint, refuse_remote_resume, results_run
 
 
 def parse_compare(game: str, texts: list[str] | str | None) -> list[tuple[str, list[Any]]]:
@@ -135,20 +128,10 @@ def analyze(
             lambda: run_id(game, players, games, rules, cmp, bots.split(","), seed, switches),
             resume, lambda d: RoundFacts(**d))
     console = Console(stderr=True)
-    total = games * len(cells)
-    done = dict(kept.done) if kept else {}
-    finished = [len(done)]
-
-    def advance(_f: object) -> None:
-        finished[0] += 1
-        bar.advance(task)
-
-    with games_running(lambda e: stopped(e, finished[0], total, out if kept else None),
-                       kept), games_bar(console) as bar:
-        task = bar.add_task("balance", total=total, completed=len(done))
+    with results_run(console, "balance", games * len(cells), kept, out) as run:
         report = run_analysis(game, players, games, rules, cmp, bots.split(","), seed,
-                              workers, backend, ray_address, advance, ablate=switches,
-                              done=done, keep=kept.add if kept else None)
+                              workers, backend, ray_address, run.advance, ablate=switches,
+                              done=run.done, keep=run.keep)
     charts: list[str] = []
     if out:
         path = Path(out)

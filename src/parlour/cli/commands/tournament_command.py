@@ -30,14 +30,7 @@ from parlour.cli.options import (
     SeatsOption,
     WorkersOption,
 )
-from parlour.cli.runs import (
-    check_results_dir,
-    games_bar,
-    games_running,
-    open_checkpoint,
-    refuse_remote_resume,
-    stopped,
-)
+from parlour.cli.runs import check_results_dir, open_checkpoint, refuse_remote_resume, results_run
 
 
 def parse_rules(game: str, players: int, pairs: list[str] | None) -> dict:
@@ -104,19 +97,9 @@ def tournament(
         check_results_dir(out, ["summary.json", "records.jsonl"], force, resume)
         kept = open_checkpoint(out, backend, t.run_id, resume, lambda d: GameResult(**d))
     console = Console(stderr=True)
-    total = len(t.jobs())
-    done = dict(kept.done) if kept else {}
-    finished = [len(done)]
-
-    def advance(_r: object) -> None:
-        finished[0] += 1
-        bar.advance(task)
-
-    with games_running(lambda e: stopped(e, finished[0], total, out if kept else None),
-                       kept), games_bar(console, transient=as_json) as bar:
-        task = bar.add_task(f"{t.game} tournament", total=total, completed=len(done))
-        result = t.run(backend, workers, ray_address, advance,
-                       done=done, keep=kept.add if kept else None)
+    with results_run(console, f"{t.game} tournament", len(t.jobs()), kept, out,
+                     transient=as_json) as run:
+        result = t.run(backend, workers, ray_address, run.advance, done=run.done, keep=run.keep)
     summary = result.summary()
     if out:
         paths = report.write(result, out)
