@@ -113,6 +113,18 @@ def usage_errors(code: int = 2) -> Iterator[None]:
         fail(str(e), code)
 
 
+def at_least_one(flag: str, value: int) -> None:
+    """A count option (``--games``, ``--workers``, ``--batch``) is 1 or more.
+
+    >>> at_least_one("--games", 0)
+    Traceback (most recent call last):
+    ...
+    parlour.cli.common.UsageError: --games must be at least 1, not 0
+    """
+    if value < 1:
+        raise UsageError(f"{flag} must be at least 1, not {value}")
+
+
 def resolve_game(name: str) -> Game:
     try:
         return get_game(name)

@@ -17,6 +17,7 @@ from parlour.cli.app import app
 from parlour.cli.commands.tournament_command import parse_rules
 from parlour.cli.common import (
     UsageError,
+    at_least_one,
     check_backend,
     complete_bots,
     complete_rule,
@@ -103,8 +104,7 @@ def analyze(
     the findings in words (Markdown with charts; per-game CSV and Parquet)."""
     with usage_errors():
         players = resolve_players(resolve_game(game), players)
-        if games < 1:
-            raise UsageError(f"--games must be at least 1, not {games}")
+        at_least_one("--games", games)
         check_backend(backend, ray_address)
         rules = parse_rules(game, players, rule)
         cmp = parse_compare(game, compare)

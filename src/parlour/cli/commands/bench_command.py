@@ -22,6 +22,7 @@ from parlour.bench import BenchResult, random_playouts
 from parlour.cli.app import app
 from parlour.cli.common import (
     UsageError,
+    at_least_one,
     fail,
     players_help,
     resolve_game,
@@ -193,8 +194,7 @@ def bench_command(
             counts[name] = resolve_players(resolve_game(name), players)
         if not 0 < seconds <= 3600:
             raise UsageError(f"--seconds must be above 0 and at most 3600, not {seconds}")
-        if batch < 1:
-            raise UsageError(f"--batch must be at least 1, not {batch}")
+        at_least_one("--batch", batch)
         chosen = None if engine is None else engine.strip().lower()
         if chosen is not None and chosen not in ENGINE_CHOICES:
             raise UsageError(f"unknown --engine {engine!r}; choose one of: "

@@ -14,6 +14,7 @@ from rich.table import Table
 from parlour.cli.app import app
 from parlour.cli.common import (
     UsageError,
+    at_least_one,
     check_backend,
     complete_bots,
     fail,
@@ -140,13 +141,10 @@ def simulate_command(
         g = resolve_game(game)
         n = resolve_players(g, players)
         rules = resolve_rules(g, n, rule)
-        if games < 1:
-            raise UsageError(f"--games must be at least 1, not {games}")
-        if workers < 1:
-            raise UsageError(f"--workers must be at least 1, not {workers}")
+        at_least_one("--games", games)
+        at_least_one("--workers", workers)
         names = resolve_bots(g, bots, n, DEFAULT_BOT)
-        if batch < 1:
-            raise UsageError(f"--batch must be at least 1, not {batch}")
+        at_least_one("--batch", batch)
         try:
             used = choose_engine(engine.strip().lower(), names, g.name, rules)
         except ValueError as e:

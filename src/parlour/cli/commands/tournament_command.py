@@ -14,6 +14,7 @@ from parlour.arena.tournament import Tournament
 from parlour.cli.app import app
 from parlour.cli.common import (
     UsageError,
+    at_least_one,
     check_backend,
     complete_bots,
     complete_rule,
@@ -84,10 +85,8 @@ def tournament(
             raise UsageError("--deals fixes the deals and the seed: drop --games and --seed")
         games = 100 if games is None else games
         seed = 0 if seed is None else seed
-        if games < 1:
-            raise UsageError(f"--games must be at least 1, not {games}")
-        if workers < 1:
-            raise UsageError(f"--workers must be at least 1, not {workers}")
+        at_least_one("--games", games)
+        at_least_one("--workers", workers)
         rules = parse_rules(game, n, rule)
         try:
             t = Tournament(game, n, bots.split(","), games, seed, rules, deals)
