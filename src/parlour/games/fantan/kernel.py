@@ -2,11 +2,13 @@
 
 The one compiled copy of :class:`parlour.games.fantan.rules.FanTanRound` (FT-1 .. FT-8,
 FT-11): the deal (:func:`deal`), the legal plays and the right to pass
-(:func:`legal_options`), the withholding fines (:func:`withhold`), the blocked round
-(:func:`passed`: a round's winner is :data:`BLOCKED` when it ends that way) and the score
-(:func:`round_score`). The lock-step
-batch (:mod:`.lockstep`), the vector environment and the compiled search call these; the
-differential tests (``tests/batch``, ``tests/games/fantan``) hold them to the engine.
+(:func:`legal_options`), the move transition (:func:`play_card`; :func:`pass_turn` with
+its :func:`pass_charge` and the blocked round, a round's winner then being
+:data:`BLOCKED`), the withholding fines (:func:`withhold`) and the score
+(:func:`round_score`). The whole games below, the lock-step batch (:mod:`.lockstep`),
+the vector environment (:mod:`.vector`) and the compiled search (:mod:`.search_kernel`)
+move by these and keep no copy; the differential tests (``tests/batch``,
+``tests/games/fantan``, ``tests/envs``) hold them to the engine.
 :func:`fantan_games` plays whole games with the choices of :mod:`parlour.batch.stream`;
 :data:`BATCH` is the game's batch-engine part (:class:`parlour.batch.engine.BatchKernel`).
 """
@@ -51,12 +53,52 @@ BLOCKED = -2
 """A round's winner when it ended blocked, with nobody out (FT-11)."""
 
 
+# --- the move transition, written once ------------------------------------------------
+# Small inlined functions on scalars: every compiled engine (the whole games below, the
+# lock-step batch, the vector environment, the search kernels) keeps its own storage and
+# stores what these return, so after inlining each runs the same code as a hand-written
+# copy, with no array handed in (numba would incref it). A house rule about a move is a
+# change here and in rules.py's FanTanRound._apply; the differential tests hold every
+# engine to it.
+
+
+@njit(inline="always", cache=True)
+def pass_charge(streak):
+    """FT-7: what a pass costs (1 penalty point, or 1 chip into the pot), made after
+    ``streak`` passes in a row. Engines add it to the seat's ``passes``, which the score
+    charges (:func:`round_score`)."""
+    return 1
+
+
+@njit(inline="always", cache=True)
+def pass_turn(streak, n):
+    """A pass (FT-5) made after ``streak`` passes in a row: returns ``(charge, streak,
+    blocked)`` -- its :func:`pass_charge`, the passes in a row after it, and whether they
+    end the round blocked (FT-11, :func:`parlour.games.fantan.rules.block_after`: two
+    circles of passes). A pass that held a playable card is also fined (:func:`withhold`,
+    FT-8)."""
+    charge = pass_charge(streak)
+    streak += 1
+    return charge, streak, streak >= 2 * n
+
+
 @njit(inline="always", cache=True)
 def passed(streak, n):
     """FT-11: the passes in a row after one more pass, and whether they block the round
-    (:func:`parlour.games.fantan.rules.block_after`: two circles of passes)."""
+    (:func:`parlour.games.fantan.rules.block_after`: two circles of passes). Kept for the
+    engines not yet on :func:`pass_turn`."""
     streak += 1
     return streak, streak >= 2 * n
+
+
+@njit(inline="always", cache=True)
+def play_card(card, opens, hand, table, playable):
+    """``card`` leaves ``hand`` for its row and ``opens`` (``unlock[card]``) becomes
+    playable (FT-3); the passes in a row start again (FT-11). Returns ``(hand, table,
+    playable, streak, out)``: ``out`` when that was the seat's last card (FT-6)."""
+    cb = bit(card)
+    hand ^= cb
+    return hand, table | cb, (playable ^ cb) | opens, 0, hand == U0
 
 
 @njit(inline="always", cache=True)
@@ -94,18 +136,20 @@ def legal_options(hand, table, playable, any_seven, strict):
 
 @njit(inline="always", cache=True)
 def withhold(seat, legal, hands, n, chips, fines, paid5):
-    """FT-8: a pass holding ``legal`` cards is fined; each withheld 7 pays its 6 and 8."""
-    fines[seat] += 1
-    if chips:
-        sev = legal & SEVENS_U
-        while sev != U0:
-            c7 = lowest(sev)
-            sev &= sev - np.uint64(1)
-            for nb in (c7 - 1, c7 + 1):
-                h = holder(hands, n, nb)
-                if h != seat:
-                    paid5[seat] -= 5
-                    paid5[h] += 5
+    """FT-8: a pass holding ``legal`` cards is fined (holding none, nothing happens); each
+    withheld 7 pays its 6 and 8. No early exit: the arrays' last use is after the loop,
+    so a caller may hand them in on every path at no reference-counting cost
+    (``tests/batch/test_batch_step.py``)."""
+    fines[seat] += 1 if legal != U0 else 0
+    sev = legal & SEVENS_U if chips else U0
+    while sev != U0:
+        c7 = lowest(sev)
+        sev &= sev - np.uint64(1)
+        for nb in (c7 - 1, c7 + 1):
+            h = holder(hands, n, nb)
+            if h != seat:
+                paid5[seat] -= 5
+                paid5[h] += 5
 
 
 @njit(cache=True)
@@ -156,21 +200,18 @@ def fantan_games(seed, game0, n, rounds, any_seven, strict, chips, unlock,
                 seat = turn
                 if k == cnt:  # pass (FT-5)
                     move = PASS
-                    passes[seat] += 1
+                    charge, streak, blocked = pass_turn(streak, n)
+                    passes[seat] += charge
                     if legal != U0:
                         withhold(seat, legal, hands, n, chips, fines, paid5)
-                    streak, stop = passed(streak, n)
-                    if stop:  # FT-11
+                    if blocked:
                         winner = BLOCKED
                 else:
-                    streak = 0
                     move = kth_card(legal, k)
-                    cb = bit(move)
-                    hand ^= cb
+                    hand, table, playable, streak, out = play_card(move, unlock[move], hand,
+                                                                   table, playable)
                     hands[seat] = hand
-                    table |= cb
-                    playable = (playable ^ cb) | unlock[move]
-                    if hand == U0:  # FT-6
+                    if out:
                         winner = seat
                 turn = seat + 1 if seat + 1 < n else 0
                 if record and m < cap:
