@@ -34,7 +34,8 @@ from parlour.games.fantan.kernel import (
     UNLOCKS_U,
     deal,
     legal_options,
-    passed,
+    pass_turn,
+    play_card,
     round_score,
     withhold,
 )
@@ -101,20 +102,17 @@ def _step(n, any_seven, strict, chips, unlock, moves, hands, table, playable, tu
         seat = turn[b]
         mv = moves[b]
         if mv == PASS:
-            passes[b, seat] += 1
+            charge, streak[b], blocked = pass_turn(streak[b], n)
+            passes[b, seat] += charge
             legal, _ = legal_options(hands[b, seat], table[b], playable[b], any_seven, strict)
             if legal != U0:
                 withhold(seat, legal, hands[b], n, chips, fines[b], paid5[b])
-            streak[b], stop = passed(streak[b], n)
-            if stop:  # FT-11
+            if blocked:
                 winner[b] = BLOCKED
         else:
-            streak[b] = 0
-            cb = bit(mv)
-            hands[b, seat] ^= cb
-            table[b] |= cb
-            playable[b] = (playable[b] ^ cb) | unlock[mv]
-            if hands[b, seat] == U0:
+            hands[b, seat], table[b], playable[b], streak[b], out = play_card(
+                mv, unlock[mv], hands[b, seat], table[b], playable[b])
+            if out:
                 winner[b] = seat
         turn[b] = seat + 1 if seat + 1 < n else 0
         nmoves[b] += 1
