@@ -1,8 +1,9 @@
 """Fan Tan's compiled vector environment (``VECTOR``, :mod:`parlour.envs.vector`).
 
 ``num_envs`` whole games side by side in arrays, stepped by numba code built on the
-rules helpers of :mod:`.kernel` (``deal``, ``legal_options``, ``withhold``,
-``round_score``: FT-1 .. FT-8) -- no rule is written here again. What this module adds
+rules helpers of :mod:`.kernel` (``deal``, ``legal_options``, the move transition
+``play_card`` and ``pass_turn``, ``withhold``, ``round_score``: FT-1 .. FT-8, FT-11) --
+no rule is written here again. What this module adds
 is the environment around them: rounds strung into a game (FT-9), rewards as
 :mod:`parlour.envs.session` gives them, the observation vector of :mod:`.env` written
 in compiled code (``tests/envs/test_env_vector.py`` holds it to the Python encoder), and
@@ -44,7 +45,8 @@ from parlour.games.fantan.kernel import (
     UNLOCKS_U,
     deal,
     legal_options,
-    passed,
+    pass_turn,
+    play_card,
     round_score,
     withhold,
 )
@@ -152,26 +154,24 @@ def _apply(b, mv, seed, n, any_seven, strict, chips, rounds, reward_score, unloc
     """Play move ``mv`` (a legal card, or PASS) for the seat to move."""
     seat = iv[b, TURN]
     if mv == PASS:
-        sv[b, PASSES, seat] += 1
         table = uv[b, n]
         legal, _ = legal_options(uv[b, seat], table, uv[b, n + 1], any_seven, strict)
         if strict:  # FT-5: what fitted is not in that hand
             uv[b, n + 2 + seat] |= uv[b, n + 1] if table != U0 or any_seven else B7D
         if legal != U0:  # FT-8
             withhold(seat, legal, uv[b], n, chips, sv[b, FINES], sv[b, PAID5])
-        iv[b, GAP], stop = passed(iv[b, GAP], n)  # GAP: passes since the last play
-        if stop:  # FT-11
+        # GAP: passes since the last play (the streak of FT-11)
+        charge, iv[b, GAP], blocked = pass_turn(iv[b, GAP], n)
+        sv[b, PASSES, seat] += charge
+        if blocked:
             iv[b, WINNER] = BLOCKED
     else:
-        cb = bit(mv)
-        uv[b, seat] ^= cb
-        uv[b, n] |= cb
-        uv[b, n + 1] = (uv[b, n + 1] ^ cb) | unlock[mv]
         iv[b, NPLAYS] += 1
         order[b, mv] = iv[b, NPLAYS] * n + seat + 1  # the order and the seat in one number
         gapat[b, mv] = iv[b, GAP]
-        iv[b, GAP] = 0
-        if uv[b, seat] == U0:  # FT-6
+        uv[b, seat], uv[b, n], uv[b, n + 1], iv[b, GAP], out = play_card(
+            mv, unlock[mv], uv[b, seat], uv[b, n], uv[b, n + 1])
+        if out:
             iv[b, WINNER] = seat
     iv[b, TURN] = seat + 1 if seat + 1 < n else 0
     iv[b, NMOVES] += 1
