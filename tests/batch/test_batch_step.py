@@ -7,7 +7,7 @@ environment, the search kernels), so their cost is the engines'. numba increfs a
 handed to an inlined function and decrefs it after its last use; unless that last use is
 in a block every path goes through, the pair stays, and every move pays two atomic
 operations per array. The card and pass helpers take and return scalars for that reason;
-the loop below calls them the way the engines do, and may refcount nothing but their
+the loops below call them the way the engines do, and may refcount nothing but their
 own array arguments (once at entry, once at exit). The differential tests of
 ``tests/batch`` hold what the transition does; this holds what it costs.
 """
@@ -29,6 +29,7 @@ from parlour.games.fantan.kernel import (
     play_card,
     withhold,
 )
+from parlour.games.fantan.search_kernel import _mine
 
 
 def _engine_loop(moves, legal, hands, n, chips, unlock, passes, fines, paid5):
@@ -56,6 +57,19 @@ def _engine_loop(moves, legal, hands, n, chips, unlock, passes, fines, paid5):
     return table ^ playable, streak + winner
 
 
+def _search_loop(moves, legal, hands, n, chips, unlock, passes, fines, paid5):
+    """Every move of ``moves`` as the search kernels' own move (search_kernel._mine)."""
+    table = np.uint64(0)
+    playable = SEVENS_U
+    streak = 0
+    w = -1
+    for i in range(moves.shape[0]):
+        table, playable, w, streak = _mine(hands, passes, fines, paid5, n, moves[i], i % n,
+                                           table, playable, unlock, False, False, chips,
+                                           streak)
+    return table ^ playable, streak + w + int(legal)
+
+
 def _refcounts(fn, *args) -> int:
     compiled = njit(fn)  # a fresh dispatcher: numba's cache keeps no IR to inspect
     compiled(*args)
@@ -78,3 +92,8 @@ def test_the_engines_moves_add_no_reference_counting_to_their_loops():
     # one incref at entry and one decref at exit per array argument, and nothing else
     assert _refcounts(_engine_loop, *args) == 2 * arrays
 
+
+def test_the_search_kernels_move_adds_no_reference_counting_to_their_loops():
+    args = _args()
+    arrays = sum(isinstance(a, np.ndarray) for a in args)
+    assert _refcounts(_search_loop, *args) == 2 * arrays

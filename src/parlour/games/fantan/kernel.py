@@ -83,15 +83,6 @@ def pass_turn(streak, n):
 
 
 @njit(inline="always", cache=True)
-def passed(streak, n):
-    """FT-11: the passes in a row after one more pass, and whether they block the round
-    (:func:`parlour.games.fantan.rules.block_after`: two circles of passes). Kept for the
-    engines not yet on :func:`pass_turn`."""
-    streak += 1
-    return streak, streak >= 2 * n
-
-
-@njit(inline="always", cache=True)
 def play_card(card, opens, hand, table, playable):
     """``card`` leaves ``hand`` for its row and ``opens`` (``unlock[card]``) becomes
     playable (FT-3); the passes in a row start again (FT-11). Returns ``(hand, table,

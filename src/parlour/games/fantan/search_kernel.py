@@ -25,7 +25,14 @@ from numba import njit
 from parlour.batch.bitops import GAMMA, U0, U1, bit, bounded, count, kth_card, lowest, mix64
 from parlour.bots.models import PLACING
 from parlour.game import PASS
-from parlour.games.fantan.kernel import BLOCKED, legal_options, passed, round_score, withhold
+from parlour.games.fantan.kernel import (
+    BLOCKED,
+    legal_options,
+    pass_turn,
+    play_card,
+    round_score,
+    withhold,
+)
 from parlour.games.fantan.lanes import LANES
 
 S11 = np.uint64(11)
@@ -337,33 +344,44 @@ def _outcome(hands, n, dealer, w, chips, passes, fines, paid5, me, score):
 
 
 @njit(inline="always", cache=True)
-def _play(hands, seat, card, table, playable, unlock):
-    """``seat`` plays ``card`` (FT-3): it leaves the hand and joins the table, and the
-    cards it unlocks become playable. Returns the new ``(table, playable)``."""
-    b = bit(card)
-    hands[seat] ^= b
-    return table | b, (playable ^ b) | unlock[card]
-
-
-@njit(inline="always", cache=True)
 def _first(hands, passes, fines, paid5, world, passes0, f0, p0, n, m, me, table, playable,
-           unlock, any_seven, strict, chips):
-    """Copy a world's state into the work arrays and play my move ``m`` there: a card
-    (FT-3) or the withholding pass of ``strict: false`` (FT-8, fined). Returns
-    ``(table, playable, winner)``, the winner -1 while the round goes on."""
+           unlock, any_seven, strict, chips, streak0):
+    """Copy a world's state into the work arrays and play my move ``m`` there
+    (:func:`_mine`)."""
     for s in range(n):
         hands[s] = world[s]
         passes[s] = passes0[s]
         fines[s] = f0[s]
         paid5[s] = p0[s]
+    return _mine(hands, passes, fines, paid5, n, m, me, table, playable, unlock, any_seven,
+                 strict, chips, streak0)
+
+
+@njit(inline="always", cache=True)
+def _mine(hands, passes, fines, paid5, n, m, me, table, playable, unlock, any_seven, strict,
+          chips, streak0):
+    """Play my move ``m`` on the work arrays, after ``streak0`` passes in a row: a card
+    (FT-3) or a pass (FT-5), the withholding pass of ``strict: false`` fined (FT-8).
+    Returns ``(table, playable, winner, streak)``, the winner -1 while the round goes
+    on, :data:`~.kernel.BLOCKED` if my pass blocks it (FT-11). The branches touch
+    scalars and the arrays are stored after them, at one exit: numba prunes the reference
+    counts of arrays handed to an inlined function only then
+    (``tests/batch/test_batch_step.py``)."""
+    hand = hands[me]
+    opens = unlock[m % 52]  # read on every path, without a branch (a pass ignores it)
+    charge = 0
+    held = U0
     if m == PASS:
-        passes[me] += 1
-        legal, _mp = legal_options(hands[me], table, playable, any_seven, strict)
-        if legal != U0:
-            withhold(me, legal, hands, n, chips, fines, paid5)
-        return table, playable, -1
-    tb, pl = _play(hands, me, m, table, playable, unlock)
-    return tb, pl, me if hands[me] == U0 else -1
+        charge, streak, blocked = pass_turn(streak0, n)
+        held, _mp = legal_options(hand, table, playable, any_seven, strict)
+        w = BLOCKED if blocked else -1
+    else:
+        hand, table, playable, streak, out = play_card(m, opens, hand, table, playable)
+        w = me if out else -1
+    hands[me] = hand
+    passes[me] += charge
+    withhold(me, held, hands, n, chips, fines, paid5)  # held nothing: no fine (FT-8)
+    return table, playable, w, streak
 
 
 @njit(inline="always", cache=True)
@@ -373,16 +391,11 @@ def _value(hands, passes, fines, paid5, world, passes0, f0, p0, n, m, me, table,
     """My ``(reward, win share)`` for move ``m`` in a world: :func:`_first`, then a
     playout (seed ``seed``, replies ``eps``) to the end of the round. ``streak0``: the
     passes in a row before ``m`` (FT-11)."""
-    tb, pl, w = _first(hands, passes, fines, paid5, world, passes0, f0, p0, n, m, me,
-                       table, playable, unlock, any_seven, strict, chips)
-    if w < 0:
-        streak, stop = passed(streak0, n) if m == PASS else (0, False)
-        if stop:  # my pass blocks the round (FT-11)
-            w = BLOCKED
-        else:
-            w = _playout(hands, n, tb, pl, me + 1 if me + 1 < n else 0, passes, fines,
-                         paid5, seed, eps, unlock, any_seven, strict, chips, af, lc, lp,
-                         ll, lm, streak)
+    tb, pl, w, streak = _first(hands, passes, fines, paid5, world, passes0, f0, p0, n, m,
+                               me, table, playable, unlock, any_seven, strict, chips, streak0)
+    if w == -1:
+        w = _playout(hands, n, tb, pl, me + 1 if me + 1 < n else 0, passes, fines, paid5,
+                     seed, eps, unlock, any_seven, strict, chips, af, lc, lp, ll, lm, streak)
     return _outcome(hands, n, dealer, w, chips, passes, fines, paid5, me, score)
 
 
@@ -405,16 +418,17 @@ def _playout(hands, n, table, playable, turn, passes, fines, paid5, seed, eps, u
         else:
             move = policy(hand, legal, af, lc, lp, ll, lm)
         if move == PASS:
-            passes[turn] += 1
+            charge, streak, blocked = pass_turn(streak, n)
+            passes[turn] += charge
             if legal != U0:
                 withhold(turn, legal, hands, n, chips, fines, paid5)
-            streak, stop = passed(streak, n)
-            if stop:  # FT-11
+            if blocked:
                 return BLOCKED
         else:
-            streak = 0
-            table, playable = _play(hands, turn, move, table, playable, unlock)
-            if hands[turn] == U0:
+            hand, table, playable, streak, out = play_card(move, unlock[move], hand, table,
+                                                           playable)
+            hands[turn] = hand
+            if out:
                 return turn
         turn = turn + 1 if turn + 1 < n else 0
 
@@ -432,15 +446,16 @@ def _advance(hands, n, table, playable, turn, passes, me, unlock, any_seven, str
         if turn == me and legal & (legal - U1):
             return -1, table, playable, turn
         move = policy(hand, legal, af, lc, lp, ll, lm)
-        if move == PASS:
-            passes[turn] += 1
-            streak, stop = passed(streak, n)
-            if stop:  # FT-11
+        if move == PASS:  # the heuristic passes only when nothing fits: never fined
+            charge, streak, blocked = pass_turn(streak, n)
+            passes[turn] += charge
+            if blocked:
                 return BLOCKED, table, playable, turn
         else:
-            streak = 0
-            table, playable = _play(hands, turn, move, table, playable, unlock)
-            if hands[turn] == U0:
+            hand, table, playable, streak, out = play_card(move, unlock[move], hand, table,
+                                                           playable)
+            hands[turn] = hand
+            if out:
                 return turn, table, playable, turn
         turn = turn + 1 if turn + 1 < n else 0
 
@@ -486,16 +501,14 @@ def respond(hands0, n, table0, playable0, turn0, passes0, fines, paid5, dealer, 
             for s in range(n):
                 H[d + 1, s] = H[d, s]
                 P[d + 1, s] = P[d, s]
-            b = bit(c)
-            H[d + 1, me] ^= b
-            tb = T[d] | b
-            pl = (PL[d] ^ b) | unlock[c]
-            if H[d + 1, me] == U0:
+            H[d + 1, me], tb, pl, streak, out = play_card(c, unlock[c], H[d + 1, me], T[d],
+                                                          PL[d])
+            if out:
                 w = me
             else:
                 nxt = me + 1 if me + 1 < n else 0
                 w, tb, pl, _turn = _advance(H[d + 1], n, tb, pl, nxt, P[d + 1], me, unlock,
-                                            any_seven, strict, af, lc, lp, ll, lm, 0)
+                                            any_seven, strict, af, lc, lp, ll, lm, streak)
             if w != -1:
                 r, sh = _outcome(H[d + 1], n, dealer, w, chips, P[d + 1], fines, paid5, me,
                                  score)
@@ -571,39 +584,22 @@ def evaluate(worlds, which, moves, n, table, playable, me, passes0, dealer, seed
         if exact and heuristic_replies and count(worlds[wi, me]) <= late_hand:
             done = True
             for j in range(moves.shape[0]):
-                m = moves[j]
-                for s in range(n):
+                nxt = me + 1 if me + 1 < n else 0
+                for s in range(n):  # indexed, not a view of the world per move
                     hands[s] = worlds[wi, s]
                     passes[s] = passes0[s]
                     fines[s] = f0[s]
                     paid5[s] = p0[s]
-                nxt = me + 1 if me + 1 < n else 0
-                if m == PASS:
-                    passes[me] += 1
-                    legal, _mp = legal_options(hands[me], table, playable, any_seven, strict)
-                    if legal != U0:
-                        withhold(me, legal, hands, n, chips, fines, paid5)
-                    streak, stop = passed(streak0, n)
-                    if stop:  # my pass blocks the round (FT-11)
-                        r, sh = _outcome(hands, n, dealer, BLOCKED, chips, passes, fines,
-                                         paid5, me, score)
-                        ok = True
-                    else:
-                        r, sh, ok = respond(hands, n, table, playable, nxt, passes, fines,
-                                            paid5, dealer, me, unlock, any_seven, strict,
-                                            chips, af, lc, lp, ll, lm, node_cap, streak)
+                tb, pl, w, streak = _mine(hands, passes, fines, paid5, n, moves[j], me, table,
+                                          playable, unlock, any_seven, strict, chips, streak0)
+                if w != -1:  # I went out, or my pass blocked the round (FT-6, FT-11)
+                    r, sh = _outcome(hands, n, dealer, w, chips, passes, fines, paid5, me,
+                                     score)
+                    ok = True
                 else:
-                    b = bit(m)
-                    hands[me] ^= b
-                    if hands[me] == U0:
-                        r, sh = _outcome(hands, n, dealer, me, chips, passes, fines, paid5,
-                                         me, score)
-                        ok = True
-                    else:
-                        r, sh, ok = respond(hands, n, table | b, (playable ^ b) | unlock[m],
-                                            nxt, passes, fines, paid5, dealer, me, unlock,
-                                            any_seven, strict, chips, af, lc, lp, ll, lm,
-                                            node_cap, 0)
+                    r, sh, ok = respond(hands, n, tb, pl, nxt, passes, fines, paid5, dealer,
+                                        me, unlock, any_seven, strict, chips, af, lc, lp, ll,
+                                        lm, node_cap, streak)
                 if not ok:
                     done = False
                     break
@@ -692,17 +688,12 @@ def info_evaluate(worlds, moves, n, table, playable, me, passes0, dealer, seeds,
     for j in range(moves.shape[0]):
         m = moves[j]
         for wi in range(nw):
-            tb, pl, win = _first(hands, passes, fines, paid5, worlds[wi], passes0, f0[wi],
-                                 p0[wi], n, m, me, table, playable, unlock, any_seven,
-                                 strict, chips)
-            if win < 0:
-                streak, stop = passed(streak0, n) if m == PASS else (0, False)
-                if stop:  # my pass blocks the round (FT-11)
-                    win = BLOCKED
-                else:
-                    win, tb, pl, _turn = _advance(hands, n, tb, pl, nxt, passes, me, unlock,
-                                                 any_seven, strict, af, lc, lp, ll, lm,
-                                                 streak)
+            tb, pl, win, streak = _first(hands, passes, fines, paid5, worlds[wi], passes0,
+                                         f0[wi], p0[wi], n, m, me, table, playable, unlock,
+                                         any_seven, strict, chips, streak0)
+            if win == -1:
+                win, tb, pl, _turn = _advance(hands, n, tb, pl, nxt, passes, me, unlock,
+                                             any_seven, strict, af, lc, lp, ll, lm, streak)
             over[wi] = win != -1
             if win != -1:
                 r, sh = _outcome(hands, n, dealer, win, chips, passes, fines, paid5, me,
