@@ -57,6 +57,8 @@ class _Moment:
 
 
 def _moments(view: FanTanView) -> list[_Moment]:
+    from parlour.games.fantan.kernel import pass_turn  # numba: loaded when first read
+
     n = view.players
     history = view.history
     since = [[0] * n for _ in range(len(history) + 1)]
@@ -68,13 +70,16 @@ def _moments(view: FanTanView) -> list[_Moment]:
     out = []
     table = 0
     passes = [0] * n
+    streak = 0
     for t, (seat, move) in enumerate(history):
         counts = tuple(view.hand_counts[s] + since[t][s].bit_count() for s in range(n))
         out.append(_Moment(table, tuple(passes), counts, tuple(since[t])))
-        if move == PASS:
-            passes[seat] += 1
+        if move == PASS:  # charged as the compiled engines charge it (FT-7, FT-11)
+            charge, streak, _blocked = pass_turn.py_func(streak, n)
+            passes[seat] += charge
         else:
             table |= 1 << move
+            streak = 0
     return out
 
 
