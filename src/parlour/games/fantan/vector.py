@@ -335,6 +335,32 @@ def _first_illegal(actions, n, any_seven, strict, iv, uv):
     return -1
 
 
+@njit(inline="always", cache=True)
+def _next_game(b, seed, num_envs, n, any_seven, strict, chips, rounds, reward_score, af, seat,
+               bots, selfplay, unlock, iv, uv, sv, order, gapat, deck, score, rew):
+    """Start env ``b``'s next game (``iv[b, GAME] + num_envs``, the module docstring's
+    numbering): dealt, its rewards cleared, the compiled opponents played up to the
+    learner's turn. Reset, restart and ``vec_step``'s autoreset all start a game here."""
+    iv[b, GAME] += num_envs
+    _start_game(b, seed, n, any_seven, seat, iv, uv, sv, order, gapat, deck)
+    for s in range(n):
+        rew[b, s] = 0.0
+    if not selfplay:
+        _bots_play(b, bots, seed, n, any_seven, strict, chips, rounds, reward_score, af,
+                   unlock, iv, uv, sv, order, gapat, deck, score, rew)
+
+
+@njit(inline="always", cache=True)
+def _observe_and_mask(b, obs, off, mask, n, any_seven, strict, chips, ace_high, rounds, info,
+                      selfplay, iv, uv, sv, order, gapat):
+    """The observation and action mask of whoever acts next in env ``b`` (the seat to
+    move in self-play, else the learner)."""
+    me = iv[b, TURN] if selfplay else iv[b, LEARNER]
+    _observe(b, me, obs, off, n, any_seven, strict, chips, ace_high, rounds, info, iv, uv,
+             sv, order, gapat)
+    _mask(b, me, mask, n, any_seven, strict, iv, uv)
+
+
 @njit(cache=True)
 def vec_reset(seed, num_envs, n, any_seven, strict, chips, rounds, reward_score, ace_high,
               seat, bots, selfplay, unlock, iv, uv, sv, order, gapat, score, rew, obs, off,
@@ -343,17 +369,11 @@ def vec_reset(seed, num_envs, n, any_seven, strict, chips, rounds, reward_score,
     deck = np.empty(52, np.int64)
     af = 1 if ace_high else 0
     for b in range(num_envs):
-        iv[b, GAME] = b
-        _start_game(b, seed, n, any_seven, seat, iv, uv, sv, order, gapat, deck)
-        for s in range(n):
-            rew[b, s] = 0.0
-        if not selfplay:
-            _bots_play(b, bots, seed, n, any_seven, strict, chips, rounds, reward_score, af,
-                       unlock, iv, uv, sv, order, gapat, deck, score, rew)
-        me = iv[b, TURN] if selfplay else iv[b, LEARNER]
-        _observe(b, me, obs, off, n, any_seven, strict, chips, ace_high, rounds, info, iv, uv,
-                 sv, order, gapat)
-        _mask(b, me, mask, n, any_seven, strict, iv, uv)
+        iv[b, GAME] = b - num_envs  # so that its next game is game b
+        _next_game(b, seed, num_envs, n, any_seven, strict, chips, rounds, reward_score, af,
+                   seat, bots, selfplay, unlock, iv, uv, sv, order, gapat, deck, score, rew)
+        _observe_and_mask(b, obs, off, mask, n, any_seven, strict, chips, ace_high, rounds,
+                          info, selfplay, iv, uv, sv, order, gapat)
 
 
 @njit(cache=True)
@@ -384,17 +404,10 @@ def vec_step(actions, seed, num_envs, n, any_seven, strict, chips, rounds, rewar
         if terminated[b] or truncated[b]:
             _observe(b, me, final_obs, off, n, any_seven, strict, chips, ace_high, rounds, info,
                      iv, uv, sv, order, gapat)
-            iv[b, GAME] += num_envs
-            _start_game(b, seed, n, any_seven, seat, iv, uv, sv, order, gapat, deck)
-            for s in range(n):
-                rew[b, s] = 0.0
-            if not selfplay:
-                _bots_play(b, bots, seed, n, any_seven, strict, chips, rounds, reward_score, af,
-                           unlock, iv, uv, sv, order, gapat, deck, score, rew)
-        nxt = iv[b, TURN] if selfplay else iv[b, LEARNER]
-        _observe(b, nxt, obs, off, n, any_seven, strict, chips, ace_high, rounds, info, iv, uv,
-                 sv, order, gapat)
-        _mask(b, nxt, mask, n, any_seven, strict, iv, uv)
+            _next_game(b, seed, num_envs, n, any_seven, strict, chips, rounds, reward_score, af,
+                       seat, bots, selfplay, unlock, iv, uv, sv, order, gapat, deck, score, rew)
+        _observe_and_mask(b, obs, off, mask, n, any_seven, strict, chips, ace_high, rounds,
+                          info, selfplay, iv, uv, sv, order, gapat)
 
 
 @njit(cache=True)
@@ -406,17 +419,10 @@ def vec_restart(envs, seed, num_envs, n, any_seven, strict, chips, rounds, rewar
     deck = np.empty(52, np.int64)
     af = 1 if ace_high else 0
     for b in envs:
-        iv[b, GAME] += num_envs
-        _start_game(b, seed, n, any_seven, seat, iv, uv, sv, order, gapat, deck)
-        for s in range(n):
-            rew[b, s] = 0.0
-        if not selfplay:
-            _bots_play(b, bots, seed, n, any_seven, strict, chips, rounds, reward_score, af,
-                       unlock, iv, uv, sv, order, gapat, deck, score, rew)
-        nxt = iv[b, TURN] if selfplay else iv[b, LEARNER]
-        _observe(b, nxt, obs, off, n, any_seven, strict, chips, ace_high, rounds, info, iv, uv,
-                 sv, order, gapat)
-        _mask(b, nxt, mask, n, any_seven, strict, iv, uv)
+        _next_game(b, seed, num_envs, n, any_seven, strict, chips, rounds, reward_score, af,
+                   seat, bots, selfplay, unlock, iv, uv, sv, order, gapat, deck, score, rew)
+        _observe_and_mask(b, obs, off, mask, n, any_seven, strict, chips, ace_high, rounds,
+                          info, selfplay, iv, uv, sv, order, gapat)
 
 
 class FanTanVector:
