@@ -135,24 +135,25 @@ def _apply(b, c, take, seed, n, shared_ties, rounds, reward_score, iv, uv, sv, d
     seat = iv[b, TURN]
     k = iv[b, NMOVES] + 1
     order[b, c] = k * n + seat + 1  # the order and the seat in one number
-    _mark(taken, b, take, k)
+    _put(taken, b, 0, take, k)
     iv[b, NMOVES] = k
     iv[b, PCARD] = -1
     iv[b, PLAST] = -1
     uv[b, 2 * n + 1] = U0
     if play(decks[b], uv[b], iv[b], n, c, take):
-        _mark(taken, b, end_round(uv[b], iv[b], n), LEFTOVER)
+        _put(taken, b, 0, end_round(uv[b], iv[b], n), LEFTOVER)
         _end_round(b, seed, n, shared_ties, rounds, reward_score, iv, uv, sv, decks, order,
                    taken, score, rew)
 
 
 @njit(inline="always", cache=True)
-def _mark(taken, b, cards, when):
-    """``taken[b, x] = when`` for each card ``x`` of ``cards``."""
+def _put(rows, b, at, cards, value):
+    """``rows[b, at + x] = value`` for each card ``x`` of ``cards``: when each card was
+    taken (``taken``), or a card plane of the observation."""
     while cards != U0:
         x = lowest(cards)
         cards &= cards - np.uint64(1)
-        taken[b, x] = when
+        rows[b, at + x] = value
 
 
 @njit(cache=True)
@@ -310,15 +311,6 @@ def _bots_play(b, bots, seed, n, gtg, shared_ties, rounds, reward_score, iv, uv,
                taken, score, rew)
 
 
-@njit(inline="always", cache=True)
-def _plane(out, b, at, mask):
-    """Write a card mask as 0/1 from ``out[b, at]`` (set bits only: the row is zeroed)."""
-    while mask != U0:
-        c = lowest(mask)
-        mask &= mask - np.uint64(1)
-        out[b, at + c] = 1.0
-
-
 @njit(cache=True)
 def _observe(b, seat, out, off, n, gtg, shared_ties, rounds, info, iv, uv, sv, order, taken):
     """Seat ``seat``'s observation vector, as :class:`.env.FantiObservation` writes it."""
@@ -330,15 +322,15 @@ def _observe(b, seat, out, off, n, gtg, shared_ties, rounds, info, iv, uv, sv, o
     seen = hand | table
     for s in range(n):
         seen |= uv[b, n + s]
-    _plane(out, b, off[0], hand)
-    _plane(out, b, off[1], table)
-    _plane(out, b, off[3], FULL & ~seen)
+    _put(out, b, off[0], hand, 1.0)
+    _put(out, b, off[1], table, 1.0)
+    _put(out, b, off[3], FULL & ~seen, 1.0)
     best = sv[b, 0]
     for s in range(1, n):
         best = max(best, sv[b, s])
     for j in range(n):
         s = (seat + j) % n
-        _plane(out, b, off[2] + j * 52, uv[b, n + s])
+        _put(out, b, off[2] + j * 52, uv[b, n + s], 1.0)
         out[b, off[4] + j] = count(uv[b, s]) / 4
         out[b, off[9] + j] = min(best - sv[b, s], BEHIND_CAP) / BEHIND_CAP
     out[b, off[5]] = (52 - iv[b, DEALT]) / 48
@@ -350,7 +342,7 @@ def _observe(b, seat, out, off, n, gtg, shared_ties, rounds, info, iv, uv, sv, o
     out[b, off[10]] = max(rounds - iv[b, RND] - 1, 0) / rounds
     if iv[b, PCARD] >= 0:
         out[b, off[11] + iv[b, PCARD]] = 1.0
-        _plane(out, b, off[12], uv[b, 2 * n + 1])
+        _put(out, b, off[12], uv[b, 2 * n + 1], 1.0)
     out[b, off[13]] = 1.0 if shared_ties else 0.0
     out[b, off[13] + 1] = 0.0 if gtg else 1.0
     if info:
@@ -388,21 +380,19 @@ def _first_illegal(actions, n, gtg, iv, uv, cards, cnt):
 
 
 @njit(cache=True)
-def vec_reset(seed, num_envs, n, gtg, shared_ties, rounds, reward_score, seat, bots, selfplay,
-              iv, uv, sv, decks, order, taken, score, rew, obs, off, info, mask):
-    cards = np.zeros(52, np.int64)
-    cnt = np.zeros((53, MAX_TARGET + 1), np.int64)
-    for b in range(num_envs):
-        iv[b, GAME] = b
-        _start_game(b, seed, n, seat, iv, uv, sv, decks, order, taken)
-        for s in range(n):
-            rew[b, s] = 0.0
-        if not selfplay:
-            _bots_play(b, bots, seed, n, gtg, shared_ties, rounds, reward_score, iv, uv, sv,
-                       decks, order, taken, score, rew, cards, cnt)
-        me = iv[b, TURN] if selfplay else iv[b, LEARNER]
-        _observe_and_mask(b, me, obs, off, mask, n, gtg, shared_ties, rounds, info, iv, uv, sv,
-                          order, taken, cards, cnt)
+def _next_game(b, seed, num_envs, n, gtg, shared_ties, rounds, reward_score, seat, bots,
+               selfplay, iv, uv, sv, decks, order, taken, score, rew, cards, cnt):
+    """Start env ``b``'s next game (``iv[b, GAME] + num_envs``, the module docstring's
+    numbering): dealt (FA-3, FA-4), its rewards cleared, the compiled opponents played
+    up to the learner's turn. Reset and restart start a game here; ``vec_step``'s
+    autoreset does the same steps."""
+    iv[b, GAME] += num_envs
+    _start_game(b, seed, n, seat, iv, uv, sv, decks, order, taken)
+    for s in range(n):
+        rew[b, s] = 0.0
+    if not selfplay:
+        _bots_play(b, bots, seed, n, gtg, shared_ties, rounds, reward_score, iv, uv, sv,
+                   decks, order, taken, score, rew, cards, cnt)
 
 
 @njit(cache=True)
@@ -431,6 +421,8 @@ def vec_step(actions, seed, num_envs, n, gtg, shared_ties, rounds, reward_score,
         if terminated[b] or truncated[b]:
             _observe(b, me, final_obs, off, n, gtg, shared_ties, rounds, info, iv, uv, sv, order,
                      taken)
+            # _next_game's steps written out: called from here, it cost self-play ~5% of
+            # its steps a second (paired runs), though a game ends one step in ~240
             iv[b, GAME] += num_envs
             _start_game(b, seed, n, seat, iv, uv, sv, decks, order, taken)
             for s in range(n):
@@ -446,18 +438,14 @@ def vec_step(actions, seed, num_envs, n, gtg, shared_ties, rounds, reward_score,
 @njit(cache=True)
 def vec_restart(envs, seed, num_envs, n, gtg, shared_ties, rounds, reward_score, seat, bots,
                 selfplay, iv, uv, sv, decks, order, taken, score, rew, obs, off, info, mask):
-    """Abandon the game of each env in ``envs`` and start its next one (an illegal
-    action under ``illegal_action="terminate"``), as the autoreset of ``vec_step``."""
+    """Start the next game of each env in ``envs`` and observe it: every env at a reset
+    (:meth:`FantiVector.reset`), or one whose game an illegal action abandons
+    (``illegal_action="terminate"``), as the autoreset of ``vec_step``."""
     cards = np.zeros(52, np.int64)
     cnt = np.zeros((53, MAX_TARGET + 1), np.int64)
     for b in envs:
-        iv[b, GAME] += num_envs
-        _start_game(b, seed, n, seat, iv, uv, sv, decks, order, taken)
-        for s in range(n):
-            rew[b, s] = 0.0
-        if not selfplay:
-            _bots_play(b, bots, seed, n, gtg, shared_ties, rounds, reward_score, iv, uv, sv,
-                       decks, order, taken, score, rew, cards, cnt)
+        _next_game(b, seed, num_envs, n, gtg, shared_ties, rounds, reward_score, seat, bots,
+                   selfplay, iv, uv, sv, decks, order, taken, score, rew, cards, cnt)
         nxt = iv[b, TURN] if selfplay else iv[b, LEARNER]
         _observe_and_mask(b, nxt, obs, off, mask, n, gtg, shared_ties, rounds, info, iv, uv, sv,
                           order, taken, cards, cnt)
@@ -506,10 +494,9 @@ class FantiVector:
 
     def reset(self, seed: int, obs: np.ndarray, mask: np.ndarray) -> None:
         self.seed = np.uint64(int(seed) & M64)
-        n, gtg, shared, rounds, reward_score = self.args
-        vec_reset(self.seed, self.num_envs, n, gtg, shared, rounds, reward_score, self.seat,
-                  self.bots, self.selfplay, self.iv, self.uv, self.sv, self.decks, self.order,
-                  self.taken, self.score, self.rew, obs, self.off, self.info, mask)
+        envs = np.arange(self.num_envs, dtype=np.int64)
+        self.iv[:, GAME] = envs - self.num_envs  # so that the next game of env i is game i
+        self.restart(envs, obs, mask)
 
     def step(self, actions: np.ndarray, obs: np.ndarray, mask: np.ndarray, reward: np.ndarray,
              rewards: np.ndarray, terminated: np.ndarray, truncated: np.ndarray,
