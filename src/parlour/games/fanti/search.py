@@ -9,7 +9,8 @@ distribution as :class:`.determinize.FantiDeterminizer` followed by a replay.)
 
 The solver (:class:`Solver`) works on bare masks -- hands, table, piles, whose turn,
 last collector -- and plays moves with the engine's own transition
-(:func:`parlour.games.fanti.rules.play_card`, FA-5..FA-7), lists them with
+(:func:`parlour.games.fanti.rules.play_card`, FA-5..FA-7, and
+:func:`parlour.games.fanti.rules.last_collector_after`, FA-8), lists them with
 :func:`parlour.games.fanti.rules.hand_moves` and ends the round with
 :func:`parlour.games.fanti.rules.leftovers` (FA-8) and
 :func:`parlour.games.fanti.rules.score_piles` (FA-9).

@@ -1,7 +1,8 @@
 """The compact Fanti solver: one world searched exactly to the end of the deal.
 
 :class:`Solver` works on bare masks with the engine's own transition
-(:func:`parlour.games.fanti.rules.play_card`): alpha-beta on the win share in 2
+(:func:`parlour.games.fanti.rules.play_card`, and
+:func:`~parlour.games.fanti.rules.last_collector_after` for FA-8): alpha-beta on the win share in 2
 players, max^n once hands are small in 3-4 (:data:`MAXN_CARDS`), a best response to
 the ``heuristic`` model for ``respond``; moves ordered captures first
 (:func:`ordered_moves`). :func:`solve_moves` is its entry point. Part of the search
