@@ -2,7 +2,7 @@
 
     .venv/bin/python benchmarks/step_bench.py                     # ~40 s
     .venv/bin/python benchmarks/step_bench.py --seconds 2 --repeat 3 --json
-    .venv/bin/python benchmarks/step_bench.py --against 62aa7e4   # and an older engine
+    .venv/bin/python benchmarks/step_bench.py --against main   # and another revision's engine
 
 Every figure plays whole rounds of uniformly random legal moves exactly as a bot or a
 simulation drives the engine -- ``game.new_round(...)``, then ``r.legal_moves()`` and
@@ -21,17 +21,17 @@ Baselines measured in the same run, because the figures move with the machine's 
   ``hearts`` played the naive way, a pure Python loop over its interface
   (``parlour.yardstick``), before and after the parlour figures; each figure is also
   given as rounds per hearts game;
-* ``--against REV``: the step engine of git revision ``REV`` (its ``cards``, ``game``,
-  ``options``, ``fantan`` and ``fanti`` modules, read with ``git show``), timed in
-  turns with the current one on the same decks and moves; each figure is also given
-  as a speed-up over it.
+* ``--against REV``: the step engine of git revision ``REV`` (its ``src/parlour`` tree,
+  taken with ``git archive``; a revision from before the games moved under
+  ``parlour/games`` is refused), timed in turns with the current one on the same decks
+  and moves, each of its runs in a process of its own on that tree; each figure is
+  also given as a speed-up over it.
 """
 
 from __future__ import annotations
 
 import argparse
 import atexit
-import importlib
 import json
 import os
 import random
@@ -50,7 +50,6 @@ from parlour.games import get_game
 
 CONFIGS = (("fantan", 3), ("fantan", 4), ("fantan", 6), ("fanti", 2), ("fanti", 3),
            ("fanti", 4))
-ENGINE_MODULES = ("cards", "game", "options", "fantan", "fanti")
 REPO = Path(__file__).resolve().parent.parent
 
 
@@ -83,22 +82,24 @@ def best(runs: list[dict[str, float]]) -> dict[str, float]:
     return max(runs, key=lambda run: run["rounds_per_s"])
 
 
-def load_engine(rev: str) -> Any:
-    """The ``fantan`` and ``fanti`` games of git revision ``rev``, as a separate package."""
+def load_engine(rev: str) -> Path | None:
+    """The ``src`` folder of git revision ``rev``, unpacked in a temporary folder, or
+    None where that revision has no ``parlour/games`` package (too old to time here)."""
     root = Path(tempfile.mkdtemp(prefix="step_bench_"))
     atexit.register(shutil.rmtree, root, True)
-    name = "parlour_" + "".join(ch for ch in rev if ch.isalnum())
-    pkg = root / name
-    pkg.mkdir()
-    (pkg / "__init__.py").write_text("")
-    for module in ENGINE_MODULES:
-        text = subprocess.run(["git", "show", f"{rev}:src/parlour/{module}.py"], cwd=REPO,
-                              check=True, capture_output=True, text=True).stdout
-        (pkg / f"{module}.py").write_text(text)
-    sys.path.insert(0, str(root))
-    fantan = importlib.import_module(f"{name}.fantan")
-    fanti = importlib.import_module(f"{name}.fanti")
-    return {"fantan": fantan.FANTAN, "fanti": fanti.FANTI}
+    tar = subprocess.run(["git", "archive", rev, "src/parlour"], cwd=REPO, check=True,
+                         capture_output=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(root)], input=tar, check=True)
+    src = root / "src"
+    return src if (src / "parlour" / "games" / "__init__.py").is_file() else None
+
+
+def play_rounds_of(src: Path, name: str, players: int, seconds: float, seed: int) -> dict[str, float]:
+    """:func:`play_rounds` run by the engine in ``src``, in a process of its own."""
+    out = subprocess.run([sys.executable, __file__, "--worker", f"{name}:{players}:{seconds}:{seed}"],
+                         env=os.environ | {"PYTHONPATH": str(src)}, check=True, capture_output=True,
+                         text=True).stdout
+    return json.loads(out)
 
 
 def loadavg() -> str:
@@ -118,7 +119,12 @@ def main() -> None:
     ap.add_argument("--no-yardstick", action="store_true", help="skip OpenSpiel hearts")
     ap.add_argument("--against", metavar="REV", help="also time the engine of this git revision")
     ap.add_argument("--json", action="store_true", help="print one JSON document")
+    ap.add_argument("--worker", help=argparse.SUPPRESS)  # one run of --against's engine
     args = ap.parse_args()
+    if args.worker:
+        name, players, seconds, seed = args.worker.split(":")
+        print(json.dumps(play_rounds(get_game(name), int(players), float(seconds), int(seed))))
+        return
     configs = []
     for c in args.configs.split(","):
         name, _, players = c.partition(":")
@@ -133,6 +139,8 @@ def main() -> None:
             cwd=REPO, capture_output=True).returncode != 0:
         ap.error(f"--against {args.against}: not a git revision of this repository")
     older = load_engine(args.against) if args.against else None
+    if args.against and older is None:
+        ap.error(f"--against {args.against}: its engine is not under parlour/games (too old to time here)")
 
     yard_before = ({"available": False} if args.no_yardstick
                    else yardstick.measure(min(args.seconds, 1.0)))
@@ -144,7 +152,7 @@ def main() -> None:
         for i in range(args.repeat):
             runs.append(play_rounds(game, players, args.seconds, seed=i))
             if older:  # in turns, so both see the same moments of the machine's load
-                old_runs.append(play_rounds(older[name], players, args.seconds, seed=i))
+                old_runs.append(play_rounds_of(older, name, players, args.seconds, seed=i))
         fig = {"game": name, "players": players, **best(runs)}
         if older:
             fig["against"] = best(old_runs)
