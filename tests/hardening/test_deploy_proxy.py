@@ -127,9 +127,11 @@ def test_the_proof_run_games_through_the_proxy_while_metrics_are_scraped_and_a_p
     import json
 
     from hardening_kit import Postgres, check_moves, fetch_records
+    from sqlalchemy import create_engine, func, select
 
     from parlour import record
     from parlour.loadtest import run_sync, run_tables
+    from parlour.server.db import LEASES, TABLES
     from parlour.server.verify import verify
 
     nginx = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists()
@@ -137,6 +139,7 @@ def test_the_proof_run_games_through_the_proxy_while_metrics_are_scraped_and_a_p
     if nginx is None:
         pytest.skip("nginx (Debian's nginx-light) is not installed")
     pg = Postgres()
+    db = create_engine(pg.sqlalchemy_url)
     servers: list[ServerProcess] = []
     proxy = None
     try:
@@ -175,6 +178,13 @@ def test_the_proof_run_games_through_the_proxy_while_metrics_are_scraped_and_a_p
                                 scrapes["B after the kill"] += 1
                     await asyncio.sleep(0.5)
 
+        def runs_a_table() -> bool:
+            with db.connect() as c:
+                return bool(c.scalar(select(func.count()).select_from(LEASES.join(
+                    TABLES, TABLES.c.id == LEASES.c.table_id)).where(
+                    LEASES.c.owner == "A", LEASES.c.until > time.time(),
+                    TABLES.c.status == "playing")))
+
         async def scenario():
             stop, killed = asyncio.Event(), asyncio.Event()
             scraper = asyncio.create_task(scrape(stop, killed))
@@ -188,13 +198,12 @@ def test_the_proof_run_games_through_the_proxy_while_metrics_are_scraped_and_a_p
                        and ticks[-1][1].moves_acked >= 18):
                 assert time.monotonic() < deadline, "the games never got going"
                 await asyncio.sleep(0.1)
-            async with scraping_a, httpx.AsyncClient(timeout=5) as http:
-                while True:  # kill A while it holds a table in play, so B must take one over
-                    text = (await http.get(a.base + "/metrics")).text
-                    if any(line.startswith('parlour_tables{state="playing"}')
-                           and float(line.rsplit(" ", 1)[1]) > 0 for line in text.splitlines()):
-                        break
-                    assert time.monotonic() < deadline, "A never held a table in play"
+            async with scraping_a:
+                # Kill A while it holds the lease of a table in play, so B must take one
+                # over. (A table in A's memory is not enough: each process keeps the
+                # tables its connections look at, and B may be running them.)
+                while not await asyncio.to_thread(runs_a_table):
+                    assert time.monotonic() < deadline, "A never ran a table in play"
                     await asyncio.sleep(0.05)
                 await asyncio.to_thread(a.kill)
                 killed.set()
@@ -228,4 +237,5 @@ def test_the_proof_run_games_through_the_proxy_while_metrics_are_scraped_and_a_p
         stop_proxy(proxy)
         for s in servers:
             s.cleanup()
+        db.dispose()
         pg.cleanup()
