@@ -118,16 +118,16 @@ def test_the_proof_run_games_through_the_proxy_while_metrics_are_scraped_and_a_p
         tmp_path):
     """#36's proof, the compose stack by hand: PostgreSQL, two ``serve --cluster``
     processes and nginx with ``deploy/nginx.conf``. Six games are played through the proxy
-    while each process's /metrics is scraped twice a second; process A is SIGKILLed
-    mid-game; the proxy sends the reconnecting seats to B, B takes A's tables over, and
-    every game finishes with every record checking. The log lines of the run are printed
-    (``pytest -s``) and quoted in docs/deploy.md."""
+    while each process's /metrics is scraped twice a second; the process holding the lease
+    of a table in play is SIGKILLed mid-game; the proxy sends the reconnecting seats to the
+    other, which takes the dead one's tables over, and every game finishes with every
+    record checking. The log lines of the run are printed (``pytest -s``) and quoted in
+    docs/deploy.md."""
     import asyncio
-    import contextlib
     import json
 
     from hardening_kit import Postgres, check_moves, fetch_records
-    from sqlalchemy import create_engine, func, select
+    from sqlalchemy import create_engine, select
 
     from parlour import record
     from parlour.loadtest import run_sync, run_tables
@@ -140,54 +140,53 @@ def test_the_proof_run_games_through_the_proxy_while_metrics_are_scraped_and_a_p
         pytest.skip("nginx (Debian's nginx-light) is not installed")
     pg = Postgres()
     db = create_engine(pg.sqlalchemy_url)
-    servers: list[ServerProcess] = []
+    servers: dict[str, ServerProcess] = {}
     proxy = None
     try:
         for name in ("A", "B"):
             (tmp_path / name).mkdir()
-            servers.append(ServerProcess(
+            servers[name] = ServerProcess(
                 pg.url, bot_delay=0.05, round_pause=0.2, workdir=tmp_path / name,
                 extra=["--cluster", "--lease", "3"],
                 env={"PARLOUR_INSTANCE": name, "PARLOUR_BOT_WORKERS": "0",
-                     "PARLOUR_POLL_EVERY": "0.05"}).start(START))
-        a, b = servers
-        proxy, base = start_proxy(nginx, tmp_path, [a.port, b.port])
-        scrapes = {"A": 0, "B": 0, "B after the kill": 0}
-        moves_on_b: list[float] = []
-        scraping_a = asyncio.Lock()  # A is killed between two scrapes, never during one
+                     "PARLOUR_POLL_EVERY": "0.05"}).start(START)
+        proxy, base = start_proxy(nginx, tmp_path, [s.port for s in servers.values()])
+        scrapes = {"A": 0, "B": 0, "the survivor after the kill": 0}
+        moves_seen: dict[str, list[float]] = {"A": [], "B": []}
+        dead: list[str] = []  # the killed process's name, once killed
+        scraping = asyncio.Lock()  # a process is killed between two scrapes, never in one
 
         def moves(text: str) -> float:
             return sum(float(line.rsplit(" ", 1)[1]) for line in text.splitlines()
                        if line.startswith("parlour_moves_total"))
 
-        async def scrape(stop: asyncio.Event, killed: asyncio.Event) -> None:
+        async def scrape(stop: asyncio.Event) -> None:
             async with httpx.AsyncClient(timeout=5) as http:
                 while not stop.is_set():
-                    for name, s in (("A", a), ("B", b)):
-                        if name == "A" and killed.is_set():
-                            continue
-                        async with scraping_a if name == "A" else contextlib.nullcontext():
-                            if name == "A" and killed.is_set():
+                    for name, s in servers.items():
+                        async with scraping:
+                            if name in dead:
                                 continue
                             r = await http.get(s.base + "/metrics")
                         assert r.status_code == 200 and "parlour_moves_total" in r.text
                         scrapes[name] += 1
-                        if name == "B":
-                            moves_on_b.append(moves(r.text))
-                            if killed.is_set():
-                                scrapes["B after the kill"] += 1
+                        moves_seen[name].append(moves(r.text))
+                        if dead:  # the one left standing
+                            scrapes["the survivor after the kill"] += 1
                     await asyncio.sleep(0.5)
 
-        def runs_a_table() -> bool:
+        def runner_of_a_table() -> str | None:
+            """A process holding the lease of a table in play. Which one does is up to the
+            proxy: the process that hears a table's "start" takes its lease."""
             with db.connect() as c:
-                return bool(c.scalar(select(func.count()).select_from(LEASES.join(
+                return c.scalar(select(LEASES.c.owner).select_from(LEASES.join(
                     TABLES, TABLES.c.id == LEASES.c.table_id)).where(
-                    LEASES.c.owner == "A", LEASES.c.until > time.time(),
-                    TABLES.c.status == "playing")))
+                    LEASES.c.until > time.time() + 1, TABLES.c.status == "playing"
+                ).order_by(LEASES.c.owner).limit(1))
 
         async def scenario():
-            stop, killed = asyncio.Event(), asyncio.Event()
-            scraper = asyncio.create_task(scrape(stop, killed))
+            stop = asyncio.Event()
+            scraper = asyncio.create_task(scrape(stop))
             ticks: list = []
             games = asyncio.create_task(run_tables(
                 [base], 6, duration=200, speed=(0.05, 0.15), seed=36, ramp=0.3,
@@ -198,15 +197,16 @@ def test_the_proof_run_games_through_the_proxy_while_metrics_are_scraped_and_a_p
                        and ticks[-1][1].moves_acked >= 18):
                 assert time.monotonic() < deadline, "the games never got going"
                 await asyncio.sleep(0.1)
-            async with scraping_a:
-                # Kill A while it holds the lease of a table in play, so B must take one
-                # over. (A table in A's memory is not enough: each process keeps the
-                # tables its connections look at, and B may be running them.)
-                while not await asyncio.to_thread(runs_a_table):
-                    assert time.monotonic() < deadline, "A never ran a table in play"
+            deadline = time.monotonic() + 60
+            async with scraping:
+                # Kill a process while it holds the lease of a table in play, so the other
+                # must take it over. (A table in a process's memory is not enough: each
+                # keeps the tables its connections look at, run by either.)
+                while (victim := await asyncio.to_thread(runner_of_a_table)) is None:
+                    assert time.monotonic() < deadline, "no process ran a table in play"
                     await asyncio.sleep(0.05)
-                await asyncio.to_thread(a.kill)
-                killed.set()
+                await asyncio.to_thread(servers[victim].kill)
+                dead.append(victim)
             runs, stats = await games
             stop.set()
             await scraper
@@ -215,27 +215,30 @@ def test_the_proof_run_games_through_the_proxy_while_metrics_are_scraped_and_a_p
         runs, stats = run_sync(scenario())
         assert not stats.failures, stats.failures[:5]
         assert all(r.finished for r in runs), [r.id for r in runs if not r.finished]
-        assert stats.reconnects > 0  # seats that were on A came back through the proxy
+        assert stats.reconnects > 0  # seats on the dead process came back through the proxy
         records = run_sync(fetch_records(runs))
         assert len(records) == len(runs)
         for data in records.values():
             assert record.load(data).is_over and verify(data).ok
         check_moves(runs, records)  # every acknowledged move is in its record
-        assert scrapes["A"] > 0 and scrapes["B after the kill"] > 0
-        assert moves_on_b[-1] > moves_on_b[0]  # B's counters moved while it was scraped
+        (victim,) = dead
+        (survivor,) = set(servers) - {victim}
+        assert scrapes[victim] > 0 and scrapes["the survivor after the kill"] > 0
+        seen = moves_seen[survivor]
+        assert seen[-1] > seen[0]  # the survivor's counters moved while it was scraped
 
-        b_log = b.log_path.read_text(errors="replace").splitlines()
-        taken = [x for x in b_log if "table taken over" in x]
-        assert taken, "B never took a table over"
+        log = servers[survivor].log_path.read_text(errors="replace").splitlines()
+        taken = [x for x in log if "table taken over" in x]
+        assert taken, "the survivor never took a table over"
         upstream = [x for x in (tmp_path / "error.log").read_text().splitlines()
                     if "upstream" in x]
-        print("\n--- the proof run:", json.dumps(scrapes), f"{stats.reconnects} reconnects,",
-              f"{len(runs)} games finished")
-        print("--- B's log (takeovers):", *taken[:3], sep="\n")
+        print("\n--- the proof run:", victim, "killed,", json.dumps(scrapes),
+              f"{stats.reconnects} reconnects,", f"{len(runs)} games finished")
+        print("--- the survivor's log (takeovers):", *taken[:3], sep="\n")
         print("--- nginx's error log (the dead upstream):", *upstream[:3], sep="\n")
     finally:
         stop_proxy(proxy)
-        for s in servers:
+        for s in servers.values():
             s.cleanup()
         db.dispose()
         pg.cleanup()
