@@ -218,6 +218,7 @@ def test_ft11_compiled_search_weighs_a_blocking_pass_as_the_engine_scores_it(sta
     from parlour.bots.models import outcomes
     from parlour.games.fantan import search as S
     from parlour.games.fantan import search_kernel as K
+    from parlour.games.fantan.kernel import UNLOCKS_U
 
     players = 3
     r = _round(players, stakes=stakes)
@@ -238,7 +239,7 @@ def test_ft11_compiled_search_weighs_a_blocking_pass_as_the_engine_scores_it(sta
         K.evaluate(worlds, np.array([0], np.int64), np.array([PASS], np.int64), players,
                    su.table, su.playable, me, su.passes, su.dealer,
                    np.array([7], np.uint64), np.zeros((1, players)), exact, 52, 10**6,
-                   np.zeros(1, np.bool_), S._UNLOCK[rules["ace"] == "high"],
+                   np.zeros(1, np.bool_), UNLOCKS_U[rules["ace"] == "high"],
                    rules["opening"] == "any-seven", False, stakes == "chips", su.pseat,
                    su.pplay, su.plater, su.af, *S._TABLES, out_r, out_w, streak)
         return float(out_r[0, 0])

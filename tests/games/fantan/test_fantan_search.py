@@ -32,7 +32,8 @@ from parlour.games.fantan import search_kernel as K
 from parlour.games.fantan.determinize import evidence
 from parlour.games.fantan.heuristic import best_card, round_policy
 from parlour.games.fantan.infer import Likelihood, decision_arrays
-from parlour.games.fantan.search import _TABLES, _UNLOCK, FastFanTan, _setup
+from parlour.games.fantan.kernel import UNLOCKS_U
+from parlour.games.fantan.search import _TABLES, FastFanTan, _setup
 
 VARIANTS = list(zip((4, 3, 5, 8, 6, 4, 7), option_variants("fantan", limit=7), strict=False))
 """(players, rules): every value of every option, and seeded combinations."""
@@ -89,7 +90,7 @@ def kernel_values(r, exact, eps=None, solved_out=None):
     K.evaluate(np.array([r.hands], np.uint64), np.zeros(1, np.int64), moves, su.n,
                su.table, su.playable, su.me, su.passes, su.dealer, np.zeros(1, np.uint64),
                np.zeros((1, su.n)) if eps is None else np.array([eps], np.float64),
-               exact, 52 if exact else 0, 10**6, solved, _UNLOCK[bool(su.af)],
+               exact, 52 if exact else 0, 10**6, solved, UNLOCKS_U[bool(su.af)],
                rules["opening"] == "any-seven", rules["strict"], rules["stakes"] == "chips",
                su.pseat, su.pplay, su.plater, su.af, *_TABLES, out_r, out_w, su.streak)
     if solved_out is not None:
@@ -362,7 +363,7 @@ def test_deep_kernel_chooses_the_second_card_per_information_set(seed, variant, 
     out_r, out_w = np.empty(len(moves)), np.empty(len(moves))
     K.info_evaluate(np.array([w.hands for w in worlds], np.uint64), moves, su.n, su.table,
                     su.playable, me, su.passes, su.dealer, np.zeros(12, np.uint64),
-                    np.zeros((12, su.n)), min_group, _UNLOCK[bool(su.af)],
+                    np.zeros((12, su.n)), min_group, UNLOCKS_U[bool(su.af)],
                     view.rules["opening"] == "any-seven", view.rules["strict"],
                     view.rules["stakes"] == "chips", su.pseat, su.pplay, su.plater, su.af,
                     *_TABLES, out_r, out_w, su.streak)

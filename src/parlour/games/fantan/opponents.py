@@ -40,6 +40,7 @@ from parlour.game import PASS
 from parlour.games.fantan.bots import greedy_card
 from parlour.games.fantan.heuristic import best_card
 from parlour.games.fantan.infer import Decision, decisions
+from parlour.games.fantan.kernel import UNLOCKS_U
 from parlour.games.fantan.rules import FanTanView
 
 MODELS = len(FAMILY)
@@ -95,7 +96,7 @@ class _Searcher:
         self.n = view.players
         self.dealer = view.dealer
         self.af = int(rules["ace"] == "high")
-        self.unlock = S._UNLOCK[bool(self.af)]
+        self.unlock = UNLOCKS_U[bool(self.af)]
         self.any_seven = rules["opening"] == "any-seven"
         self.strict = bool(rules["strict"])
         self.chips = rules["stakes"] == "chips"

@@ -44,6 +44,7 @@ from parlour.game import PASS
 from parlour.games.fantan import search_kernel as K
 from parlour.games.fantan.determinize import evidence
 from parlour.games.fantan.infer import DecisionArrays, decision_arrays
+from parlour.games.fantan.kernel import UNLOCKS_U
 from parlour.games.fantan.model import LATE_HAND, root_moves
 from parlour.games.fantan.opponents import read_seats
 from parlour.games.fantan.rules import SEVEN_OF_DIAMONDS, SEVENS, UNLOCKS, FanTanView, pack_mask
@@ -94,7 +95,6 @@ NODE_CAP = 20000
 CHUNK = 16
 """Worlds evaluated per kernel call; the budget is checked between calls."""
 
-_UNLOCK = {f: np.array(UNLOCKS[f], np.uint64) for f in (False, True)}
 _TABLES = (K.LANE_CARDS, K.LANE_PREFIX, K.LANE_LEN, K.LANE_MASK)
 
 
@@ -221,7 +221,7 @@ class FastFanTan:
         rules = view.rules
         strict, chips = bool(rules["strict"]), rules["stakes"] == "chips"
         any_seven = rules["opening"] == "any-seven"
-        unlock = _UNLOCK[bool(su.af)]
+        unlock = UNLOCKS_U[bool(su.af)]
         nl = len(legal)
         sums = np.zeros(nl)
         wins = np.zeros(nl)
@@ -283,7 +283,7 @@ class FastFanTan:
         out_r = np.empty(nl)
         out_w = np.empty(nl)
         K.info_evaluate(pool, np.array(legal, np.int64), su.n, su.table, su.playable, su.me,
-                        su.passes, su.dealer, seeds, eps, MIN_GROUP, _UNLOCK[bool(su.af)],
+                        su.passes, su.dealer, seeds, eps, MIN_GROUP, UNLOCKS_U[bool(su.af)],
                         rules["opening"] == "any-seven", bool(rules["strict"]),
                         rules["stakes"] == "chips", su.pseat, su.pplay, su.plater, su.af,
                         *_TABLES, out_r, out_w, su.streak)
