@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import random
+import signal
 import sys
 from pathlib import Path
 
@@ -17,6 +18,12 @@ collect_ignore_glob = ["conftest.py", "*/conftest.py"]
 # A key missing even in English raises in tests (parlour.i18n.translate.strict);
 # subprocesses inherit it.
 os.environ.setdefault("PARLOUR_I18N_STRICT", "1")
+
+# A suite started in the background of a non-interactive shell (`bash scripts/test.sh &`)
+# inherits SIGINT ignored (POSIX), and every process it starts with it: the Ctrl-C tests'
+# commands would never hear their Ctrl-C. Put Python's own handler back.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 # Helper modules that tests in several folders import by name.
 sys.path.insert(0, str(Path(__file__).parent / "bots"))
