@@ -6,11 +6,13 @@ file that is not a certificate is a usage error (exit 2) before any connection."
 from __future__ import annotations
 
 import datetime
+import faulthandler
 import ipaddress
 import os
 import ssl
 import subprocess
 import sys
+import tempfile
 import textwrap
 import threading
 import time
@@ -73,7 +75,7 @@ SERVE = textwrap.dedent("""
     s = Settings(db_url="sqlite:///" + db, bot_delay=0.02, round_pause=0.0,
                  public_url=f"https://localhost:{port}")
     uvicorn.run(create_app(s, testing=True), host="127.0.0.1", port=int(port),
-                ssl_certfile=cert, ssl_keyfile=key, log_level="warning")
+                ssl_certfile=cert, ssl_keyfile=key, log_level="info")
 """)
 
 
@@ -81,9 +83,10 @@ SERVE = textwrap.dedent("""
 def tls_server(tmp_path):
     ca, cert, key = make_ca_and_server_cert(tmp_path)
     port = free_port()
+    log = (tmp_path / "server.log").open("w")  # read back when the test fails
     proc = subprocess.Popen([sys.executable, "-c", SERVE, str(port),
                              str(tmp_path / "db.sqlite3"), str(cert), str(key)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                            stdout=log, stderr=subprocess.STDOUT)
     base = f"https://localhost:{port}"
     try:
         deadline = time.monotonic() + 150
@@ -102,10 +105,20 @@ def tls_server(tmp_path):
     finally:
         proc.terminate()
         proc.wait(30)
+        log.close()
 
 
 def test_the_private_ca_file_is_trusted_for_https_and_wss(tls_server):
     base, ca, server = tls_server
+
+    def server_log() -> str:  # and where this process's threads stand
+        with tempfile.TemporaryFile("w+") as f:
+            faulthandler.dump_traceback(f, all_threads=True)
+            f.seek(0)
+            stacks = f.read()
+        return (ca.parent / "server.log").read_text(errors="replace")[-3000:] + \
+            "\n--- this process's threads:\n" + stacks[-5000:]
+
     r = httpx.post(base + "/api/tables", verify=ssl.create_default_context(cafile=ca),
                    timeout=60, json={
         "game": "fanti", "players": 2, "rules": {"rounds": 1}, "name": "Hana",
@@ -130,7 +143,7 @@ def test_the_private_ca_file_is_trusted_for_https_and_wss(tls_server):
     player = threading.Thread(target=lambda: codes.append(play_remote(
         invite, input_fn=lambda p: "q", output=output, retries=0, cacert=ca)), daemon=True)
     player.start()
-    assert welcomed.wait(60), "\n".join(out)
+    assert welcomed.wait(60), "\n".join(out) + "\n--- the server's log:\n" + server_log()
     server.terminate()  # the game cannot start without its host: end it here
     player.join(60)
     text = "\n".join(out)
