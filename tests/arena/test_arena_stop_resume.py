@@ -133,8 +133,11 @@ def test_sigterm_stops_analyze_and_resume_gives_the_same_report(tmp_path):
 
 @pytest.mark.slow
 def test_sigterm_stops_simulate_and_resume_writes_the_same_records(tmp_path):
+    # Enough games that the run cannot end between its first records and the SIGTERM
+    # (200 took about a second here, and once finished first on a busy machine).
+    games = 1000
     out = tmp_path / "games.jsonl"
-    args = ["simulate", "fantan", "-n", "4", "--games", "200", "--bots", "heuristic",
+    args = ["simulate", "fantan", "-n", "4", "--games", str(games), "--bots", "heuristic",
             "--rule", "rounds=1", "--seed", "3", "--workers", "2", "--out", str(out)]
     proc, err = _start(args, tmp_path)
     _wait_for(lambda: _lines(out) > 0, proc, "records")
@@ -144,7 +147,7 @@ def test_sigterm_stops_simulate_and_resume_writes_the_same_records(tmp_path):
     assert left == [], "workers outlived their parent"
     assert "stopped by SIGTERM" in text and "--resume" in text and "Traceback" not in text
     kept = _lines(out)
-    assert 0 < kept < 200 and f"{kept} of 200 games finished" in text
+    assert 0 < kept < games and f"{kept} of {games} games finished" in text
     refused = CliRunner().invoke(app, args)
     assert refused.exit_code == 2 and "already holds records" in refused.output
     assert _lines(out) == kept  # nothing overwritten
