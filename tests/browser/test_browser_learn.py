@@ -119,6 +119,10 @@ def test_a_tapped_unplayable_card_says_why_on_a_phone(new_page, live_url):
     why = page.wait_for_selector("[data-why]")
     assert "King of clubs" in why.inner_text() and "cannot be played" in why.inner_text()
     assert not RULING_ID.search(why.inner_text())
+    # Said once to a screen reader: by the page's one live region, not by the paragraph too.
+    assert why.get_attribute("role") is None and why.get_attribute("aria-live") is None
+    page.wait_for_function(
+        "t => document.getElementById('announce').textContent === t", arg=why.inner_text())
     assert page.errors == []
 
 

@@ -448,7 +448,7 @@ class TablePage {
     }
     const hand = h("div", { class: "hand", role: "toolbar", tabindex: "-1", "aria-label": t("table.cards", { count: num(s.view.hand.length) }) }, this.game.hand(this));
     box.append(hand);
-    if (this.ui.why) box.append(h("p", { class: "why", role: "status", "data-why": "", text: this.ui.why }));
+    if (this.ui.why) box.append(h("p", { class: "why", "data-why": "", text: this.ui.why }));  // spoken once, by announce()
     const acts = h("div", { class: "actions" }, this.game.actions(this));
     const legal = s.view.legal || [];
     const forced = legal.length === 1 && legal[0].pass;  // nothing fits: no choice to hint at
