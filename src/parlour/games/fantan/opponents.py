@@ -40,7 +40,7 @@ from parlour.game import PASS
 from parlour.games.fantan.bots import greedy_card
 from parlour.games.fantan.heuristic import best_card
 from parlour.games.fantan.infer import Decision, decisions
-from parlour.games.fantan.kernel import UNLOCKS_U
+from parlour.games.fantan.kernel import UNLOCKS_U, pass_turn
 from parlour.games.fantan.rules import FanTanView
 
 MODELS = len(FAMILY)
@@ -58,8 +58,6 @@ class _Moment:
 
 
 def _moments(view: FanTanView) -> list[_Moment]:
-    from parlour.games.fantan.kernel import pass_turn  # numba: loaded when first read
-
     n = view.players
     history = view.history
     since = [[0] * n for _ in range(len(history) + 1)]
