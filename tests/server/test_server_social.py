@@ -69,6 +69,12 @@ def test_follow_see_online_and_invite_a_friend_to_a_table(make_app):
     assert ann.get("/api/friends").json()["following"] == []
     r = ann.post("/api/follows", json={"name": "nobody-here"})
     assert r.status_code == 404 and "no player called" in r.json()["message"]
+    # Declining an invitation nobody sent changes nothing; an id past any database row's
+    # is refused in the error shape (it reached SQLite as an overflow: a 500).
+    assert ann.post("/api/invites/decline", json={"id": 2**63 - 1}).status_code == 200
+    for bad in (2**63, 2**80, -1, "7"):
+        r = ann.post("/api/invites/decline", json={"id": bad})
+        assert r.status_code == 422 and r.json()["error"] == "invalid", (bad, r.text)
     # Nothing here names a card of the game in play.
     t = service(client).tables[new["table"]]
     for payload in (ann.get("/api/friends").json(), ben.get("/api/friends").json()):

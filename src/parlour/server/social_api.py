@@ -53,7 +53,9 @@ class Invite(BaseModel):
 class Decline(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    id: Annotated[int, Field(ge=0, strict=True)]
+    id: Annotated[int, Field(ge=0, le=2**63 - 1, strict=True)]
+    """An invitation's row id: at most the largest id a database row can have (a larger
+    number reached SQLite as an overflow, a 500)."""
 
 
 def _service(request: Request) -> TableService:
