@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 from server_kit import Person, Seat, hidden_cards, mentioned, service
 
@@ -184,3 +185,39 @@ def test_a_held_question_is_answered_when_computers_are_first_offered(make_app):
     out = ask(client, a["ticket"])
     assert out["status"] == "waiting" and out["fill"] is True
     assert out["waited"] < 15.0, out  # answered at the offer, not at the end of the hold
+
+
+def test_a_held_question_is_answered_when_the_counts_it_shows_change(make_app):
+    # The page says how many wait: when it sends the counts it shows, its held question
+    # is answered once they change (here: a second person enters), not at the hold's end.
+    client = make_app(pool_wait=20.0, pool_recheck=0.1, pool_every=0.05)
+    a = enter(client, "fantan", 4, "Ann")
+    deadline = time.monotonic() + 10
+    while ask(client, a["ticket"], wait=False)["waiting"] != 1:  # (counted anew soon)
+        assert time.monotonic() < deadline
+    pools = service(client).pools
+    with ThreadPoolExecutor(1) as pool:
+        held = pool.submit(client.post, "/api/pool/wait",
+                           json={"ticket": a["ticket"], "waiting": 1, "playing": 0})
+        deadline = time.monotonic() + 10
+        while pools.held < 1:  # Ann's question is held: nothing has changed yet
+            assert time.monotonic() < deadline and not held.done()
+            time.sleep(0.02)
+        enter(client, "fantan", 4, "Ben")
+        out = held.result(timeout=15)
+    assert out.status_code == 200 and out.json()["waiting"] == 2, out.text
+    assert out.json()["waited"] < 15.0  # answered at the change, not after 20 s
+    # Counts already unlike those shown: answered at once; bad counts change nothing.
+    again = ask_showing(client, a["ticket"], 5, 0)
+    assert again["waiting"] == 2 and again["waited"] < 15.0
+    for bad in (-1, 10**7, "two"):
+        r = client.post("/api/pool/wait", json={"ticket": a["ticket"], "waiting": bad, "playing": 0})
+        assert r.status_code == 422 and r.json()["error"] == "invalid", r.text
+    r = client.post("/api/pool/wait", json={"ticket": a["ticket"], "waiting": 2})
+    assert r.status_code == 422 and "both counts" in r.text, r.text
+
+
+def ask_showing(client, ticket, waiting, playing):
+    r = client.post("/api/pool/wait", json={"ticket": ticket, "waiting": waiting, "playing": playing})
+    assert r.status_code == 200, r.text
+    return r.json()

@@ -299,7 +299,7 @@ class Pools:
     async def _status(self, row: dict[str, Any], now: float) -> dict[str, Any]:
         st = self.svc.settings
         waited = max(0.0, now - row["entered"])
-        waiting, playing = (await self.counts()).get((row["game"], row["players"]), (0, 0))
+        waiting, playing = await self._pool_counts(row)
         band = self.bands.of(waited)
         out: dict[str, Any] = {
             "status": row["status"], "game": row["game"], "players": row["players"],
@@ -308,10 +308,12 @@ class Pools:
             "fill_after": st.pool_fill_after, "waiting": waiting, "playing": playing}
         return out
 
-    async def ask(self, ticket: str, addr: str = "local", wait: bool = True) -> dict[str, Any]:
+    async def ask(self, ticket: str, addr: str = "local", wait: bool = True,
+                  shown: tuple[int, int] | None = None) -> dict[str, Any]:
         """Where the ticket's holder stands; while waiting, the answer is held until
-        they are seated, computer players are first offered, or ``pool_wait`` seconds
-        have passed."""
+        they are seated, computer players are first offered, the pool's (waiting,
+        playing) counts differ from ``shown`` (what their page shows), or ``pool_wait``
+        seconds have passed."""
         self._limit(self.ask_limit, addr, "pool requests")
         st = self.svc.settings
         deadline = time.monotonic() + (st.pool_wait if wait else 0.0)
@@ -329,7 +331,8 @@ class Pools:
             left = deadline - time.monotonic()
             fill = now - row["entered"] >= st.pool_fill_after
             offered = fill if offered is None else offered
-            if row["status"] != "waiting" or left <= 0 or fill != offered:
+            if (row["status"] != "waiting" or left <= 0 or fill != offered
+                    or (shown is not None and await self._pool_counts(row) != shown)):
                 self._unlisten(key, changed)
                 return await self._answer(ticket, row, now)
             # Looked at again when this entry is seated (here, or announced by another
@@ -342,6 +345,10 @@ class Pools:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(changed.wait(), nap)
             self._unlisten(key, changed)
+
+    async def _pool_counts(self, row: dict[str, Any]) -> tuple[int, int]:
+        """(waiting, playing) in the pool of the entry ``row``."""
+        return (await self.counts()).get((row["game"], row["players"]), (0, 0))
 
     async def _answer(self, ticket: str, row: dict[str, Any], now: float) -> dict[str, Any]:
         out = await self._status(row, now)

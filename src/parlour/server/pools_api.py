@@ -6,7 +6,7 @@ import secrets
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Request, Response
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from parlour.server import names
 from parlour.server.api import _errors
@@ -32,6 +32,16 @@ class Ticket(BaseModel):
     ticket: Secret
     wait: bool = True
     """Hold the answer until something changes (at most ``pool_wait`` seconds)."""
+    waiting: Annotated[int, Field(ge=0, le=1_000_000)] | None = None
+    playing: Annotated[int, Field(ge=0, le=1_000_000)] | None = None
+    """The counts the asker shows now: a held answer also comes when its pool's counts
+    differ from them (someone else entered, left or was seated)."""
+
+    @model_validator(mode="after")
+    def _both_counts_or_neither(self) -> Ticket:
+        if (self.waiting is None) != (self.playing is None):
+            raise ValueError("send both counts shown (waiting and playing) or neither")
+        return self
 
 
 def _service(request: Request) -> TableService:
@@ -87,7 +97,8 @@ async def enter(request: Request, response: Response, body: EnterPool) -> dict[s
 @router.post("/pool/wait", responses=_errors(400, 404, 429),
              summary="Where your ticket stands: waiting (held until something changes) or paired, with your seat")
 async def wait(request: Request, body: Ticket) -> dict[str, Any]:
-    out = await _service(request).pools.ask(body.ticket, _addr(request), body.wait)
+    shown = None if body.waiting is None or body.playing is None else (body.waiting, body.playing)
+    out = await _service(request).pools.ask(body.ticket, _addr(request), body.wait, shown)
     return _links(request, out)
 
 

@@ -18,6 +18,7 @@ export function playPeople(g, players, name) {
   const error = h("p", { class: "error", role: "alert" });
   let ticket = null;
   let stopped = false;
+  let shown = {}; // the counts on the page: the server answers as soon as they change
 
   function reset() {
     ticket = null;
@@ -26,6 +27,7 @@ export function playPeople(g, players, name) {
   }
 
   function show(st) {
+    shown = { waiting: st.waiting, playing: st.playing };
     const waitLine = h("p", { "data-pool-status": st.status, text: st.status === "waiting"
       ? tn("pool.looking", players - 1, { seconds: num(Math.round(st.waited)) })
       : t("pool.found") });
@@ -57,7 +59,7 @@ export function playPeople(g, players, name) {
     while (ticket && !stopped) {
       let st;
       try {
-        st = await api("/api/pool/wait", { method: "POST", body: { ticket } });
+        st = await api("/api/pool/wait", { method: "POST", body: { ticket, ...shown } });
       } catch (e) {
         error.textContent = e.message;
         await new Promise((r) => setTimeout(r, 3000));
