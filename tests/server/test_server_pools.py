@@ -36,6 +36,18 @@ def until_paired(client, ticket, limit=20.0):
         assert time.monotonic() < deadline, out
 
 
+def pool_listing(client, pool, limit=10.0, **counts):
+    """Until ``GET /api/pools`` gives ``pool`` these counts (they are counted at most once
+    a second: a count read beside the pairing may stand that long)."""
+    deadline = time.monotonic() + limit
+    while True:
+        listing = {(p["game"], p["players"]): p for p in client.get("/api/pools").json()}
+        if all(listing[pool][k] == v for k, v in counts.items()):
+            return True
+        assert time.monotonic() < deadline, listing[pool]
+        time.sleep(0.05)
+
+
 def test_two_people_are_seated_together_and_the_game_starts(make_app):
     client = make_app(pool_wait=2.0, pool_every=0.05)
     a = enter(client, name="Ann")
@@ -56,8 +68,7 @@ def test_two_people_are_seated_together_and_the_game_starts(make_app):
     # Asking again gives the same seat; the pool says one game of two people is on.
     again = ask(client, a["ticket"])
     assert again["joined"]["seat"] == ja["seat"] and again["joined"]["token"] == ja["token"]
-    listing = {(p["game"], p["players"]): p for p in client.get("/api/pools").json()}
-    assert listing[("fanti", 2)]["playing"] == 2 and listing[("fanti", 2)]["waiting"] == 0
+    assert pool_listing(client, ("fanti", 2), playing=2, waiting=0)
     # Nothing a pool answers names a card of the game in play.
     hidden = hidden_cards(t.match, None)
     for payload in (again, client.get("/api/pools").json()):
