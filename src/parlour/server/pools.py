@@ -399,12 +399,17 @@ class Pools:
         counted in a worker thread, one count at a time."""
         async with self._counting:
             at, cached = self._counts
-            now = time.time()
-            if now - at < (0.1 if self._dirty else COUNTS_EVERY):
+            age = time.monotonic() - at  # (a step of the wall clock stretches no cache)
+            if age < (0.1 if self._dirty else COUNTS_EVERY):
                 return cached
             self._dirty = False
-            counted = await self._db(self._count, now)
-            self._counts = (now, counted)
+            started = time.monotonic()
+            try:
+                counted = await self._db(self._count, time.time())
+            except BaseException:  # not counted (cancelled, database away): still dirty
+                self._dirty = True
+                raise
+            self._counts = (started, counted)
             return counted
 
     def _count(self, now: float) -> dict[tuple[str, int], tuple[int, int]]:
