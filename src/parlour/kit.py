@@ -114,5 +114,12 @@ class Kit:
         path = self.folder / "web.js"
         return path if path.is_file() else None
 
+    @property
+    def web_words(self) -> Path | None:
+        """The game's words for the front page (``words.js``: its option words and a
+        table's rules in a few words, re-exported by ``web.js``), if it has them."""
+        path = self.folder / "words.js"
+        return path if self.web_module is not None and path.is_file() else None
+
     def __repr__(self) -> str:
         return f"<Kit {self.name} from {self.package}>"

@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import httpx
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run"]
@@ -64,12 +65,29 @@ def me(page: Any) -> dict[str, Any]:
     return page.evaluate("fetch('/api/me').then((r) => r.json())")
 
 
+def open_custom(page: Any, tries: int = 3) -> None:
+    """Open "Custom table" on the front page. The panels above it (open tables, your
+    games, the room's numbers) fill in as their answers come and move it down: a click
+    can land where the summary was a moment before, so it is clicked until it is open."""
+    page.wait_for_selector("details.custom [data-action=custom]")
+    for _ in range(tries):
+        if page.eval_on_selector("details.custom", "d => d.open"):
+            return
+        page.click("[data-action=custom]")
+        try:
+            page.wait_for_selector("details.custom[open]", timeout=3_000)
+            return
+        except PlaywrightTimeout:
+            continue
+    raise AssertionError(f"Custom table did not open after {tries} clicks")
+
+
 def create_with_form(page: Any, base: str, game: str, name: str, rounds: int,
                      seats: list[str] | None = None) -> str:
     """Fill the lobby form under "Custom table" (rules included) and create; returns
     the table id. ``seats`` are the other seats' values ("person", "bot:easy", ...)."""
     page.goto(base + "/")
-    page.click("[data-action=custom]")
+    open_custom(page)
     page.click(f"label[for=game-{game}]")
     page.fill("#name", name)
     if seats:

@@ -5,7 +5,7 @@ passkey made and used through Chromium's virtual authenticator (CDP ``WebAuthn``
 from __future__ import annotations
 
 import pytest
-from browser_kit import PW, fresh_name, sign_in, sign_up
+from browser_kit import PW, fresh_name, open_custom, sign_in, sign_up
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
 def test_sign_up_sign_out_and_sign_in_on_the_page(new_page, live_url):
@@ -36,7 +36,7 @@ def test_a_guest_signs_up_keeps_the_table_and_takes_the_seat_back_elsewhere(new_
     laptop, phone = new_page(), new_page()
     name = fresh_name("Bea")
     laptop.goto(live_url + "/")
-    laptop.click("[data-action=custom]")
+    open_custom(laptop)
     laptop.click("label[for=game-fantan]")
     laptop.click("[data-action=create]")
     laptop.wait_for_url("**/t/*")

@@ -8,7 +8,7 @@ import time
 from collections.abc import Iterator
 
 import pytest
-from browser_kit import TURN, serve_in_thread, take_turn
+from browser_kit import TURN, open_custom, serve_in_thread, take_turn
 from playwright.sync_api import Error as PlaywrightError
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
@@ -39,7 +39,7 @@ def clock(monkeypatch):
 def test_a_correspondence_game_left_and_taken_up_days_later(new_page, server, clock):
     anna = new_page()
     anna.goto(server + "/")
-    anna.click("[data-action=custom]")
+    open_custom(anna)
     anna.click("label[for=game-fanti]")
     anna.fill("#name", "Anna")
     anna.select_option("#players", "2")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import httpx
 import pytest
-from browser_kit import create_by_api, play_until_over, start
+from browser_kit import create_by_api, open_custom, play_until_over, start
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
 
@@ -164,7 +164,7 @@ def test_the_timer_form_says_the_computer_keeps_the_seat_until_taken_back(new_pa
     it plays every turn until "Take my seat back": the words now say so."""
     page = new_page()
     page.goto(live_url + "/")
-    page.click("[data-action=custom]")
+    open_custom(page)
     words = page.inner_text("#timer ~ small.help")
     assert "every turn after it" in words and '"Take my seat back"' in words, words
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from browser_kit import OVER, create_by_api, play_until_over, start
+from browser_kit import OVER, create_by_api, open_custom, play_until_over, start
 
 from parlour.i18n import PSEUDO
 
@@ -80,7 +80,7 @@ def test_every_page_fits_in_the_pseudo_language(new_page, live_url, path):
     found = misfits(page, path)
     if path == "/":
         page.set_viewport_size({"width": 1280, "height": 900})
-        page.click("[data-action=custom]")
+        open_custom(page)
         page.wait_for_selector("form.create:not([aria-busy=true]) #rule-rounds")
         found += misfits(page, "the custom form")
     assert_fits(found)

@@ -11,7 +11,7 @@ from typing import Any
 
 import httpx
 import pytest
-from browser_kit import OVER, create_with_form, play_until_over, start
+from browser_kit import OVER, create_with_form, open_custom, play_until_over, start
 
 from parlour.i18n import LANGUAGES, PSEUDO, catalog_json
 
@@ -67,7 +67,7 @@ def test_front_page_in_each_language(new_page, live_url, code):
     assert page.evaluate("document.documentElement.dir") == ("rtl" if lang.rtl else "ltr")
     text = no_keys(page)
     assert catalog_json(code, "web")["lobby.heading"] in text
-    page.click("[data-action=custom]")
+    open_custom(page)
     no_keys(page)
     # the chosen language's words only: the page's, fetched once (preloaded by the page's
     # head), and the options' when the custom form opens
@@ -135,17 +135,41 @@ WEIGHT = """() => {
 benchmarks/web_quickplay.py counts it."""
 
 
+def open_tables_listed(base: str) -> list[str]:
+    """A public table of each game waiting for people, on the front page's list: ids."""
+    listed = {t["game"]: t["id"] for t in httpx.get(base + "/api/open-tables", timeout=30).json()
+              if t["status"] == "waiting" and t["free"] > 0}
+    for game, n in (("fanti", 2), ("fantan", 4)):
+        if game not in listed:
+            r = httpx.post(base + "/api/tables", timeout=30, json={
+                "game": game, "players": n, "public": True, "seats": [{"kind": "person"}] * n})
+            assert r.status_code == 201, r.text
+            listed[game] = r.json()["table"]
+    return [listed["fanti"], listed["fantan"]]
+
+
 @pytest.mark.parametrize("code", [*LANGUAGES])
 def test_the_front_page_stays_light(new_page, live_url, code):
     """Front page <= 100 KiB uncompressed, in every language: its words are the ones its
     scripts draw (server/page_words.py), the friends panel's module only for someone with
     friends, its style sheets the shared one and its own."""
+    tables = open_tables_listed(live_url)  # as in a live room: the list, rules in words
     page = new_page(locale=LOCALE.get(code, code))
+    fetched = []
+    page.on("request", lambda r: fetched.append(r.url))
     page.goto(live_url + "/")
     page.wait_for_selector("[data-action=quick-play][data-game=fantan]")
+    for table in tables:
+        page.wait_for_selector(f"[data-open-table='{table}']")
+    page.wait_for_function("() => [...document.querySelectorAll('.open-rules')]"
+                           ".every((e) => e.textContent.trim())")
     page.wait_for_load_state("networkidle")
     front = page.evaluate(WEIGHT)
     assert front <= 100 * 1024, f"front page {front / 1024:.1f} KiB"
+    # the games' words modules, never their table-drawing modules
+    games = sorted(u.split("/static/js/games/")[1] for u in fetched if "/static/js/games/" in u)
+    assert {"fanti/words.js", "fantan/words.js"} <= set(games), games
+    assert not {"fanti.js", "fantan.js"} & set(games), games
     assert "/front/" in page.evaluate("document.documentElement.dataset.catalog")
     no_keys(page)
     sheets = page.eval_on_selector_all("link[rel=stylesheet]", "ls => ls.map(l => l.href)")

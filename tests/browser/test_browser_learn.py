@@ -7,7 +7,7 @@ import re
 import time
 
 import pytest
-from browser_kit import TURN, create_by_api, play_until_over, start
+from browser_kit import TURN, create_by_api, open_custom, play_until_over, start
 
 from parlour import cards
 
@@ -38,7 +38,7 @@ def test_front_page_and_form_speak_plain_words(new_page, live_url):
     page.goto(live_url + "/")
     page.wait_for_selector("[data-action=quick-play]")
     assert page.query_selector("form.create").is_visible() is False  # folded
-    page.click("[data-action=custom]")
+    open_custom(page)
     # The rules wait, hidden, for the game's own words: never a raw option value, even
     # before the game's page module has arrived.
     early = page.inner_text("main")

@@ -4,7 +4,7 @@ ratings change and show on the leaderboard and on each profile, with the replay 
 from __future__ import annotations
 
 import pytest
-from browser_kit import me, play_until_over, start
+from browser_kit import me, open_custom, play_until_over, start
 
 pytestmark = pytest.mark.timeout(420)
 
@@ -12,7 +12,7 @@ pytestmark = pytest.mark.timeout(420)
 def test_a_rated_fanti_game_between_two_browsers(new_page, rated_url, artifacts):
     anna, ben = new_page(), new_page()
     anna.goto(rated_url + "/")
-    anna.click("[data-action=custom]")
+    open_custom(anna)
     anna.click("label[for=game-fanti]")
     anna.fill("#name", "Anna")
     anna.select_option("#players", "2")

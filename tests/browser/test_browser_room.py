@@ -12,7 +12,15 @@ from collections.abc import Iterator
 
 import httpx
 import pytest
-from browser_kit import OVER, create_by_api, play_until_over, serve_in_thread, start, take_turn
+from browser_kit import (
+    OVER,
+    create_by_api,
+    open_custom,
+    play_until_over,
+    serve_in_thread,
+    start,
+    take_turn,
+)
 
 from parlour import cards, record
 from parlour.delta import Mirror
@@ -170,7 +178,7 @@ def test_chat_between_two_players_text_only_and_mute(new_page, live_url):
 def test_join_a_public_table_from_the_front_page_list(new_page, live_url):
     anna = new_page()
     anna.goto(live_url + "/")
-    anna.click("[data-action=custom]")
+    open_custom(anna)
     anna.click("label[for=game-fanti]")
     anna.fill("#name", "Anna")
     anna.select_option("#players", "3")
@@ -207,7 +215,7 @@ def test_join_a_public_table_from_the_front_page_list(new_page, live_url):
 def test_a_table_of_computers_is_watched_at_once(new_page, live_url):
     page = new_page()
     page.goto(live_url + "/")
-    page.click("[data-action=custom]")
+    open_custom(page)
     page.click("label[for=game-fanti]")
     page.select_option("#players", "2")
     page.select_option("#seat-0", "bot:easy")

@@ -14,6 +14,7 @@ from browser_kit import (
     PW,
     create_with_form,
     fresh_name,
+    open_custom,
     serve_in_thread,
     settings_for,
     sign_up,
@@ -178,7 +179,7 @@ def test_report_from_a_table_and_a_profile_then_the_operator_bans(new_page, url)
     shows(ben, why)
     # Creating a table.
     ben.goto(url + "/")
-    ben.click("[data-action=custom]")
+    open_custom(ben)
     ben.click("label[for=game-fanti]")
     ben.click("[data-action=create]")
     shows(ben, why)

@@ -116,6 +116,14 @@ def _pages(app: FastAPI) -> None:
             raise HTTPException(404, f"no page module for game {name!r}")
         return FileResponse(kit.web_module, media_type="text/javascript")
 
+    @app.get("/static/js/games/{name}/words.js", include_in_schema=False)
+    def game_words(name: str) -> FileResponse:
+        """A game's words for the front page (``words.js`` beside ``web.js``)."""
+        kit = KITS.get(name)
+        if kit is None or kit.web_words is None:
+            raise HTTPException(404, f"no words module for game {name!r}")
+        return FileResponse(kit.web_words, media_type="text/javascript")
+
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     @app.get("/", include_in_schema=False)

@@ -28,9 +28,15 @@ _KEYISH = re.compile(r"[A-Za-z_][A-Za-z0-9_#-]*(?:\.[A-Za-z0-9_#-]*)+")
 
 
 def module_path(name: str, game_modules: dict[str, Path]) -> Path | None:
-    """A module's file: ``games/x.js`` is a game's own module, the rest under js/."""
+    """A module's file: ``games/x.js`` is a game's own module (``games/x/words.js`` the
+    words module beside it), the rest under js/."""
     if name.startswith("games/"):
-        return game_modules.get(name[len("games/"):-len(".js")])
+        game, _, inner = name[len("games/"):-len(".js")].partition("/")
+        web = game_modules.get(game)
+        if web is None or not inner:
+            return web
+        path = web.parent / (inner + ".js")
+        return path if inner == "words" and path.is_file() else None
     path = STATIC_JS / name
     return path if path.is_file() else None
 

@@ -72,6 +72,8 @@ def static_files() -> dict[str, Path]:
     for name, kit in sorted(KITS.items()):
         if kit.web_module is not None:
             files[f"/static/js/games/{name}.js"] = kit.web_module
+        if kit.web_words is not None:
+            files[f"/static/js/games/{name}/words.js"] = kit.web_words
     return files
 
 

@@ -2,8 +2,8 @@
 // legal cards lit, and the Pass button when passing is allowed (FT-5, FT-8).
 import { cardEl, cardName, rankOrder, sortHand, SUITS } from "../cards.js";
 import { h } from "../dom.js";
-import { optionWords, summaryWords } from "../gamewords.js";
 import { has, num, tg, tgn } from "../i18n.js";
+import { words } from "./fantan/words.js";
 
 // The page's words at a Fan Tan table are the "game" catalog's fantan.page.* (this game's
 // words only reach a table of this game: server/pages.py).
@@ -97,27 +97,14 @@ export { backs } from "../cards.js";
 
 // --- words for the lobby and the "How to play" page --------------------------------
 
-/** Option labels and choices in plain words (the option names are the record's). */
-export const words = optionWords("fantan", {
-  rounds: null, opening: ["seven-of-diamonds", "any-seven"], ace: ["low", "high"],
-  stakes: ["points", "chips"], strict: ["true", "false"],
-});
+export { summary, words } from "./fantan/words.js";
 
-/** The rules in a few words, for the list of open tables. */
 // A hint's expected score (the server's hint "points"): chips are won or lost, so signed;
 // penalty points are the page's own words (null).
 export function expectedWords(rules, value) {
   if (rules.stakes !== "chips") return null;
   const v = Math.round(value * 100) / 100;
   return P("expected.chips", { value: (v > 0 ? "+" : "") + num(v) });
-}
-
-export function summary(rules) {
-  const bits = [rules.stakes === "chips" ? "chips" : "points"];
-  if (rules.ace === "high") bits.push("ace_high");
-  if (rules.opening === "any-seven") bits.push("any_seven");
-  if (rules.strict === false) bits.push("passing");
-  return summaryWords("fantan", rules.rounds, bits);
 }
 
 const cardsOf = (codes, cls = "small") => h("span", { class: "card-row" }, codes.map((c) => cardEl("fantan", c, { cls })));

@@ -3,8 +3,9 @@
 // choose one, confirm; undo only before confirming; a single way is preselected.
 import { cardEl, cardName, listNames, registerLook, sortHand, SYMBOL } from "../cards.js";
 import { h, svgUse } from "../dom.js";
-import { cardStyle, catalogName, optionWords, summaryWords } from "../gamewords.js";
+import { cardStyle, catalogName } from "../gamewords.js";
 import { has, lang, list, num, tg, tgn } from "../i18n.js";
+import { words } from "./fanti/words.js";
 
 // The page's words at a Fanti table are the "game" catalog's fanti.page.* (this game's
 // words only reach a table of this game: server/pages.py).
@@ -130,23 +131,7 @@ export function actions(ctx) {
 
 // --- words for the lobby and the "How to play" page --------------------------------
 
-/** Option labels and choices in plain words (the option names are the record's). */
-function names() {
-  const style = cardStyle();
-  return { guardian: tg(`card.rank.J.${style}`), leaf: tg(`card.suit.clubs.${style}`),
-    c2C: cardName("fanti", "2C"), c10D: cardName("fanti", "10D") };
-}
-
-export const words = optionWords("fanti", {
-  rounds: null, ties: ["none", "shared"], guardian_takes_guardians: ["true", "false"],
-}, names());
-
-export function summary(rules) {
-  const bits = [];
-  if (rules.ties === "shared") bits.push("ties");
-  if (rules.guardian_takes_guardians === false) bits.push("guardians");
-  return summaryWords("fanti", rules.rounds, bits, names());
-}
+export { summary, words } from "./fanti/words.js";
 
 const row = (codes, cls = "small") => h("span", { class: "card-row" }, codes.map((c) => cardEl("fanti", c, { cls })));
 const plus = (...parts) => h("div", { class: "eq" }, ...parts);

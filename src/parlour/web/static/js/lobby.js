@@ -15,10 +15,15 @@ const TIMERS = [["", t("lobby.timer.none")], ["30", tn("lobby.timer.seconds", 30
   ["120", tn("lobby.timer.minutes", 2)], ["300", tn("lobby.timer.minutes", 5)],
   ...[1, 3, 7].map((d) => [`days:${d}`, tn("lobby.timer.days", d)])];
 
+// Each game's words for this page (its option words, a table's rules in a few words):
+// the game's small words module, not its table-drawing page module.
 const modules = {};
 async function gameModule(name) {
   if (!modules[name]) {
-    try { modules[name] = await import(`./games/${encodeURIComponent(name)}.js`); } catch { modules[name] = {}; }
+    const game = encodeURIComponent(name);  // (a game without words.js: its page module)
+    try { modules[name] = await import(`./games/${game}/words.js`); } catch {
+      try { modules[name] = await import(`./games/${game}.js`); } catch { modules[name] = {}; }
+    }
   }
   return modules[name];
 }
