@@ -108,21 +108,22 @@ def _pages(app: FastAPI) -> None:
     """The page: each game's page module, the static files, and the page routes (in the
     visitor's language)."""
 
+    def script(path: Path | None, what: str, name: str) -> FileResponse:
+        if path is None:
+            raise HTTPException(404, f"no {what} for game {name!r}")
+        return FileResponse(path, media_type="text/javascript")
+
     @app.get("/static/js/games/{name}.js", include_in_schema=False)
     def game_module(name: str) -> FileResponse:
         """A game's page module, kept in the game's own package (``web.js``)."""
         kit = KITS.get(name)
-        if kit is None or kit.web_module is None:
-            raise HTTPException(404, f"no page module for game {name!r}")
-        return FileResponse(kit.web_module, media_type="text/javascript")
+        return script(kit and kit.web_module, "page module", name)
 
     @app.get("/static/js/games/{name}/words.js", include_in_schema=False)
     def game_words(name: str) -> FileResponse:
         """A game's words for the front page (``words.js`` beside ``web.js``)."""
         kit = KITS.get(name)
-        if kit is None or kit.web_words is None:
-            raise HTTPException(404, f"no words module for game {name!r}")
-        return FileResponse(kit.web_words, media_type="text/javascript")
+        return script(kit and kit.web_words, "words module", name)
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
