@@ -61,7 +61,9 @@ def test_a_correspondence_game_left_and_taken_up_days_later(new_page, server, cl
     ben.wait_for_selector(".hand .card")
     mover, other = (anna, ben) if anna.query_selector(TURN) else (ben, anna)
     mover.wait_for_selector(TURN)
-    assert "h left" in mover.inner_text("[data-clock]")  # the clock reads in hours
+    # the clock reads in hours (it is drawn a moment after the turn is shown)
+    mover.wait_for_function(
+        "() => (document.querySelector('[data-clock]')?.innerText || '').includes('h left')")
     # Both leave; the front page lists the game under the mover's "Your move" only.
     for p in (anna, ben):
         p.goto(server + "/")
