@@ -10,8 +10,10 @@ The table is drawn by the game's presenter from the server's view (rebuilt with
 ``Presenter.view_from_json``), so a remote game looks like a local one, seats counted
 from 0. Messages are read by a thread of their own and typed lines by another, so
 the turn timer, the stand-in and the other players' moves are shown while the person
-thinks, and a line typed at any time is answered (a move while the computer stands in
-takes the seat back first).
+thinks, and a line typed at any time is answered (while the computer stands in, a move
+at the person's turn takes the seat back by itself, any other line asks for it once).
+A refused message is answered again only once the table has moved (or, after "too
+many messages", a second later), so lines that come at once never flood the server.
 """
 
 from __future__ import annotations
@@ -243,6 +245,8 @@ class RemoteTable:
         self.seq = -1
         self.received_at = 0.0
         self.answered = -1  # the seq a move was sent for (at most one move per state)
+        self.back_sent = -1  # the seq a 'back' was sent at (at most one while standing in)
+        self.quiet_until = 0.0  # after "too many messages": ask for no line before this
         self.shown = -1  # the seq whose table was last drawn
         self.requests: queue.Queue[str] = queue.Queue()  # prompts for the line reader
         self.pending = False  # a line has been asked for and not yet received
@@ -309,6 +313,7 @@ class RemoteTable:
             try:
                 kind, data = self.events.get(timeout=1.0)
             except queue.Empty:
+                self._maybe_ask()  # a turn held back by the rate limit is asked now
                 continue
             if kind == "closed":
                 return None
@@ -326,10 +331,15 @@ class RemoteTable:
     def _message(self, msg: dict[str, Any]) -> int | None:
         kind = msg.get("type")
         if kind == "error":
-            self.out(f"The server refused that: {msg.get('message', '')}")
-            if self.state is None and msg.get("code") in ("unauthorised", "not_found", "expired"):
+            code = msg.get("code")
+            if code != "stale":  # a line typed as the table moved on: its new state is coming
+                self.out(f"The server refused that: {msg.get('message', '')}")
+            if self.state is None and code in ("unauthorised", "not_found", "expired"):
                 return 1
-            self.answered = -1  # nothing changed: the same turn may be answered again
+            if code == "rate_limited":  # answer again, but not at once: that is the flood
+                self.quiet_until = time.monotonic() + 1.0
+            if code not in ("stale", "not_your_turn", "not_playing"):
+                self.answered = -1  # nothing changed: the same turn may be answered again
         elif kind == "bye":
             if msg.get("reconnect", True) is False:
                 self.out(f"You are no longer seated here: {msg.get('reason', '')}.")
@@ -354,9 +364,14 @@ class RemoteTable:
             self.ws.send(json.dumps({"type": "sync"}))
             return None
         if "state" in msg or "delta" in msg:
+            was_standing_in = self._standing_in()
             self.state, self.seq = self.mirror.state, msg["seq"]
             self.received_at = time.monotonic()
             event = msg.get("event")
+            if not self._standing_in():
+                self.back_sent = -1
+                if was_standing_in and (event or {}).get("kind") != "back":
+                    self.out("You are back in your seat.")  # taken back by a move
             if event and (text := event_words(event, self.state)):
                 self.out(text)
             self._round_results()
@@ -447,8 +462,11 @@ class RemoteTable:
         stands in, ask for a line that takes the seat back."""
         if self.state is None:
             return
+        if time.monotonic() < self.quiet_until:
+            return
         if self._standing_in():
-            self._ask("Type a move or 'back' to take your seat back: ")
+            if self.back_sent != self.seq:  # else the seat is on its way back
+                self._ask("Type a move or 'back' to take your seat back: ")
             return
         if not self._my_turn() or self.answered == self.seq:
             return
@@ -482,9 +500,19 @@ class RemoteTable:
         if low in ("q", "quit"):
             return 0
         if self._standing_in():
-            ws.send(json.dumps({"type": "back"}))
-            if low == "back":
-                return None
+            # A move at this turn takes the seat back by itself (the server logs it so);
+            # anything else asks for the seat once, then waits for the table's answer.
+            if (low not in ("back", "", "h", "hint") and self._my_turn()
+                    and self.answered != self.seq):
+                choice = self._choice(text)
+                if choice is not None:
+                    self.answered = self.seq
+                    ws.send(json.dumps({"type": "move", "seq": self.seq, "move": choice}))
+                    return None
+            if self.back_sent != self.seq:
+                self.back_sent = self.seq
+                ws.send(json.dumps({"type": "back"}))
+            return None
         if low == "back" or not low:
             if self._my_turn():
                 self.shown = -1  # show the turn again
