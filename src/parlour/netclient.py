@@ -43,8 +43,9 @@ from rich.text import Text
 from parlour import cards, render
 from parlour.delta import Mirror
 from parlour.games import get_game
+from parlour.i18n.translate import catalog_json, t
 from parlour.present import BadInput, presenter
-from parlour.speech import say, tell
+from parlour.speech import current, listing, number, say, tell
 
 Output = Callable[[str], None]
 INTERRUPTED = 130
@@ -72,15 +73,15 @@ def parse_link(url: str) -> Link:
     ``#rejoin=KEY``; a query works too)."""
     parts = urlsplit(url.strip())
     if parts.scheme not in ("http", "https") or not parts.netloc:
-        raise ValueError(f"not a table link: {url!r} (expected http://HOST/t/ID#invite=KEY)")
+        raise ValueError(tell("remote.bad_scheme", url=repr(url)))
     segs = [s for s in parts.path.split("/") if s]
     if len(segs) != 2 or segs[0] != "t":
-        raise ValueError(f"not a table link: {url!r} (expected a path /t/ID)")
+        raise ValueError(tell("remote.bad_path", url=repr(url)))
     keys = {k: v[0] for k, v in parse_qs(parts.fragment or parts.query).items()}
     link = Link(f"{parts.scheme}://{parts.netloc}", segs[1], keys.get("invite"),
                 keys.get("watch"), keys.get("rejoin"))
     if not link.invite and not link.watch and not link.rejoin:
-        raise ValueError("the link has no #invite=, #watch= or #rejoin= key")
+        raise ValueError(tell("remote.no_key"))
     return link
 
 
@@ -98,8 +99,16 @@ def tls_context(cacert: str | Path | None) -> ssl.SSLContext | None:
     try:
         return ssl.create_default_context(cafile=str(cacert))
     except (OSError, ssl.SSLError) as e:
-        raise ValueError(f"--cacert {cacert}: not a readable PEM certificate file "
-                         f"({_reason(e)})") from None
+        raise ValueError(tell("remote.bad_cacert", path=str(cacert), reason=_reason(e))
+                         ) from None
+
+
+def speech_headers() -> dict[str, str]:
+    """The reader's language and card names, as a browser's page tells the server (its
+    cookies and Accept-Language): what the server words its refusals and passes in."""
+    now = current()
+    return {"Accept-Language": now.lang,
+            "Cookie": f"parlour_lang={now.lang}; parlour_cards={now.cards}"}
 
 
 def join(link: Link, name: str, tls: ssl.SSLContext | None = None) -> dict[str, Any]:
@@ -109,19 +118,21 @@ def join(link: Link, name: str, tls: ssl.SSLContext | None = None) -> dict[str, 
     try:
         if link.rejoin:  # used once: the answer brings the seat's next rejoin link
             r = httpx.post(f"{link.base}/api/tables/{link.table}/rejoin",
-                           json={"key": link.rejoin}, timeout=10, verify=verify)
+                           json={"key": link.rejoin}, timeout=10, verify=verify,
+                           headers=speech_headers())
         else:
             r = httpx.post(f"{link.base}/api/tables/{link.table}/join",
                            json={"key": link.invite or link.watch, "name": name}, timeout=10,
-                           verify=verify)
+                           verify=verify, headers=speech_headers())
     except httpx.TransportError as e:  # nothing listens, no such host, no answer
-        raise RuntimeError(f"no parlour server answers at {link.base} ({_reason(e)})") from None
+        raise RuntimeError(tell("remote.no_server", url=link.base, reason=_reason(e))
+                           ) from None
     if r.status_code != 200:
         try:
             reason = r.json().get("message", r.text)
         except ValueError:
             reason = r.text
-        raise RuntimeError(f"cannot join: {reason}")
+        raise RuntimeError(tell("remote.cannot_join", reason=reason))
     return r.json()
 
 
@@ -136,7 +147,7 @@ def move_words(game: str, move: dict[str, Any], you: bool = False) -> str:
 
 
 def _names(state: dict[str, Any]) -> list[str]:
-    return ["You" if i == state["you"] else s["name"]
+    return [tell("seat.you") if i == state["you"] else s["name"]
             for i, s in enumerate(state["table"]["seats"])]
 
 
@@ -153,26 +164,44 @@ def event_words(e: dict[str, Any], state: dict[str, Any]) -> str:
 
     kind = e.get("kind")
     if kind == "move":
-        tail = {"forced": " (nothing fits: automatic pass)",
-                "standin": " (the computer, standing in)"}.get(e.get("by", ""), "")
-        return f"{who(e['seat'])} {move_words(game, e['move'], you(e['seat']))}{tail}"
+        key = {"forced": "remote.move_forced", "standin": "remote.move_standin"}.get(
+            e.get("by", ""), "remote.move")
+        return tell(key, name=who(e["seat"]), move=move_words(game, e["move"], you(e["seat"])))
     if kind == "deal":
-        return f"Round {e['round']}: {who(e['dealer'])} {'deal' if you(e['dealer']) else 'deals'}"
+        if you(e["dealer"]):
+            return tell("remote.deal_you", number=e["round"])
+        return tell("remote.deal", number=e["round"], name=who(e["dealer"]))
     if kind == "round_end":
-        return f"Round {e['round']} is over."
+        return tell("remote.round_over", number=e["round"])
     if kind == "standin":
-        reason = {"timeout": "out of time", "disconnected": "lost connection"}.get(
-            e.get("reason", ""), e.get("reason", ""))
+        why = e.get("reason", "")
+        reason = tell(f"remote.reason.{why}" if why in STANDIN_REASONS else "remote.reason.other")
         if you(e["seat"]):
-            return (f"You ran {reason}: the computer plays for you. Type a move, or "
-                    f"'back', to take your seat back." if reason == "out of time" else
-                    f"The computer played for you ({reason}).")
-        return f"{who(e['seat'])}: the computer plays for them ({reason})"
+            if why == "timeout":
+                return tell("remote.timeout_you")
+            return tell("remote.standin_you", reason=reason)
+        return tell("remote.standin", name=who(e["seat"]), reason=reason)
     if kind == "back":
-        return "You are back in your seat." if you(e["seat"]) else f"{who(e['seat'])} is back"
+        return tell("remote.back_you") if you(e["seat"]) else tell("remote.back",
+                                                                   name=who(e["seat"]))
     if kind == "join":
-        return f"{e['name']} takes seat {e['seat']}"
+        return tell("remote.join", name=e["name"], seat=e["seat"])
     return ""
+
+
+def refusal_words(msg: dict[str, Any]) -> str:
+    """A refused message in the reader's words: the server words an illegal move (and, in
+    English, every refusal: its sentence names the seat or the wait) in the language the
+    socket said it reads; the others are the page's words for their code (``error.*``)."""
+    code, message = msg.get("code", ""), msg.get("message", "")
+    lang = current().lang
+    if code == "illegal" or lang == "en" or f"error.{code}" not in catalog_json(lang, "web"):
+        return message
+    return t(lang, f"error.{code}", domain="web").rstrip(".")
+
+
+STANDIN_REASONS = ("timeout", "disconnected", "left")
+"""Why the computer stands in for a seat (the server's ``standin`` events), each worded."""
 
 
 def render_text(renderable: Any, colour: bool) -> str:
@@ -194,7 +223,8 @@ def table_renderable(state: dict[str, Any]) -> Any:
         return Group(*(Text(f"{k}: {value}") for k, value in v.items()))
     parts: list[Any] = [p.table(view, _names(state))]  # (Fan Tan chips: with the pot)
     if state["you"] is not None:
-        parts.append(Text("Your hand: ", style="bold").append_text(p.hand_text(view.hand)))
+        parts.append(Text(tell("session.your_hand") + " ", style="bold").append_text(
+            p.hand_text(view.hand)))
     return Group(*parts)
 
 
@@ -254,6 +284,7 @@ class RemoteTable:
         self.done = False
         self.reconnected = False  # the next full state follows a dropped connection
         self.rounds_shown: int | None = None  # the last round whose result was shown
+        self.headers = speech_headers()  # taken here: the helper threads speak no language
 
     # --- threads ---------------------------------------------------------------------
 
@@ -286,7 +317,8 @@ class RemoteTable:
         failures = 0
         while True:
             try:
-                with connect(self.link.ws_url, open_timeout=10, max_size=2 ** 22) as ws:
+                with connect(self.link.ws_url, open_timeout=10, max_size=2 ** 22,
+                             additional_headers=self.headers) as ws:
                     failures = 0
                     self.ws = ws
                     threading.Thread(target=self._read_socket, args=(ws,), daemon=True).start()
@@ -298,12 +330,12 @@ class RemoteTable:
             except (OSError, InvalidHandshake, WebSocketException, TimeoutError) as e:
                 failures += 1
                 if failures > self.retries:
-                    self.out(f"parlour: the server cannot be reached ({_reason(e)})")
+                    self.out("parlour: " + tell("remote.unreachable", reason=_reason(e)))
                     self.done = True
                     return 1
             self.reconnected = True
             delay = min(5.0, 0.1 * 2 ** max(failures, 1))
-            self.out(f"Connection lost; reconnecting in {delay:.1f} s...")
+            self.out(tell("remote.lost", seconds=f"{delay:.1f}"))
             time.sleep(delay)
 
     def _session(self, ws: Any) -> int | None:
@@ -333,7 +365,7 @@ class RemoteTable:
         if kind == "error":
             code = msg.get("code")
             if code != "stale":  # a line typed as the table moved on: its new state is coming
-                self.out(f"The server refused that: {msg.get('message', '')}")
+                self.out(tell("remote.refused", reason=refusal_words(msg)))
             if self.state is None and code in ("unauthorised", "not_found", "expired"):
                 return 1
             if code == "rate_limited":  # answer again, but not at once: that is the flood
@@ -342,9 +374,9 @@ class RemoteTable:
                 self.answered = -1  # nothing changed: the same turn may be answered again
         elif kind == "bye":
             if msg.get("reconnect", True) is False:
-                self.out(f"You are no longer seated here: {msg.get('reason', '')}.")
+                self.out(tell("remote.sent_away", reason=msg.get("reason", "")))
                 return 0
-            self.out("The server is restarting; reconnecting...")
+            self.out(tell("remote.restarting"))
         elif kind == "hint" and self.state is not None:
             game = self.state["table"]["game"]
             rules = self.state["table"].get("rules") or {}
@@ -356,9 +388,10 @@ class RemoteTable:
                     words = tell("session.hint_value", value=f"{m['value']:.2f}")
                 first = m is msg["moves"][0]
                 equal = f" = {say('moves.equal')}" if m.get("equal") and not first else ""
-                self.out(f"  hint: {move_words(game, m['move'], you=True)} {words}{equal}")
+                self.out(tell("remote.hint", move=move_words(game, m["move"], you=True),
+                              value=words + equal))
         elif kind == "rematch":
-            self.out(f"Rematch: {self.link.base}{msg['url']}")
+            self.out(tell("remote.rematch", url=f"{self.link.base}{msg['url']}"))
             return 0
         if not self.mirror.take(msg):  # a version was missed: ask for the whole state
             self.ws.send(json.dumps({"type": "sync"}))
@@ -371,7 +404,7 @@ class RemoteTable:
             if not self._standing_in():
                 self.back_sent = -1
                 if was_standing_in and (event or {}).get("kind") != "back":
-                    self.out("You are back in your seat.")  # taken back by a move
+                    self.out(tell("remote.back_you"))  # taken back by a move
             if event and (text := event_words(event, self.state)):
                 self.out(text)
             self._round_results()
@@ -398,7 +431,7 @@ class RemoteTable:
                 self.out(render_text(render.round_result(
                     self.state["table"]["game"], detail, _names(self.state)), self.colour))
             else:
-                self.out(f"Round {e['round']} is over.")
+                self.out(tell("remote.round_over", number=e["round"]))
 
     def _redraw(self) -> None:
         """After a reconnection: the table as it stands now and whose turn it is (a move
@@ -406,16 +439,16 @@ class RemoteTable:
         s = self.state
         assert s is not None
         self.shown = self.answered = -1
-        self.out("Reconnected.")
+        self.out(tell("remote.reconnected"))
         if s["table"]["status"] != "playing" or s.get("view") is None:
             return
         if not self._my_turn():
             self.out(table_text(s, self.colour))
             turn = s["view"].get("current_player")
             if isinstance(turn, int):
-                self.out(f"It is {_names(s)[turn]}'s turn.")
+                self.out(tell("remote.turn_of", name=_names(s)[turn]))
         else:
-            self.out("It is your turn.")
+            self.out(tell("remote.your_turn"))
 
     def _status(self) -> int | None:
         state = self.state
@@ -423,19 +456,20 @@ class RemoteTable:
             return None
         status = state["table"]["status"]
         if status == "waiting" and not self.waiting_shown:
-            self.out("Waiting for the host to start: " + ", ".join(
-                s["name"] if s["claimed"] else "(free)" for s in state["table"]["seats"]))
+            self.out(tell("remote.waiting", seats=listing([
+                s["name"] if s["claimed"] else tell("remote.free_seat")
+                for s in state["table"]["seats"]])))
             self.waiting_shown = True
         if status in ("over", "expired"):
             if state.get("winners"):
                 names = _names(state)
                 winners = state["winners"]
-                totals = ", ".join(f"{n} {t}" for n, t in zip(names, state["totals"],
-                                                              strict=False))
-                self.out(f"Game over: {render.winners_text(names, winners, state['totals'])}"
-                         f" Totals: {totals}.")
+                totals = listing([tell("remote.total", name=n, total=number(t))
+                                  for n, t in zip(names, state["totals"], strict=False)])
+                won = render.winners_text(names, winners, state["totals"], you=state["you"])
+                self.out(tell("remote.game_over_totals", winners=won.plain, totals=totals))
             else:
-                self.out("Game over.")
+                self.out(tell("remote.game_over"))
             return 0
         return None
 
@@ -466,7 +500,7 @@ class RemoteTable:
             return
         if self._standing_in():
             if self.back_sent != self.seq:  # else the seat is on its way back
-                self._ask("Type a move or 'back' to take your seat back: ")
+                self._ask(tell("remote.ask_back"))
             return
         if not self._my_turn() or self.answered == self.seq:
             return
@@ -474,9 +508,9 @@ class RemoteTable:
         if (self.state.get("pass") or {}).get("auto"):
             return  # the server passes for the person (forced, announced)
         left = self._time_left()
-        timer = f" ({left:.0f} s left)" if left is not None else ""
-        prompt = (f"Your move{timer} (number or card"
-                  + (", h for a hint" if self.hints else "") + ", q to quit): ")
+        ways = tell("remote.ways_hints" if self.hints else "remote.ways")
+        prompt = (tell("remote.prompt", ways=ways) if left is None else
+                  tell("remote.prompt_timer", seconds=f"{left:.0f}", ways=ways))
         if self.shown != self.seq:  # a new turn: the table, the moves, the timer
             self.shown = self.seq
             self.out(table_text(self.state, self.colour))
@@ -518,7 +552,7 @@ class RemoteTable:
                 self.shown = -1  # show the turn again
             return None
         if not self._my_turn():
-            self.out("It is not your turn now.")
+            self.out(tell("remote.not_your_turn"))
             return None
         if self.hints and low in ("h", "hint"):
             ws.send(json.dumps({"type": "hint", "seq": self.seq}))
@@ -540,11 +574,11 @@ class RemoteTable:
             if view is None:
                 if text.strip().isdigit() and 1 <= int(text) <= len(legal):
                     return legal[int(text) - 1]
-                raise BadInput("type a number from the list")
+                raise BadInput(tell("remote.type_number"))
             return game.move_to_json(p.read_move(view, text))
         except ValueError as e:  # BadInput, or a move the view cannot hold
             self.out(f"  {e}")
-            self.out("  (type a number from the list, a card, or q to quit)")
+            self.out("  " + tell("remote.type_again"))
         return None
 
 
@@ -576,14 +610,13 @@ def play_remote(url: str, *, hints: bool = False, name: str | None = None,
         rejoin = f"{link.base}{rejoin}"
     if joined["role"] == "seat":
         auth = {"token": joined["token"]}
-        back = "You are back in" if link.rejoin else "You sit in"
-        out(f"{back} seat {joined['seat']} at {link.base}/t/{link.table}")
+        out(tell("remote.back_in" if link.rejoin else "remote.sit", seat=joined["seat"],
+                 url=f"{link.base}/t/{link.table}"))
         if rejoin:
-            out(f"Your rejoin link (it takes this seat back after Ctrl-C or from another "
-                f"device; it works once and the next one is shown then): {rejoin}")
+            out(tell("remote.rejoin_link", url=rejoin))
     else:
         auth = {"watch": joined["watch"]}
-        out(f"Watching {link.base}/t/{link.table}")
+        out(tell("remote.watching", url=f"{link.base}/t/{link.table}"))
     table = RemoteTable(link, auth, input_fn, out, hints, colour, retries)
     try:
         code = table.run(connect)
@@ -592,6 +625,5 @@ def play_remote(url: str, *, hints: bool = False, name: str | None = None,
         code = INTERRUPTED
     status = (table.state or {}).get("table", {}).get("status")
     if rejoin and status not in ("over", "expired"):
-        out(f"Your seat is kept (the computer plays for you meanwhile); take it back with: "
-            f"parlour play --connect '{rejoin}'")
+        out(tell("remote.seat_kept", command=f"parlour play --connect '{rejoin}'"))
     return code

@@ -154,3 +154,54 @@ def test_after_a_timeout_typing_a_move_takes_the_seat_back(tmp_path):
         host.close()
     finally:
         server.stop()
+
+
+def test_a_terminal_player_is_spoken_to_in_their_language(tmp_path):
+    """#33: ``parlour play --lang fa --connect URL`` says everything in Persian -- the seat,
+    the table, the prompt, the refusal of a line it cannot read, the result -- and the
+    server words what it sends for this seat in Persian too (the socket says so, as a
+    browser's cookie does)."""
+    from parlour.speech import speaking
+
+    server = Server(tmp_path / "db.sqlite3").start()
+    try:
+        j = server.create(game="fanti", players=2, rules={"rounds": 1}, name="Hana",
+                          seats=[{"kind": "person"}, {"kind": "person"}], test={"seed": 8})
+        script = iter(["zz"])
+        prompts: list[str] = []
+        out: list[str] = []
+
+        def answer(prompt: str) -> str:
+            prompts.append(prompt)
+            return next(script, "1")
+
+        def persian() -> None:
+            with speaking("fa"):
+                result.append(play_remote(j["invite_url"], name="Term", input_fn=answer,
+                                          output=out.append))
+
+        result: list[int] = []
+        t = threading.Thread(target=persian, daemon=True)
+        t.start()
+        host = WsSeat(server, j["table"], j["token"])
+        deadline = time.time() + 20
+        while time.time() < deadline:
+            host.recv()
+            if all(s["claimed"] for s in host.state["table"]["seats"]):
+                break
+        host.send({"type": "start"})
+        host.play()
+        t.join(60)
+        text = "\n".join(out)
+        assert result == [0]
+        assert out[0].startswith("شما در جای 1 ")
+        assert "دست شما:" in text  # the hand, as local play says it
+        assert "شماره‌ای از فهرست" in text  # "zz" refused in words
+        assert "بازی تمام شد" in text
+        assert all(p.startswith("حرکت شما") for p in prompts)
+        english = [w for w in ("You ", "Your ", "Game over", "Round ", "type a number")
+                   if w in text]
+        assert english == []
+        host.close()
+    finally:
+        server.stop()
