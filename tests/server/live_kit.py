@@ -123,7 +123,12 @@ class WsSeat:
             if self.my_turn() and answered != self.seq:
                 answered = self.seq
                 self.send({"type": "move", "seq": self.seq, "move": s["view"]["legal"][0]})
-            self.recv()
+            m = self.recv()
+            if m.get("type") == "error" and m.get("code") == "rate_limited":
+                # faster than a person (the bots here move at once): the server's limit
+                # of messages a second refused the move; send it again a moment later
+                time.sleep(0.2)
+                answered = -1
 
     def close(self) -> None:
         self.ws.close()

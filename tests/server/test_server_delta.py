@@ -170,3 +170,28 @@ def test_presence_and_chat_deltas_keep_every_client_exact(make_app):
         assert c.checks >= 1
     assert [ln["text"] for ln in w.state["chat"]] == ["good luck", "go Ben"]
     assert [ln["text"] for ln in anna.state["chat"]] == ["good luck"]
+
+
+def test_a_snapshot_never_runs_ahead_of_a_presence_change(make_app):
+    """Connects and disconnects are told at most every ``presence_every``; a ``sync``
+    answered inside that time used to carry the change the messages had not told yet
+    (its snapshot differed from what the deltas built: a fresh-clone failure of the test
+    above, when a random sync met Ben's reconnection). The change is told first now."""
+    client = make_app(sync_per_minute=1e6, sync_burst=10_000, presence_every=30.0)
+    rng = random.Random(0)
+    j = create(client, "fanti", 2, ["person", "person"], rules={"rounds": 1},
+               test={"seed": 2})
+    invite = j["invite_url"].split("#invite=")[1]
+    ben = client.post(f"/api/tables/{j['table']}/join", json={"key": invite, "name": "Ben"}
+                      ).json()["token"]
+    anna = Checked(client, j["table"], token=j["token"], rng=rng)
+    anna.welcome()
+    b = Checked(client, j["table"], token=ben, rng=rng)
+    b.welcome()
+    anna.send({"type": "sync"})  # Ben's arrival is still untold: its presence is 30 s off
+    anna.until(lambda m: m["type"] == "snapshot")  # Checked compares it with the deltas
+    assert anna.state["table"]["seats"][1]["connected"] is True
+    b.close()
+    anna.send({"type": "sync"})
+    anna.until(lambda m: m["type"] == "snapshot")
+    assert anna.checks == 2

@@ -302,6 +302,11 @@ class TableService:
                                     f"in {wait:g} s (the updates keep coming meanwhile)")
                 return
             async with t.lock:  # the state between two changes, never half of one
+                if self.hub.presence_pending(t.id):
+                    # a connect or disconnect not yet told (presence goes out at most every
+                    # presence_every): told first, so that the snapshot is exactly what the
+                    # messages so far built -- a client may check itself against it
+                    await self.hub.send(t, conn, "presence")
                 await self.hub.send(t, conn, "snapshot")
         elif kind == "move":
             await self.intents.move(conn, msg)
