@@ -111,6 +111,15 @@ class WsSeat:
     def send(self, msg: dict[str, Any]) -> None:
         self.ws.send(json.dumps(msg))
 
+    def start_when_seated(self, wait: float = 20) -> None:
+        """As the host: wait until every seat is taken (a terminal player joining by its
+        link, say), then start the game."""
+        deadline = time.time() + wait
+        while not (self.state and all(s["claimed"] for s in self.state["table"]["seats"])):
+            assert time.time() < deadline, f"the seats were not all taken in {wait} s"
+            self.recv()
+        self.send({"type": "start"})
+
     def play(self, until_seq: int | None = None) -> dict[str, Any]:
         """Play first legal moves until the game ends (or the table passes ``until_seq``)."""
         answered = -1

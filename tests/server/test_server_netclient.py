@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import threading
-import time
 
 import pytest
 from live_kit import Server, WsSeat
@@ -43,12 +42,7 @@ def test_a_terminal_player_plays_a_whole_game(tmp_path):
                         output=out.append)), daemon=True)
         t.start()
         host = WsSeat(server, j["table"], j["token"])
-        deadline = time.time() + 20
-        while time.time() < deadline:
-            host.recv()
-            if all(s["claimed"] for s in host.state["table"]["seats"]):
-                break
-        host.send({"type": "start"})
+        host.start_when_seated()
         final = host.play()
         t.join(60)
         assert result == [0]
@@ -113,12 +107,7 @@ def test_after_a_timeout_typing_a_move_takes_the_seat_back(tmp_path):
             daemon=True)
         t.start()
         host = WsSeat(server, j["table"], j["token"])
-        deadline = time.time() + 20
-        while time.time() < deadline:
-            host.recv()
-            if all(s["claimed"] for s in host.state["table"]["seats"]):
-                break
-        host.send({"type": "start"})
+        host.start_when_seated()
         answered = -1
         while host.state["table"]["status"] != "over":
             # While the computer plays seat 1, the host waits for the player to take the
@@ -184,12 +173,7 @@ def test_a_terminal_player_is_spoken_to_in_their_language(tmp_path):
         t = threading.Thread(target=persian, daemon=True)
         t.start()
         host = WsSeat(server, j["table"], j["token"])
-        deadline = time.time() + 20
-        while time.time() < deadline:
-            host.recv()
-            if all(s["claimed"] for s in host.state["table"]["seats"]):
-                break
-        host.send({"type": "start"})
+        host.start_when_seated()
         host.play()
         t.join(60)
         text = "\n".join(out)

@@ -60,12 +60,7 @@ def test_ctrl_c_then_the_shown_link_takes_the_seat_back(tmp_path):
         seen: list[str] = []
         shown = LINK.search(_wait_line(lines, seen, "Your rejoin link")).group(1)
         host = WsSeat(server, j["table"], j["token"])
-        deadline = time.time() + 20
-        while time.time() < deadline:
-            host.recv()
-            if all(s["claimed"] for s in host.state["table"]["seats"]):
-                break
-        host.send({"type": "start"})
+        host.start_when_seated()
         _wait_line(lines, seen, "Your hand:")  # the game is on at the terminal
         proc.send_signal(signal.SIGINT)  # Ctrl-C
         assert proc.wait(30) == 130

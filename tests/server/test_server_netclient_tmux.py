@@ -71,12 +71,7 @@ def test_ctrl_c_in_a_terminal_then_the_shown_link_takes_the_seat_back(tmp_path):
         pane.type(f"{play} {shlex.quote(j['invite_url'])}; echo exit=$?")
         shown = LINK.search(pane.wait("Your rejoin link")).group(1)
         host = WsSeat(server, j["table"], j["token"])
-        deadline = time.time() + 30
-        while time.time() < deadline:
-            host.recv()
-            if all(s["claimed"] for s in host.state["table"]["seats"]):
-                break
-        host.send({"type": "start"})
+        host.start_when_seated(30)
         pane.wait("Your hand:")
         pane.tmux("send-keys", "-t", "seat", "C-c")  # Ctrl-C, typed
         text = pane.wait("exit=130")
