@@ -88,3 +88,17 @@ def test_too_many_messages_waits_a_second_before_asking_again(monkeypatch):
     clock[0] += 1.1
     rt._maybe_ask()
     assert len(asked(rt)) == 1  # the same turn is asked again
+
+
+def test_a_move_that_takes_the_seat_back_says_so():
+    """The server takes the seat back with the person's move (no 'back' event): the
+    client says so from the change of the seat, read before the delta changes the state
+    in place (it was read after, and never seen, in a live game)."""
+    rt, _, said = session(table(standing_in=True, turn=1))
+    delta = {"type": "update", "seq": 8, "v": 2,
+             "event": {"kind": "move", "seat": 1, "by": "person",
+                       "move": {"play": "5C", "take": []}},
+             "delta": [["=", ["table", "seats", 1, "auto"], None],
+                       ["=", ["view", "current_player"], 0]]}
+    rt._message(delta)
+    assert said[-2:] == ["You are back in your seat.", "You play Leaf 5 to the table"]

@@ -393,11 +393,11 @@ class RemoteTable:
         elif kind == "rematch":
             self.out(tell("remote.rematch", url=f"{self.link.base}{msg['url']}"))
             return 0
+        was_standing_in = self._standing_in()  # (before the mirror changes the state in place)
         if not self.mirror.take(msg):  # a version was missed: ask for the whole state
             self.ws.send(json.dumps({"type": "sync"}))
             return None
         if "state" in msg or "delta" in msg:
-            was_standing_in = self._standing_in()
             self.state, self.seq = self.mirror.state, msg["seq"]
             self.received_at = time.monotonic()
             event = msg.get("event")
