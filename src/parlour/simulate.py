@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import multiprocessing
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -271,8 +270,7 @@ def run_chunks(config: SimConfig, workers: int = 1, chunk: int | None = None,
     # spawn: a clean interpreter per worker, safe next to the progress bar's thread; a
     # stop (Ctrl-C, SIGTERM as parlour.stopping raises it, or the caller closing this
     # generator) terminates every worker at once instead of waiting for the queue
-    ctx = multiprocessing.get_context("spawn")
-    pool = ctx.Pool(workers, initializer=stopping.ignore_in_worker)
+    pool = stopping.worker_pool(workers)
     complete = False
     try:
         ready: dict[int, Chunk] = {}

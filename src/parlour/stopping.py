@@ -4,8 +4,9 @@
 end every worker at once (not after the games already queued), say so in one line, keep
 what finished, and leave no worker without its parent:
 
-* workers ignore SIGINT (:func:`ignore_in_worker`): Ctrl-C reaches the whole process
-  group, and only the parent decides what happens;
+* workers ignore SIGINT (:func:`worker_pool` starts them so, :func:`ignore_in_worker`
+  keeps it so): Ctrl-C reaches the whole process group, and only the parent decides
+  what happens -- also for a worker still starting up;
 * the parent turns SIGTERM into :class:`Stopped` (:func:`on_signals`), a
   ``KeyboardInterrupt``, so both signals take the same path: the pool is terminated
   (each worker gets SIGTERM and is joined) and the command reports and exits with
@@ -16,7 +17,10 @@ what finished, and leave no worker without its parent:
 
 from __future__ import annotations
 
+import multiprocessing
+import multiprocessing.pool
 import signal
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from types import FrameType
@@ -59,3 +63,18 @@ def ignore_in_worker() -> None:
     """In a worker: leave Ctrl-C to the parent; SIGTERM (from the parent) ends it."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+def worker_pool(workers: int) -> multiprocessing.pool.Pool:
+    """``workers`` spawned processes (a clean interpreter each, children of this one)
+    that never see Ctrl-C. They are started with SIGINT ignored, which a new interpreter
+    keeps: a Ctrl-C while a worker is still starting (importing, before its initializer
+    runs) used to end it with a KeyboardInterrupt traceback under the progress bar."""
+    ctx = multiprocessing.get_context("spawn")
+    if threading.current_thread() is not threading.main_thread():  # no signals there
+        return ctx.Pool(workers, initializer=ignore_in_worker)
+    old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        return ctx.Pool(workers, initializer=ignore_in_worker)
+    finally:
+        signal.signal(signal.SIGINT, old)

@@ -34,7 +34,6 @@ def run_local(jobs: Sequence[Any], workers: int = 1, progress: Progress | None =
     ``done``: results already in hand by job index (a resumed run), not run again;
     ``keep(index, result)`` is called as each job finishes (before ``progress``).
     """
-    import multiprocessing
 
     results: dict[int, Any] = dict(done or {})
     todo = [(i, job) for i, job in enumerate(jobs) if i not in results]
@@ -51,8 +50,7 @@ def run_local(jobs: Sequence[Any], workers: int = 1, progress: Progress | None =
             finished(i, fn(job))
     elif todo:
         # spawn: a clean interpreter per worker, each a child of this process
-        pool = multiprocessing.get_context("spawn").Pool(
-            workers, initializer=stopping.ignore_in_worker)
+        pool = stopping.worker_pool(workers)
         try:
             for i, res in pool.imap_unordered(_call, [(fn, i, job) for i, job in todo]):
                 finished(i, res)
