@@ -200,6 +200,15 @@ def refusal_words(msg: dict[str, Any]) -> str:
     return t(lang, f"error.{code}", domain="web").rstrip(".")
 
 
+def gone_words(msg: dict[str, Any]) -> str:
+    """Why this seat is no longer the player's (a ``bye``), in the reader's words: the
+    catalog's ``remote.why.<code>``; the server's English sentence for a code it lacks."""
+    key = f"remote.why.{msg.get('why')}"
+    if key in catalog_json(current().lang, "terminal"):
+        return tell(key)
+    return str(msg.get("reason", ""))
+
+
 STANDIN_REASONS = ("timeout", "disconnected", "left")
 """Why the computer stands in for a seat (the server's ``standin`` events), each worded."""
 
@@ -374,7 +383,7 @@ class RemoteTable:
                 self.answered = -1  # nothing changed: the same turn may be answered again
         elif kind == "bye":
             if msg.get("reconnect", True) is False:
-                self.out(tell("remote.sent_away", reason=msg.get("reason", "")))
+                self.out(tell("remote.sent_away", reason=gone_words(msg)))
                 return 0
             self.out(tell("remote.restarting"))
         elif kind == "hint" and self.state is not None:

@@ -10,6 +10,8 @@ import httpx
 import pytest
 from browser_kit import create_by_api, open_custom, play_until_over, start
 
+from parlour.i18n.translate import catalog_json
+
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
 
 # Where a table's parts are, measured in the page: the window's width against the
@@ -199,16 +201,18 @@ def test_deal_sealed_explains_itself_where_it_appears(new_page, live_url):
     assert why.is_visible() and "fingerprint" in why.inner_text()
 
 
-def test_a_device_replaced_by_the_rejoin_link_stops_showing_the_seat(new_page, live_url):
+@pytest.mark.parametrize("locale", ["en-GB", "fa-IR"])
+def test_a_device_replaced_by_the_rejoin_link_stops_showing_the_seat(new_page, live_url, locale):
     """Defect 4: the seat's rejoin link opened on another device; the first device says
     it is no longer seated here and shows nothing of the seat: no "(you)", no hand, no
-    "Waiting for", no chat box -- and ways on."""
+    "Waiting for", no chat box -- and ways on. Why, in the reader's language: a Persian
+    page said the server's English "this seat was taken back on another device"."""
     anna = new_page()
     table = create_by_api(anna, live_url, game="fanti", players=2, rules={"rounds": 1},
                           name="Anna", seats=[{"kind": "person"}, {"kind": "person"}],
                           test={"seed": 3})
     invite = anna.input_value(".waiting [data-link=invite]")
-    first = new_page()  # Ben's first device takes the seat by the invite link
+    first = new_page(locale=locale)  # Ben's first device takes the seat by the invite link
     first.goto(invite)
     first.fill("#join-name", "Ben")
     first.click("[data-action=join]")
@@ -222,7 +226,12 @@ def test_a_device_replaced_by_the_rejoin_link_stops_showing_the_seat(new_page, l
     second.wait_for_selector(".hand .card")
     first.wait_for_selector("[data-way-on]")
     text = first.inner_text("main")
-    assert "no longer seated here" in text
+    lang = locale[:2]
+    gone = catalog_json(lang, "web")["table.bye.gone"]
+    assert gone.split("{reason}")[0].strip() in text  # "You are no longer seated here"
+    assert catalog_json(lang, "web")["table.bye.why.taken_back"] in text
+    if lang != "en":
+        assert "another device" not in text
     assert "(you)" not in text and "Waiting for" not in text
     assert first.query_selector(".hand") is None and first.query_selector("[data-chat-input]") is None
     assert first.query_selector("[data-way-on] a[href='/']") is not None

@@ -57,6 +57,7 @@ def test_the_host_releases_a_seat_before_the_start(client):
     host.send({"type": "release", "seat": guest["seat"]})
     bye = g.until(lambda m: m["type"] == "bye")
     assert bye["reconnect"] is False and "host" in bye["reason"]
+    assert bye["why"] == "given_away"  # the code a client words in its own language
     host.until(lambda m: m.get("event", {}).get("kind") == "release")
     state = host.state
     assert state["table"]["seats"][guest["seat"]]["claimed"] is False
@@ -80,7 +81,8 @@ def test_a_player_can_leave_and_a_stand_in_finishes_their_game(client):
     host.send({"type": "start"})
     g.until(lambda m: m["type"] == "update")
     g.send({"type": "leave"})
-    assert g.until(lambda m: m["type"] == "bye")["reconnect"] is False
+    bye = g.until(lambda m: m["type"] == "bye")
+    assert bye["reconnect"] is False and bye["why"] == "left"
     final = host.play_to_end()
     assert final["table"]["seats"][1]["auto"] == "left"
     assert {"kind": "standin", "seat": 1, "reason": "left"} in final["log"]

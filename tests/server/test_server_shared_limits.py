@@ -277,6 +277,7 @@ def test_a_move_racing_a_rejoin_on_another_process_is_refused(make_app, tmp_path
     assert err["type"] == "error" and err["code"] == "conflict"
     bye = old.until(lambda m: m["type"] == "bye")
     assert bye["reconnect"] is False and "another device" in bye["reason"]
+    assert bye["why"] == "taken_back"
     events = service(a).store.events(j["table"])
     assert events[-1].seq == seq  # the old device's move was never written
     # B, still deaf, is handed a token A gave a moment ago: it reads the table again.

@@ -545,7 +545,7 @@ class Intents:
                     or t.seats[msg.seat].token_hash is None):
                 await svc.hub.error(conn, "bad_seat", "that seat holds no other player")
                 return
-            await self._free(t, msg.seat, "the host gave your seat to someone else")
+            await self._free(t, msg.seat, "given_away")
 
     async def leave(self, conn: Connection) -> None:
         """A player leaves: before the start the seat is freed; during the game a
@@ -563,7 +563,7 @@ class Intents:
                     await svc.hub.error(conn, "host_stays", "the host cannot leave before the "
                                         "start: close the page, and the table expires")
                     return
-                await self._free(t, seat, "you left the table")
+                await self._free(t, seat, "left")
                 return
             if t.status != "playing":
                 await svc.hub.error(conn, "not_playing", f"the table is {t.status}")
@@ -576,7 +576,7 @@ class Intents:
             action = self.clock.plan(t)
             self.writer.save(t, config=t.config_json(), log=t.log, deadline=t.deadline)
             self.clock.end_grace(t, seat)
-            await self._send_away(t, seat, "you left the table")
+            await self._send_away(t, seat, "left")
             await svc.hub.broadcast(t, "state", event=entry)
             self.clock.arm(t, action)
 
@@ -609,7 +609,7 @@ class Intents:
         svc = self.svc
         for c in conns if conns is not None else [c for c in t.conns if c.seat == seat]:
             t.conns.discard(c)
-            await svc.hub.send(t, c, "bye", reason=why, reconnect=False)
+            await svc.hub.send(t, c, "bye", why=why, reason=GONE_BECAUSE[why], reconnect=False)
             c.table = None
             asyncio.get_running_loop().create_task(
                 c.close(code, "left the table" if code == 1000 else "seat taken back"))
@@ -628,16 +628,27 @@ class Intents:
             await self._send_away(t, seat, why, conns, code)
 
 
+# Why a seat is no longer a connection's: the code a client words in its reader's
+# language (``why``), and the English ``reason`` sent beside it for other programs.
+GONE_BECAUSE = {
+    "left": "you left the table",
+    "given_away": "the host gave your seat to someone else",
+    "taken_back": "this seat was taken back on another device",
+    "reopened": "the host opened your seat to someone else",
+    "freed": "this seat is no longer yours: it was freed at the table",
+}
+
+
 def revoked_because(t: LiveTable, seat: int) -> tuple[str, int]:
-    """Why a seat's token stopped working, in words, and the close code: the last thing
-    the table's log says of the seat (a rejoin leaves no entry)."""
+    """Why a seat's token stopped working (a ``GONE_BECAUSE`` code) and the close code:
+    the last thing the table's log says of the seat (a rejoin leaves no entry)."""
     s = t.seats[seat]
     if s.token_hash is not None:
-        return "this seat was taken back on another device", 1008
+        return "taken_back", 1008
     last = next((e for e in reversed(t.log) if e.get("seat") == seat
                  and e.get("kind") in ("release", "standin", "reopen")), {})
     if last.get("kind") == "standin" and last.get("reason") == "left":
-        return "you left the table", 1000
+        return "left", 1000
     if last.get("kind") == "reopen":
-        return "the host opened your seat to someone else", 1000
-    return "this seat is no longer yours: it was freed at the table", 1000
+        return "reopened", 1000
+    return "freed", 1000

@@ -145,8 +145,8 @@ class TableService:
             async with t.lock:  # a move being handled is saved and sent first
                 conns = list(t.conns)
             for conn in conns:
-                await self.hub.send(t, conn, "bye", reason="the server is restarting",
-                                    reconnect=True)
+                await self.hub.send(t, conn, "bye", why="restarting",
+                                    reason="the server is restarting", reconnect=True)
             await asyncio.gather(*(c.close(1012, "service restart") for c in conns),
                                  return_exceptions=True)
 

@@ -54,7 +54,8 @@ def render(t: LiveTable, audience: Audience, kind: str, cache: dict[Any, Any] | 
             msg["url"] += f"#watch={data['watch']}"
         return msg
     if kind == "bye":
-        return {"type": "bye", "reason": data["reason"], "reconnect": data.get("reconnect", True)}
+        return {"type": "bye", "why": data["why"], "reason": data["reason"],
+                "reconnect": data.get("reconnect", True)}
     if kind == "pong":
         return {"type": "pong", "seq": t.seq}
     raise ValueError(f"no such message kind {kind!r}")

@@ -9,7 +9,7 @@ import { chatBox } from "./chat.js";
 import { Conn } from "./conn.js";
 import { Mirror } from "./delta.js";
 import { announce, api, clear, h, prefs, seats, style, wayOn } from "./dom.js";
-import { list, more, num, t, tn } from "./i18n.js";
+import { has, list, more, num, t, tn } from "./i18n.js";
 import { notify } from "./notify.js";
 import { describe } from "./log.js";
 import { scoreSheet } from "./sheet.js";
@@ -190,7 +190,7 @@ class TablePage {
       this.conn.stop();
       location.assign(m.url);
     } else if (m.type === "bye") {
-      if (m.reconnect === false) { this.leave(m.reason); return; }
+      if (m.reconnect === false) { this.leave(has(`table.bye.why.${m.why}`) ? t(`table.bye.why.${m.why}`) : m.reason); return; }
       this.toast = t("table.bye.restart");
       this.render();
     }
