@@ -136,7 +136,10 @@ class ServerProcess:
     def alive(self) -> bool:
         return self.proc is not None and self.proc.poll() is None
 
-    def start(self, timeout: float = 60) -> ServerProcess:
+    def start(self, timeout: float = 180) -> ServerProcess:
+        """Start the server and return once it answers with its bot workers ready.
+        ``timeout`` is generous: on a busy two-core machine a cold start (the workers
+        compile and load the engines) of two servers at once took over a minute."""
         env = {**os.environ, "PARLOUR_TESTING": "1", **self.env}
         cmd = [sys.executable, "-c", "from parlour.cli import main; main()", "serve",
                "--port", str(self.port), "--db", self.db, "--bot-delay", str(self.bot_delay),
@@ -149,12 +152,13 @@ class ServerProcess:
         finally:
             log.close()
         self.starts += 1
-        deadline = time.time() + timeout
+        deadline, last = time.time() + timeout, "no answer"
         while time.time() < deadline:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"the server exited at start:\n{self.log_tail()}")
             try:
                 r = httpx.get(self.base + "/healthz", timeout=1)
+                last = r.text[:200]
                 # Ready once its bot workers have loaded the engines too: a run that
                 # started earlier would share the CPU with their start.
                 if r.status_code == 200 and r.json().get("bots") != "starting":
@@ -163,7 +167,8 @@ class ServerProcess:
                 pass
             time.sleep(0.05)
         self.kill()
-        raise RuntimeError(f"the server did not start in {timeout} s:\n{self.log_tail()}")
+        raise RuntimeError(f"the server did not start in {timeout} s (its last /healthz: "
+                           f"{last}):\n{self.log_tail()}")
 
     def log_tail(self, n: int = 4000) -> str:
         try:
