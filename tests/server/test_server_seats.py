@@ -166,7 +166,9 @@ def test_names_are_normalised_and_distinct_at_a_table(client):
 # --- finding 14: hints --------------------------------------------------------------------
 
 def test_hints_answer_with_legal_moves_and_are_limited_per_round(make_app):
-    client = make_app(hints_per_round=1)
+    # a busy machine must not turn the hint into 'unavailable' (the engine's first load
+    # in this process can pass the 5 s default: failed once beside a browser run)
+    client = make_app(hints_per_round=1, bot_move_seconds=120.0)
     j, me = started(client)
     me.send({"type": "hint", "seq": me.seq})
     hint = me.until(lambda m: m["type"] in ("hint", "error"))
