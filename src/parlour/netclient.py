@@ -146,8 +146,26 @@ def move_words(game: str, move: dict[str, Any], you: bool = False) -> str:
     return presenter(g).move_text(g.move_from_json(move), you=you).plain
 
 
+# Names the room gives (server/intents.py, pools.py): a computer seat's "Bot 2" or
+# "Computer 2", a person who gave no name "Player 2" -- neutral in the state and the
+# record, said in the reader's words here as on the page (web/static/js/seatname.js).
+ROOM_NAMED = re.compile(r"(?:Bot|Computer) (\d+)")
+UNNAMED = re.compile(r"Player (\d+)")
+
+
+def seat_name(seat: dict[str, Any]) -> str:
+    """A seat's shown name: a room-given name in the reader's language, any other as given."""
+    name = str(seat.get("name") or "")
+    computer = ROOM_NAMED.fullmatch(name) if seat.get("kind") == "bot" else None
+    person = UNNAMED.fullmatch(name)
+    if computer or person:
+        key = "table.computer_n" if computer else "table.player_n"
+        return t(current().lang, key, domain="web", n=number(int((computer or person)[1])))
+    return name
+
+
 def _names(state: dict[str, Any]) -> list[str]:
-    return [tell("seat.you") if i == state["you"] else s["name"]
+    return [tell("seat.you") if i == state["you"] else seat_name(s)
             for i, s in enumerate(state["table"]["seats"])]
 
 
@@ -185,7 +203,7 @@ def event_words(e: dict[str, Any], state: dict[str, Any]) -> str:
         return tell("remote.back_you") if you(e["seat"]) else tell("remote.back",
                                                                    name=who(e["seat"]))
     if kind == "join":
-        return tell("remote.join", name=e["name"], seat=e["seat"])
+        return tell("remote.join", name=seat_name(e), seat=e["seat"])
     return ""
 
 
@@ -291,6 +309,7 @@ class RemoteTable:
         self.pending = False  # a line has been asked for and not yet received
         self.waiting_shown = False
         self.done = False
+        self.sent_away = False
         self.reconnected = False  # the next full state follows a dropped connection
         self.rounds_shown: int | None = None  # the last round whose result was shown
         self.headers = speech_headers()  # taken here: the helper threads speak no language
@@ -383,6 +402,7 @@ class RemoteTable:
                 self.answered = -1  # nothing changed: the same turn may be answered again
         elif kind == "bye":
             if msg.get("reconnect", True) is False:
+                self.sent_away = True  # the seat is not kept for this client any more
                 self.out(tell("remote.sent_away", reason=gone_words(msg)))
                 return 0
             self.out(tell("remote.restarting"))
@@ -466,7 +486,7 @@ class RemoteTable:
         status = state["table"]["status"]
         if status == "waiting" and not self.waiting_shown:
             self.out(tell("remote.waiting", seats=listing([
-                s["name"] if s["claimed"] else tell("remote.free_seat")
+                seat_name(s) if s["claimed"] else tell("remote.free_seat")
                 for s in state["table"]["seats"]])))
             self.waiting_shown = True
         if status in ("over", "expired"):
@@ -608,7 +628,7 @@ def play_remote(url: str, *, hints: bool = False, name: str | None = None,
     try:
         tls = tls_context(cacert)
         link = parse_link(url)
-        joined = join(link, name or "Terminal player", tls)
+        joined = join(link, name or "", tls)  # no name: the room's "Player N", worded by each reader
     except (ValueError, RuntimeError, httpx.HTTPError) as e:
         out(f"parlour: {e}")
         return 1
@@ -633,6 +653,6 @@ def play_remote(url: str, *, hints: bool = False, name: str | None = None,
         table.done = True
         code = INTERRUPTED
     status = (table.state or {}).get("table", {}).get("status")
-    if rejoin and status not in ("over", "expired"):
+    if rejoin and not table.sent_away and status not in ("over", "expired"):
         out(tell("remote.seat_kept", command=f"parlour play --connect '{rejoin}'"))
     return code

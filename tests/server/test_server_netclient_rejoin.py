@@ -97,3 +97,53 @@ def test_ctrl_c_then_the_shown_link_takes_the_seat_back(tmp_path):
             proc.kill()
             proc.wait()
         server.stop()
+
+
+def test_a_seat_taken_back_elsewhere_is_said_in_the_readers_words_and_not_offered_back(tmp_path):
+    """The terminal's rejoin link opened elsewhere: the terminal says why in Persian and
+    stops -- without the "your seat is kept ... to come back" line it printed before, which
+    offered the link just spent. A terminal player who gave no name sits as the room's
+    "Player 2" (the page words it for each reader; it was the English "Terminal player"),
+    and the terminal words the room-given names in its reader's language too."""
+    from parlour.i18n.translate import catalog_json
+    from parlour.speech import speaking
+
+    server = Server(tmp_path / "db.sqlite3").start()
+    try:
+        j = server.create(game="fanti", players=3, rules={"rounds": 1}, name="Hana",
+                          seats=[{"kind": "person"}, {"kind": "person"},
+                                 {"kind": "bot", "bot": "easy"}], test={"seed": 8})
+        out: list[str] = []
+        result: list[int] = []
+
+        def persian() -> None:
+            with speaking("fa"):
+                result.append(play_remote(j["invite_url"], input_fn=lambda prompt: "1",
+                                          output=out.append))
+
+        t = threading.Thread(target=persian, daemon=True)
+        t.start()
+        host = WsSeat(server, j["table"], j["token"])
+        deadline = time.monotonic() + 30
+        while not (host.state and host.state["table"]["seats"][1]["claimed"]):
+            assert time.monotonic() < deadline, out
+            host.recv()
+        assert host.state["table"]["seats"][1]["name"] == "Player 2"
+        while not any("#rejoin=" in line for line in out):
+            assert time.monotonic() < deadline, out
+            time.sleep(0.05)
+        shown = LINK.search("\n".join(out)).group(1)
+        r = httpx.post(f"{server.base}/api/tables/{j['table']}/rejoin",
+                       json={"key": parse_link(shown).rejoin}, timeout=10)
+        assert r.status_code == 200  # another device takes the seat
+        t.join(30)
+        assert result == [0]
+        text = "\n".join(out)
+        fa = catalog_json("fa", "terminal")
+        assert fa["remote.why.taken_back"] in text
+        assert "parlour play --connect" not in text  # the spent link is not offered back
+        assert catalog_json("fa", "web")["table.computer_n"].format(n="3") in text
+        assert "Bot 3" not in text and "Terminal player" not in text
+        host.close()
+    finally:
+        server.stop()
