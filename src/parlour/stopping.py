@@ -70,11 +70,10 @@ def worker_pool(workers: int) -> multiprocessing.pool.Pool:
     that never see Ctrl-C. They are started with SIGINT ignored, which a new interpreter
     keeps: a Ctrl-C while a worker is still starting (importing, before its initializer
     runs) used to end it with a KeyboardInterrupt traceback under the progress bar."""
-    ctx = multiprocessing.get_context("spawn")
-    if threading.current_thread() is not threading.main_thread():  # no signals there
-        return ctx.Pool(workers, initializer=ignore_in_worker)
-    old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    main = threading.current_thread() is threading.main_thread()  # signals live there only
+    old = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
     try:
-        return ctx.Pool(workers, initializer=ignore_in_worker)
+        return multiprocessing.get_context("spawn").Pool(workers, initializer=ignore_in_worker)
     finally:
-        signal.signal(signal.SIGINT, old)
+        if main:
+            signal.signal(signal.SIGINT, old)

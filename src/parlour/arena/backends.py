@@ -34,7 +34,6 @@ def run_local(jobs: Sequence[Any], workers: int = 1, progress: Progress | None =
     ``done``: results already in hand by job index (a resumed run), not run again;
     ``keep(index, result)`` is called as each job finishes (before ``progress``).
     """
-
     results: dict[int, Any] = dict(done or {})
     todo = [(i, job) for i, job in enumerate(jobs) if i not in results]
 
